@@ -1,0 +1,43 @@
+/* The board API every board implements and every example uses (no #ifdef BOARD_x needed). */
+#ifndef BOARD_API_H
+#define BOARD_API_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pl011.h"
+
+/* Bring up clocks, pins, the interrupt controller and the microsecond timer, then start the
+ * console UART in polled mode (115,200 8N1). Call first. */
+void board_init(void);
+
+/* Human-readable board name ("versatilepb"). */
+const char *board_name(void);
+
+/* The console UART instance and the config it was started with (polled, clock set). An
+ * example may copy the config, change modes and buffers, and call pl011_init again. */
+struct pl011 *board_console(void);
+const struct pl011_config *board_console_config(void);
+
+/* Free-running microsecond clock (wraps after 2^32 us); matches pl011_clock_fn. */
+uint32_t board_now_us(void *context);
+
+/* Route the console UART's interrupt to pl011_irq_handler(board_console()) and unmask IRQs
+ * at the CPU (true), or stop routing it (false). */
+void board_console_irq_enable(bool enable);
+
+/* Call tick(context) from the timer interrupt every period_us (0 stops it). */
+void board_tick_start(uint32_t period_us, void (*tick)(void *context), void *context);
+
+/* Sleep until the next interrupt (WFI or the CPU's equivalent). */
+void board_wait_for_interrupt(void);
+
+/* CPU interrupt mask (CPSR.I). */
+void board_irq_enable(void);
+void board_irq_disable(void);
+
+/* Flush the console (bounded) and end: semihosting exit under QEMU (status 0 = success),
+ * otherwise halt in a low-power loop. */
+void board_exit(int status) __attribute__((noreturn));
+
+#endif

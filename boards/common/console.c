@@ -1,0 +1,82 @@
+/* The console instance every board starts, IRQ routing to it, the tick hook, board_exit. */
+#include <stddef.h>
+
+#include "board.h"
+#include "board_common.h"
+
+static struct pl011 console;
+static struct pl011_config console_config;
+static bool console_irq_routed;
+static void (*tick_function)(void *context);
+static void *tick_context;
+
+struct pl011 *board_console(void)
+{
+	return &console;
+}
+
+const struct pl011_config *board_console_config(void)
+{
+	return &console_config;
+}
+
+void board_console_start(uintptr_t base, uint32_t clock_hz)
+{
+	console_config = (struct pl011_config){
+		.base = base,
+		.clock_hz = clock_hz,
+		.baud = 115200,
+		.data_bits = 8,
+		.stop_bits = 1,
+		.parity = PL011_PARITY_NONE,
+		.tx_mode = PL011_TX_POLLED,
+		.rx_mode = PL011_RX_POLLED,
+		.clock = board_now_us,
+	};
+	(void)pl011_init(&console, &console_config);
+}
+
+void board_console_irq(void)
+{
+	if (console_irq_routed)
+		pl011_irq_handler(&console);
+}
+
+void board_console_irq_enable(bool enable)
+{
+	console_irq_routed = enable;
+	board_console_route(enable);
+	if (enable)
+		board_irq_enable();
+}
+
+void board_tick_set(void (*tick)(void *context), void *context)
+{
+	tick_function = tick;
+	tick_context = context;
+}
+
+void board_tick_run(void)
+{
+	if (tick_function != NULL)
+		tick_function(tick_context);
+}
+
+void board_exit(int status)
+{
+	/* Everything queued must reach the wire before the emulator is told to stop. */
+	(void)pl011_flush(&console, PL011_WAIT_AUTO, NULL);
+	board_irq_disable();
+	board_semihosting_exit(status);
+	for (;;)
+		board_wait_for_interrupt();
+}
+
+void board_semihosting_exit(int status)
+{
+	/* ARM semihosting (ARM state): r0 = SYS_EXIT (0x18), r1 = reason;
+	 * ADP_Stopped_ApplicationExit (0x20026) means success, RunTimeErrorUnknown (0x20023) not. */
+	register uint32_t operation __asm__("r0") = 0x18u;
+	register uint32_t reason __asm__("r1") = status == 0 ? 0x20026u : 0x20023u;
+	__asm__ volatile("svc 0x123456" : : "r"(operation), "r"(reason) : "memory", "lr");
+}

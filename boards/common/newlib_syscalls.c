@@ -1,0 +1,122 @@
+/* newlib retarget: stdio through the console UART, a heap bounded by the linker's heap end. */
+#include <errno.h>
+#include <stddef.h>
+#include <sys/stat.h>
+
+#include "board.h"
+
+/* How long getchar()/read(0) waits for the first byte before reporting end of input. */
+#define BOARD_STDIN_WAIT_US 10000000u
+
+int _write(int file, const char *data, int len);
+int _read(int file, char *data, int len);
+void *_sbrk(ptrdiff_t increment);
+int _close(int file);
+int _fstat(int file, struct stat *st);
+int _isatty(int file);
+int _lseek(int file, int offset, int whence);
+void _exit(int status);
+int _kill(int pid, int sig);
+int _getpid(void);
+
+extern char __heap_start[];
+extern char __heap_end[];
+
+/* Terminals expect CR LF: each '\n' goes out as "\r\n". */
+int _write(int file, const char *data, int len)
+{
+	if (file != 1 && file != 2) {
+		errno = EBADF;
+		return -1;
+	}
+	int start = 0;
+	for (int i = 0; i <= len; i++) {
+		if (i < len && data[i] != '\n')
+			continue;
+		if (i > start && pl011_write(board_console(), data + start, (size_t)(i - start),
+					     PL011_WAIT_AUTO) < i - start)
+			break;
+		if (i < len && pl011_write(board_console(), "\r\n", 2, PL011_WAIT_AUTO) < 2)
+			break;
+		start = i + 1;
+	}
+	return len;
+}
+
+int _read(int file, char *data, int len)
+{
+	if (file != 0 || len < 0) {
+		errno = EBADF;
+		return -1;
+	}
+	int n = pl011_read(board_console(), data, (size_t)len, BOARD_STDIN_WAIT_US);
+	return n < 0 ? -1 : n;
+}
+
+void *_sbrk(ptrdiff_t increment)
+{
+	static char *brk = __heap_start;
+	if (increment > __heap_end - brk || increment < __heap_start - brk) {
+		errno = ENOMEM;
+		return (void *)-1;
+	}
+	char *old = brk;
+	brk += increment;
+	return old;
+}
+
+int _close(int file)
+{
+	(void)file;
+	return -1;
+}
+
+int _fstat(int file, struct stat *st)
+{
+	(void)file;
+	st->st_mode = S_IFCHR;
+	return 0;
+}
+
+int _isatty(int file)
+{
+	return file >= 0 && file <= 2;
+}
+
+int _lseek(int file, int offset, int whence)
+{
+	(void)file;
+	(void)offset;
+	(void)whence;
+	return 0;
+}
+
+void _exit(int status)
+{
+	board_exit(status);
+}
+
+int _kill(int pid, int sig)
+{
+	(void)pid;
+	(void)sig;
+	errno = EINVAL;
+	return -1;
+}
+
+int _getpid(void)
+{
+	return 1;
+}
+
+/* __libc_init_array calls _init after the init arrays; without crti/crtn it has nothing to do. */
+void _init(void);
+void _fini(void);
+
+void _init(void)
+{
+}
+
+void _fini(void)
+{
+}

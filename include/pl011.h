@@ -1,0 +1,312 @@
+/* Public API of the pl011 driver: configuration, instance, entry points, statistics. */
+#ifndef PL011_H
+#define PL011_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pl011_ring.h"
+
+#define PL011_VERSION_MAJOR 0
+#define PL011_VERSION_MINOR 1
+#define PL011_VERSION_PATCH 0
+#define PL011_VERSION_STRING "0.1.0"
+
+/*
+ * Errors are negative; success is 0 or a count. Every function that fails leaves the instance
+ * usable (an instance that failed pl011_init is simply not started).
+ */
+enum pl011_error {
+	PL011_EINVAL = -1,    /* NULL pointer, or a configuration field out of range */
+	PL011_EBAUD = -2,     /* baud unreachable from this clock, or off by more than tolerance */
+	PL011_EAGAIN = -3,    /* nothing to read now (non-blocking getc) */
+	PL011_ETIMEDOUT = -4, /* a bounded wait ran out */
+	PL011_ESHUTDOWN = -5, /* instance not started, or shut down / shutting down */
+	PL011_EFRAMING = -6,  /* getc: the character had a framing error (it is consumed) */
+	PL011_EPARITY = -7,   /* getc: the character had a parity error (it is consumed) */
+	PL011_EBREAK = -8,    /* getc: a break condition was received (it is consumed) */
+	PL011_ESTALLED = -9,  /* shutdown: the transmitter never emptied its FIFO (CTS held off?) */
+};
+
+/* Returns a constant name for an error code ("PL011_ETIMEDOUT"), or "unknown". */
+const char *pl011_error_name(int error);
+
+enum pl011_parity {
+	PL011_PARITY_NONE = 0,
+	PL011_PARITY_ODD,
+	PL011_PARITY_EVEN,
+	PL011_PARITY_MARK,  /* parity bit always 1 (stick parity, TRM LCR_H.SPS) */
+	PL011_PARITY_SPACE, /* parity bit always 0 */
+};
+
+/* FIFO trigger levels. DEFAULT lets the mode pick. */
+enum pl011_level {
+	PL011_LEVEL_DEFAULT = 0,
+	PL011_LEVEL_1_8,
+	PL011_LEVEL_1_4,
+	PL011_LEVEL_1_2,
+	PL011_LEVEL_3_4,
+	PL011_LEVEL_7_8,
+};
+
+/*
+ * How TX works. POLLED writes straight to the FIFO from the caller. The others queue into the
+ * TX ring; the caller primes the FIFO when the transmitter is idle and the TX interrupt refills
+ * it, each time by one of these strategies (SEEDS section 1; docs/strategies.md has numbers):
+ *  HALF_FIFO  write the guaranteed `depth - trigger` characters blind, no FR read (Linux's
+ *             FIFO/2 with the 1/2 trigger).
+ *  POLL_FULL  read FR before every character, write while TXFF is clear.
+ *  HYBRID     the guaranteed count blind, then poll FR for more.
+ *  ADAPTIVE   one FR read per refill: an empty FIFO (TXFE, an underrun) takes `depth`
+ *             characters blind and moves the trigger one level up for more headroom; otherwise
+ *             the guaranteed count goes blind, and after 64 refills without underrun the trigger
+ *             moves one level down so that each interrupt carries more characters.
+ * A blind write is only made while the interrupt has been the sole writer since the last
+ * refill; any other write in between makes the next refill poll FR instead.
+ */
+enum pl011_tx_mode {
+	PL011_TX_POLLED = 0,
+	PL011_TX_HALF_FIFO,
+	PL011_TX_POLL_FULL,
+	PL011_TX_HYBRID,
+	PL011_TX_ADAPTIVE,
+};
+
+/*
+ * How RX works (SEEDS sections 2 and 3: latency and CPU cost pull in opposite directions).
+ *  POLLED       getc/read read the FIFO directly; no RX interrupt.
+ *  LOW_LATENCY  RX interrupt at 1/8 full plus receive timeout: few bytes wait in the FIFO.
+ *  FEW_IRQS     RX interrupt at 3/4 full plus receive timeout: fewer interrupts, each longer.
+ * rx_trigger in the config overrides the level of either interrupt mode.
+ */
+enum pl011_rx_mode {
+	PL011_RX_POLLED = 0,
+	PL011_RX_LOW_LATENCY,
+	PL011_RX_FEW_IRQS,
+};
+
+/* Config flags. */
+#define PL011_FLAG_LOOPBACK (1u << 0) /* CR.LBE: TX is routed to RX inside the UART */
+#define PL011_FLAG_RTS_CTS (1u << 1)  /* CR.RTSEn | CR.CTSEn: hardware flow control */
+
+/* Wait bounds are in microseconds. PL011_WAIT_AUTO derives the bound from the backlog. */
+#define PL011_WAIT_AUTO UINT32_MAX
+#define PL011_NO_WAIT 0u
+
+/* The largest baud error pl011_init accepts, in parts per million (2%, a common budget). */
+#define PL011_BAUD_TOLERANCE_PPM 20000
+
+struct pl011;
+
+/* Optional microsecond clock; may wrap (differences are taken modulo 2^32). */
+typedef uint32_t (*pl011_clock_fn)(void *context);
+
+/* Optional RX callback, called from the interrupt after each drain with the bytes now queued. */
+typedef void (*pl011_rx_fn)(struct pl011 *uart, size_t available, void *context);
+
+struct pl011_config {
+	uintptr_t base;          /* UART base address */
+	uint32_t clock_hz;       /* UARTCLK */
+	uint32_t baud;           /* bits per second */
+	uint8_t data_bits;       /* 5..8 */
+	uint8_t stop_bits;       /* 1 or 2 */
+	enum pl011_parity parity;
+	enum pl011_tx_mode tx_mode;
+	enum pl011_level tx_trigger; /* interrupt TX modes; DEFAULT = 1/2 (1/4 start for ADAPTIVE) */
+	enum pl011_rx_mode rx_mode;
+	enum pl011_level rx_trigger; /* interrupt RX modes; DEFAULT = the mode's level */
+	uint32_t flags;              /* PL011_FLAG_* */
+	/* Ring storage, owned by the caller; sizes are powers of two. Required only by the
+	 * interrupt modes that use them (tx_mode != POLLED, rx_mode != POLLED). */
+	uint8_t *tx_buffer;
+	size_t tx_buffer_size;
+	uint8_t *rx_buffer;
+	size_t rx_buffer_size;
+	/* Time for bounded waits. Without a clock a wait of B microseconds polls at most
+	 * B * spins_per_us times (spins_per_us 0 means 1): see docs/waiting.md. */
+	pl011_clock_fn clock;
+	void *clock_context;
+	uint32_t spins_per_us;
+	pl011_rx_fn rx_callback;
+	void *rx_callback_context;
+};
+
+/* Divisors for a clock and baud, with the rate they really give. */
+struct pl011_baud {
+	uint32_t ibrd;
+	uint32_t fbrd;
+	uint32_t actual_baud;
+	int32_t error_ppm; /* (actual - requested) / requested, parts per million */
+};
+
+#define PL011_EXTRA_HISTOGRAM_BINS 33 /* 0 .. 32 characters beyond the guaranteed count */
+
+/*
+ * Counters. Each is written by one context at a time (TX counters under the TX lock, RX and
+ * interrupt counters by the RX owner), so a snapshot is per-field exact but not atomic as a
+ * whole. All wrap modulo 2^32.
+ */
+struct pl011_stats {
+	uint32_t tx_bytes;            /* bytes written to DR, every path */
+	uint32_t rx_bytes;            /* good bytes delivered (ring or getc) */
+	uint32_t irq_entries;         /* calls of pl011_irq_handler that found a cause */
+	uint32_t irq_tx;              /* TX interrupt causes serviced */
+	uint32_t irq_rx;              /* RX trigger causes serviced */
+	uint32_t irq_rt;              /* receive timeout causes serviced */
+	uint32_t irq_error;           /* FE/PE/BE/OE interrupt causes serviced */
+	uint32_t tx_refills;          /* FIFO refills from the ring (interrupt and caller) */
+	uint32_t tx_fr_reads;         /* FR reads in the TX refill path */
+	uint32_t tx_refill_full;      /* refills that stopped because FR showed TXFF */
+	uint32_t tx_extra_chars;      /* characters loaded beyond the guaranteed count */
+	uint32_t tx_extra_histogram[PL011_EXTRA_HISTOGRAM_BINS]; /* refills by extra characters */
+	uint32_t tx_underruns;        /* refills that found TXFE set (ADAPTIVE, POLL_FULL) */
+	uint32_t tx_trigger_changes;  /* ADAPTIVE trigger moves */
+	uint32_t tx_stalls;           /* waits that saw no TX progress and refilled themselves */
+	uint32_t tx_timeouts;         /* bounded TX waits that ran out */
+	uint32_t tx_discarded;        /* accepted bytes discarded by shutdown (never silent) */
+	uint32_t tx_fifo_abandoned;   /* shutdowns whose FIFO never drained (bytes uncounted) */
+	uint32_t rx_overrun;          /* characters flagged OE: at least one byte lost before */
+	uint32_t rx_framing;          /* characters flagged FE (dropped) */
+	uint32_t rx_parity;           /* characters flagged PE (dropped) */
+	uint32_t rx_break;            /* breaks received (dropped) */
+	uint32_t rx_dropped;          /* good bytes dropped because the RX ring was full */
+};
+
+/*
+ * The instance. The caller allocates it (static is fine); the driver keeps all its state here
+ * and nowhere else. Fields are private: read them only through the functions below.
+ */
+struct pl011 {
+	struct pl011_config config;
+	struct pl011_ring tx_ring;
+	struct pl011_ring rx_ring;
+	struct pl011_baud baud;
+	struct pl011_stats stats;
+	uint32_t fifo_depth;        /* 16 or 32, from PeriphID */
+	uint32_t frame_ns;          /* one frame (start + data + parity + stop) on the wire */
+	uint32_t lcr_h;             /* line control as programmed (without BRK) */
+	uint32_t cr;                /* control register as programmed */
+	uint32_t imsc;              /* interrupt mask shadow; TX bit changed only under tx_lock */
+	uint32_t tx_level;          /* current TX trigger (enum pl011_level) */
+	uint32_t rx_level;          /* RX trigger (enum pl011_level) */
+	uint32_t tx_clean_refills;  /* ADAPTIVE: refills since the last underrun */
+	uint32_t state;             /* atomic: enum in pl011.c */
+	uint32_t tx_lock;           /* atomic: held by whoever writes the FIFO from the ring */
+	uint32_t tx_fifo_shared;    /* set when a non-interrupt writer wrote the FIFO */
+	uint32_t tx_retry;          /* atomic: a refill was asked for while tx_lock was held */
+};
+
+/*
+ * Compute divisors: q = round(4 * clock / baud), IBRD = q >> 6, FBRD = q & 63 (TRM 2.4.3).
+ * Errors: PL011_EINVAL (NULL out, zero clock or baud); PL011_EBAUD when IBRD would be 0 or
+ * above 0xFFFF (or 0xFFFF with FBRD != 0), or |error| > PL011_BAUD_TOLERANCE_PPM.
+ * Context: any (pure).
+ */
+int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, struct pl011_baud *out);
+
+/*
+ * Validate the config, then program the UART by the TRM sequence: disable, wait for BUSY to
+ * clear (bounded), flush the FIFOs (FEN off), mask and clear all interrupts, IBRD, FBRD, LCR_H
+ * last, trigger levels, enable. The FIFO depth comes from PeriphID2. Re-initialising a running
+ * or shut-down port is allowed and discards nothing silently: call pl011_shutdown first to
+ * learn what was pending. Errors: PL011_EINVAL, PL011_EBAUD; the instance is left stopped.
+ * Context: thread, with this UART's interrupt not running.
+ */
+int pl011_init(struct pl011 *uart, const struct pl011_config *config);
+
+/*
+ * Write up to len bytes. bound_us = PL011_NO_WAIT copies what fits now (ring or FIFO) and
+ * returns; otherwise waits up to bound_us for room (PL011_WAIT_AUTO: the backlog deadline).
+ * In interrupt modes the bytes go to the TX ring and the caller primes an idle transmitter.
+ * Returns the count written (less than len only when the wait ran out or bound_us was 0).
+ * Errors: PL011_EINVAL (NULL), PL011_ESHUTDOWN (not started, or shutting down).
+ * Context: thread; one writer at a time.
+ */
+int pl011_write(struct pl011 *uart, const void *data, size_t len, uint32_t bound_us);
+
+/*
+ * Write one byte, waiting up to the backlog deadline for room. In interrupt modes the byte
+ * goes through the ring, so it keeps its order with pl011_write.
+ * Returns 0. Errors: PL011_EINVAL, PL011_ESHUTDOWN, PL011_ETIMEDOUT. Context: thread.
+ */
+int pl011_putc(struct pl011 *uart, uint8_t byte);
+
+/*
+ * Panic-safe write: first sends what the TX ring holds, then data, by polling FR (never
+ * overflows the FIFO), all bounded by the backlog deadline; works in every mode and even after
+ * a failed init of the same base. Use it when interrupts are off or the system is going down.
+ * Returns the count of data bytes written. Errors: PL011_EINVAL.
+ * Context: any, provided no other core is writing this UART at the same time.
+ */
+int pl011_write_panic(struct pl011 *uart, const void *data, size_t len);
+
+/*
+ * Read up to len bytes: everything available, in one call (SEEDS section 4). bound_us = 0
+ * returns at once (possibly 0); otherwise waits up to bound_us for the first byte.
+ * In RX_POLLED mode characters with errors are counted and skipped.
+ * Returns the count. Errors: PL011_EINVAL, PL011_ESHUTDOWN. Context: thread; one reader.
+ */
+int pl011_read(struct pl011 *uart, void *data, size_t len, uint32_t bound_us);
+
+/*
+ * Read one byte without waiting. Returns the byte (0..255), PL011_EAGAIN when none is there,
+ * or, in RX_POLLED mode, PL011_EFRAMING / PL011_EPARITY / PL011_EBREAK for a bad character
+ * (consumed and counted). An overrun flag alone does not spoil the character: it is returned
+ * and counted in rx_overrun. Errors: PL011_EINVAL, PL011_ESHUTDOWN. Context: thread; one reader.
+ */
+int pl011_getc(struct pl011 *uart);
+
+/*
+ * Service every pending cause: errors are cleared and counted, RX and RT drain the FIFO into
+ * the RX ring (bounded), TX refills the FIFO by the strategy or masks TXIM when the ring is
+ * empty. At most 4 passes over MIS. Context: the UART's interrupt handler.
+ */
+void pl011_irq_handler(struct pl011 *uart);
+
+/*
+ * Wait until the TX ring is empty, TXFE is set and BUSY is clear (every accepted byte has left
+ * the wire), up to bound_us (PL011_WAIT_AUTO: the backlog deadline). If the TX interrupt does
+ * not make progress the wait refills the FIFO itself and counts tx_stalls.
+ * Returns 0. Errors: PL011_EINVAL, PL011_ESHUTDOWN, PL011_ETIMEDOUT with *pending (if not
+ * NULL) set to the bytes still queued in the ring. Context: thread.
+ */
+int pl011_flush(struct pl011 *uart, uint32_t bound_us, size_t *pending);
+
+/*
+ * Stop the port without losing anything silently (docs/shutdown.md). Refuses new writes, drains
+ * the ring and FIFO until the deadline: (ring bytes + FIFO depth) frame times at the programmed
+ * baud and frame, plus a quarter, plus 1 ms; bound_us shortens it (0 = discard the ring now;
+ * PL011_WAIT_AUTO = the derived deadline). Bytes already in the FIFO then get up to (depth + 1)
+ * frame times more. Disables the UART by the TRM sequence, masks and clears all interrupts.
+ * Returns the number of accepted bytes discarded (also added to stats.tx_discarded).
+ * Errors: PL011_EINVAL, PL011_ESHUTDOWN (not started); PL011_ESTALLED when the FIFO itself
+ * never drained (the ring bytes are still counted in stats.tx_discarded; up to depth bytes in
+ * the FIFO are lost uncounted and stats.tx_fifo_abandoned is incremented).
+ * The port can be started again with pl011_init. Context: thread.
+ */
+int pl011_shutdown(struct pl011 *uart, uint32_t bound_us);
+
+/* Copy the counters. Errors: PL011_EINVAL. Context: any. */
+int pl011_get_stats(const struct pl011 *uart, struct pl011_stats *out);
+
+/* The divisors programmed and the rate they give. Errors: PL011_EINVAL, PL011_ESHUTDOWN. */
+int pl011_get_baud(const struct pl011 *uart, struct pl011_baud *out);
+
+/* FIFO depth found from PeriphID (16 or 32), or PL011_EINVAL / PL011_ESHUTDOWN. */
+int pl011_get_fifo_depth(const struct pl011 *uart);
+
+/*
+ * The backlog deadline in microseconds for `queued` bytes: (queued + depth) frames at the
+ * programmed baud and frame, plus a quarter, plus 1000. Context: any.
+ */
+uint32_t pl011_backlog_deadline_us(const struct pl011 *uart, size_t queued);
+
+/*
+ * Send a break: wait for TX to drain (backlog deadline), hold the line low for duration_us
+ * (at least two frame times are enforced), release. Errors: PL011_EINVAL, PL011_ESHUTDOWN,
+ * PL011_ETIMEDOUT (TX did not drain; no break sent). Context: thread.
+ */
+int pl011_send_break(struct pl011 *uart, uint32_t duration_us);
+
+#endif

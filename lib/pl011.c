@@ -1,0 +1,394 @@
+/* Driver core: configuration, baud math, the TRM programming sequence, waits, IRQ dispatch. */
+#include <string.h>
+
+#include "pl011_internal.h"
+
+/* Every bound derived from the line gets a quarter more plus this, for interrupt latency and
+ * clock granularity (docs/waiting.md). */
+#define PL011_MARGIN_US 1000u
+
+const char *pl011_error_name(int error)
+{
+	switch (error) {
+	case PL011_EINVAL: return "PL011_EINVAL";
+	case PL011_EBAUD: return "PL011_EBAUD";
+	case PL011_EAGAIN: return "PL011_EAGAIN";
+	case PL011_ETIMEDOUT: return "PL011_ETIMEDOUT";
+	case PL011_ESHUTDOWN: return "PL011_ESHUTDOWN";
+	case PL011_EFRAMING: return "PL011_EFRAMING";
+	case PL011_EPARITY: return "PL011_EPARITY";
+	case PL011_EBREAK: return "PL011_EBREAK";
+	case PL011_ESTALLED: return "PL011_ESTALLED";
+	default: return "unknown";
+	}
+}
+
+int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, struct pl011_baud *out)
+{
+	if (out == NULL || clock_hz == 0 || baud == 0)
+		return PL011_EINVAL;
+	/* 64 * BRD = 4 * clock / baud, rounded to the nearest (TRM 2.4.3). */
+	uint64_t q = ((uint64_t)clock_hz * 4u + baud / 2u) / baud;
+	uint64_t ibrd = q >> 6;
+	uint64_t fbrd = q & PL011_FBRD_MASK;
+	if (ibrd == 0 || ibrd > PL011_IBRD_MAX || (ibrd == PL011_IBRD_MAX && fbrd != 0))
+		return PL011_EBAUD;
+	/* actual = clock / (16 * q / 64) = 4 * clock / q. */
+	uint64_t actual = ((uint64_t)clock_hz * 4u + q / 2u) / q;
+	int64_t error_ppm = ((int64_t)actual - (int64_t)baud) * 1000000 / (int64_t)baud;
+	if (error_ppm > PL011_BAUD_TOLERANCE_PPM || error_ppm < -PL011_BAUD_TOLERANCE_PPM)
+		return PL011_EBAUD;
+	out->ibrd = (uint32_t)ibrd;
+	out->fbrd = (uint32_t)fbrd;
+	out->actual_baud = (uint32_t)actual;
+	out->error_ppm = (int32_t)error_ppm;
+	return 0;
+}
+
+uint32_t pl011_level_entries(uint32_t depth, uint32_t level)
+{
+	static const uint8_t eighths[] = {0, 1, 2, 4, 6, 7};
+	if (level >= sizeof eighths)
+		return depth / 2u;
+	return depth * eighths[level] / 8u;
+}
+
+static uint32_t frame_bits(const struct pl011_config *config)
+{
+	uint32_t parity = config->parity == PL011_PARITY_NONE ? 0u : 1u;
+	return 1u + config->data_bits + parity + config->stop_bits;
+}
+
+uint32_t pl011_frames_us(const struct pl011 *uart, uint32_t frames)
+{
+	uint64_t ns = (uint64_t)frames * uart->frame_ns;
+	return (uint32_t)((ns + 999u) / 1000u);
+}
+
+uint32_t pl011_backlog_deadline_us(const struct pl011 *uart, size_t queued)
+{
+	if (uart == NULL || uart->frame_ns == 0)
+		return PL011_MARGIN_US;
+	uint64_t frames = (uint64_t)queued + uart->fifo_depth;
+	uint64_t us = (frames * uart->frame_ns + 999u) / 1000u;
+	us += us / 4u + PL011_MARGIN_US;
+	/* PL011_WAIT_AUTO is UINT32_MAX: stay below it. */
+	return us >= PL011_WAIT_AUTO ? PL011_WAIT_AUTO - 1u : (uint32_t)us;
+}
+
+void pl011_wait_start(struct pl011_wait *wait, const struct pl011 *uart, uint32_t budget_us)
+{
+	wait->uart = uart;
+	wait->budget_us = budget_us;
+	wait->spins = 0;
+	wait->start_us = uart->config.clock ? uart->config.clock(uart->config.clock_context) : 0u;
+}
+
+static uint32_t spins_per_us(const struct pl011 *uart)
+{
+	return uart->config.spins_per_us ? uart->config.spins_per_us : 1u;
+}
+
+uint32_t pl011_wait_elapsed_us(const struct pl011_wait *wait)
+{
+	const struct pl011_config *config = &wait->uart->config;
+	if (config->clock)
+		return config->clock(config->clock_context) - wait->start_us;
+	uint64_t us = wait->spins / spins_per_us(wait->uart);
+	return us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
+}
+
+bool pl011_wait_expired(struct pl011_wait *wait)
+{
+	wait->spins++;
+	return pl011_wait_elapsed_us(wait) >= wait->budget_us;
+}
+
+/* Everything pl011_init needs, computed before anything is touched. */
+struct pl011_plan {
+	struct pl011_baud baud;
+	uint32_t lcr_h;
+	uint32_t cr;
+	uint32_t tx_level;
+	uint32_t rx_level;
+	uint32_t imsc;
+};
+
+static bool level_valid(enum pl011_level level)
+{
+	return (unsigned)level <= (unsigned)PL011_LEVEL_7_8;
+}
+
+static int check_ring_buffer(const uint8_t *buffer, size_t size)
+{
+	if (buffer == NULL || size < 2 || size > ((size_t)1 << 31) || (size & (size - 1)) != 0)
+		return PL011_EINVAL;
+	return 0;
+}
+
+static int check_config(const struct pl011_config *config)
+{
+	if (config->base == 0 || (config->base & 3u) != 0 || config->clock_hz == 0 || config->baud == 0)
+		return PL011_EINVAL;
+	if (config->data_bits < 5 || config->data_bits > 8)
+		return PL011_EINVAL;
+	if (config->stop_bits != 1 && config->stop_bits != 2)
+		return PL011_EINVAL;
+	if ((unsigned)config->parity > (unsigned)PL011_PARITY_SPACE)
+		return PL011_EINVAL;
+	if ((unsigned)config->tx_mode > (unsigned)PL011_TX_ADAPTIVE)
+		return PL011_EINVAL;
+	if ((unsigned)config->rx_mode > (unsigned)PL011_RX_FEW_IRQS)
+		return PL011_EINVAL;
+	if (!level_valid(config->tx_trigger) || !level_valid(config->rx_trigger))
+		return PL011_EINVAL;
+	if ((config->flags & ~(PL011_FLAG_LOOPBACK | PL011_FLAG_RTS_CTS)) != 0)
+		return PL011_EINVAL;
+	if (config->tx_mode != PL011_TX_POLLED &&
+	    check_ring_buffer(config->tx_buffer, config->tx_buffer_size) != 0)
+		return PL011_EINVAL;
+	if (config->rx_mode != PL011_RX_POLLED &&
+	    check_ring_buffer(config->rx_buffer, config->rx_buffer_size) != 0)
+		return PL011_EINVAL;
+	return 0;
+}
+
+static uint32_t line_control(const struct pl011_config *config)
+{
+	uint32_t lcr_h = PL011_LCR_H_FEN;
+	lcr_h |= (uint32_t)(config->data_bits - 5u) << PL011_LCR_H_WLEN_SHIFT;
+	if (config->stop_bits == 2)
+		lcr_h |= PL011_LCR_H_STP2;
+	switch (config->parity) {
+	case PL011_PARITY_NONE: break;
+	case PL011_PARITY_ODD: lcr_h |= PL011_LCR_H_PEN; break;
+	case PL011_PARITY_EVEN: lcr_h |= PL011_LCR_H_PEN | PL011_LCR_H_EPS; break;
+	/* Stick parity (TRM 3.3.7): SPS with EPS clear sends 1, with EPS set sends 0. */
+	case PL011_PARITY_MARK: lcr_h |= PL011_LCR_H_PEN | PL011_LCR_H_SPS; break;
+	case PL011_PARITY_SPACE:
+		lcr_h |= PL011_LCR_H_PEN | PL011_LCR_H_SPS | PL011_LCR_H_EPS;
+		break;
+	}
+	return lcr_h;
+}
+
+static int make_plan(const struct pl011_config *config, struct pl011_plan *plan)
+{
+	int err = check_config(config);
+	if (err != 0)
+		return err;
+	err = pl011_compute_baud(config->clock_hz, config->baud, &plan->baud);
+	if (err != 0)
+		return err;
+	plan->lcr_h = line_control(config);
+	plan->cr = PL011_CR_UARTEN | PL011_CR_TXE | PL011_CR_RXE | PL011_CR_RTS;
+	if (config->flags & PL011_FLAG_LOOPBACK)
+		plan->cr |= PL011_CR_LBE;
+	if (config->flags & PL011_FLAG_RTS_CTS)
+		plan->cr |= PL011_CR_RTSEN | PL011_CR_CTSEN;
+
+	plan->tx_level = config->tx_trigger;
+	if (plan->tx_level == PL011_LEVEL_DEFAULT)
+		plan->tx_level = config->tx_mode == PL011_TX_ADAPTIVE ? PL011_LEVEL_1_4 : PL011_LEVEL_1_2;
+	plan->rx_level = config->rx_trigger;
+	if (plan->rx_level == PL011_LEVEL_DEFAULT)
+		plan->rx_level = config->rx_mode == PL011_RX_FEW_IRQS ? PL011_LEVEL_3_4 : PL011_LEVEL_1_8;
+	/* RT is needed with any RX level: without it a partial FIFO would never be seen. */
+	plan->imsc = config->rx_mode == PL011_RX_POLLED ? 0u
+						       : PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS;
+	return 0;
+}
+
+static uint32_t fifo_depth_from_id(const struct pl011 *uart)
+{
+	uint32_t id2 = pl011_reg_read(uart, PL011_PERIPHID2);
+	uint32_t revision = (id2 >> PL011_PERIPHID2_REVISION_SHIFT) & PL011_PERIPHID2_REVISION_MASK;
+	return revision >= PL011_REVISION_32_DEEP_FIFO ? 32u : 16u;
+}
+
+static void wait_not_busy(const struct pl011 *uart, uint32_t budget_us)
+{
+	struct pl011_wait wait;
+	pl011_wait_start(&wait, uart, budget_us);
+	while ((pl011_reg_read(uart, PL011_FR) & PL011_FR_BUSY) != 0 && !pl011_wait_expired(&wait))
+		;
+}
+
+/*
+ * TRM 3.3.8: disable, let the character in flight finish, flush the FIFOs by clearing FEN,
+ * silence interrupts. BUSY stays set while the FIFO holds data even with the UART disabled,
+ * so the wait is bounded by two frames and the FEN flush follows regardless.
+ */
+static void pl011_hw_quiesce(struct pl011 *uart, uint32_t frame_budget_us)
+{
+	uint32_t cr = pl011_reg_read(uart, PL011_CR);
+	pl011_reg_write(uart, PL011_CR, cr & ~PL011_CR_UARTEN);
+	wait_not_busy(uart, frame_budget_us);
+	uint32_t lcr_h = pl011_reg_read(uart, PL011_LCR_H);
+	pl011_reg_write(uart, PL011_LCR_H, lcr_h & ~(PL011_LCR_H_FEN | PL011_LCR_H_BRK));
+	pl011_reg_write(uart, PL011_IMSC, 0);
+	pl011_reg_write(uart, PL011_ICR, PL011_INT_ALL);
+}
+
+static void program_uart(struct pl011 *uart, const struct pl011_plan *plan)
+{
+	pl011_reg_write(uart, PL011_IBRD, plan->baud.ibrd);
+	pl011_reg_write(uart, PL011_FBRD, plan->baud.fbrd);
+	/* LCR_H last: its write latches IBRD and FBRD too (TRM 3.3.7). */
+	pl011_reg_write(uart, PL011_LCR_H, plan->lcr_h);
+	pl011_reg_write(uart, PL011_IFLS, pl011_ifls_value(plan->tx_level, plan->rx_level));
+	pl011_reg_write(uart, PL011_RSR_ECR, 0);
+	pl011_reg_write(uart, PL011_ICR, PL011_INT_ALL);
+	pl011_reg_write(uart, PL011_IMSC, plan->imsc);
+	pl011_reg_write(uart, PL011_CR, plan->cr);
+}
+
+int pl011_init(struct pl011 *uart, const struct pl011_config *config)
+{
+	if (uart == NULL || config == NULL)
+		return PL011_EINVAL;
+	struct pl011_plan plan;
+	int err = make_plan(config, &plan);
+	if (err != 0)
+		return err; /* nothing touched: a running port keeps running */
+
+	/* The character in flight may be at the old rate: budget two frames at the slower one. */
+	uint32_t old_frame_ns = pl011_state_get(uart) == PL011_STATE_STOPPED ? 0u : uart->frame_ns;
+	pl011_state_set(uart, PL011_STATE_STOPPED);
+	memset(uart, 0, sizeof *uart);
+	uart->config = *config;
+	uart->baud = plan.baud;
+	uart->lcr_h = plan.lcr_h;
+	uart->cr = plan.cr;
+	uart->tx_level = plan.tx_level;
+	uart->rx_level = plan.rx_level;
+	uart->fifo_depth = fifo_depth_from_id(uart);
+	uart->frame_ns = (uint32_t)((uint64_t)frame_bits(config) * 1000000000u / plan.baud.actual_baud);
+	uint32_t slower_frame_ns = old_frame_ns > uart->frame_ns ? old_frame_ns : uart->frame_ns;
+	pl011_hw_quiesce(uart, (uint32_t)(2u * (uint64_t)slower_frame_ns / 1000u) + 1u);
+
+	if (pl011_tx_uses_ring(uart))
+		(void)pl011_ring_init(&uart->tx_ring, config->tx_buffer, config->tx_buffer_size);
+	if (pl011_rx_uses_ring(uart))
+		(void)pl011_ring_init(&uart->rx_ring, config->rx_buffer, config->rx_buffer_size);
+	uart->imsc = plan.imsc;
+	program_uart(uart, &plan);
+	pl011_state_set(uart, PL011_STATE_RUNNING);
+	return 0;
+}
+
+static void count_causes(struct pl011 *uart, uint32_t mis)
+{
+	if (mis & PL011_INT_RX)
+		uart->stats.irq_rx++;
+	if (mis & PL011_INT_RT)
+		uart->stats.irq_rt++;
+	if (mis & PL011_INT_ERRORS)
+		uart->stats.irq_error++;
+	if (mis & PL011_INT_TX)
+		uart->stats.irq_tx++;
+}
+
+void pl011_irq_handler(struct pl011 *uart)
+{
+	if (uart == NULL || pl011_state_get(uart) == PL011_STATE_STOPPED)
+		return;
+	bool counted = false;
+	for (int pass = 0; pass < 4; pass++) {
+		uint32_t mis = pl011_reg_read(uart, PL011_MIS);
+		if (mis == 0)
+			break;
+		if (!counted)
+			uart->stats.irq_entries++;
+		counted = true;
+		count_causes(uart, mis);
+		/* Acknowledge RX-side causes before draining, so a character that arrives after
+		 * the drain raises them again instead of being acknowledged unseen. TX is never
+		 * acknowledged here: its refill clears it, and an ICR could lose the transition. */
+		uint32_t rx_causes = mis & (PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS);
+		if (rx_causes != 0) {
+			pl011_reg_write(uart, PL011_ICR, rx_causes);
+			pl011_rx_service(uart);
+		}
+		if (mis & PL011_INT_TX)
+			pl011_tx_service(uart, true);
+	}
+}
+
+int pl011_get_stats(const struct pl011 *uart, struct pl011_stats *out)
+{
+	if (uart == NULL || out == NULL)
+		return PL011_EINVAL;
+	memcpy(out, &uart->stats, sizeof *out);
+	return 0;
+}
+
+int pl011_get_baud(const struct pl011 *uart, struct pl011_baud *out)
+{
+	if (uart == NULL || out == NULL)
+		return PL011_EINVAL;
+	if (pl011_state_get(uart) == PL011_STATE_STOPPED)
+		return PL011_ESHUTDOWN;
+	*out = uart->baud;
+	return 0;
+}
+
+int pl011_get_fifo_depth(const struct pl011 *uart)
+{
+	if (uart == NULL)
+		return PL011_EINVAL;
+	if (pl011_state_get(uart) == PL011_STATE_STOPPED)
+		return PL011_ESHUTDOWN;
+	return (int)uart->fifo_depth;
+}
+
+int pl011_shutdown(struct pl011 *uart, uint32_t bound_us)
+{
+	if (uart == NULL)
+		return PL011_EINVAL;
+	if (!pl011_is_running(uart))
+		return PL011_ESHUTDOWN;
+	pl011_state_set(uart, PL011_STATE_SHUTTING_DOWN);
+
+	size_t queued = pl011_tx_uses_ring(uart) ? pl011_ring_count(&uart->tx_ring) : 0u;
+	uint32_t budget = pl011_backlog_deadline_us(uart, queued);
+	if (bound_us < budget)
+		budget = bound_us;
+
+	int result = 0;
+	if (pl011_tx_wait_drained(uart, budget) != 0) {
+		uint32_t discarded = pl011_tx_discard(uart);
+		uart->stats.tx_discarded += discarded;
+		result = (int)discarded;
+		/* Bytes already in the FIFO are given their own time to leave. */
+		uint32_t fifo_budget = pl011_frames_us(uart, uart->fifo_depth + 1u) + 1u;
+		if (pl011_tx_wait_fifo_empty(uart, fifo_budget) != 0) {
+			uart->stats.tx_fifo_abandoned++;
+			result = PL011_ESTALLED;
+		}
+	}
+	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u);
+	pl011_state_set(uart, PL011_STATE_STOPPED);
+	return result;
+}
+
+int pl011_send_break(struct pl011 *uart, uint32_t duration_us)
+{
+	if (uart == NULL)
+		return PL011_EINVAL;
+	if (!pl011_is_running(uart))
+		return PL011_ESHUTDOWN;
+	if (pl011_flush(uart, PL011_WAIT_AUTO, NULL) != 0)
+		return PL011_ETIMEDOUT;
+	/* The receiver only sees a break if the line is low for more than a frame. */
+	uint32_t minimum = pl011_frames_us(uart, 2);
+	if (duration_us < minimum)
+		duration_us = minimum;
+	pl011_reg_write(uart, PL011_LCR_H, uart->lcr_h | PL011_LCR_H_BRK);
+	struct pl011_wait wait;
+	pl011_wait_start(&wait, uart, duration_us);
+	while (!pl011_wait_expired(&wait))
+		(void)pl011_reg_read(uart, PL011_FR);
+	pl011_reg_write(uart, PL011_LCR_H, uart->lcr_h);
+	return 0;
+}
