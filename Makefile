@@ -45,7 +45,7 @@ RUN_EXAMPLE ?= hello
 # QEMU: no audio, no graphics; semihosting carries the exit status.
 QEMU := qemu-system-arm
 QEMU_MACHINE ?= $(firstword $(BOARD_QEMU_MACHINES))
-QEMU_FLAGS := -M $(QEMU_MACHINE) $(BOARD_QEMU_FLAGS) -nographic -semihosting -audiodev none,id=noaudio
+QEMU_FLAGS := -M $(QEMU_MACHINE) $(BOARD_QEMU_FLAGS) -semihosting -audiodev none,id=noaudio
 
 # Host tests: the driver against the behavioural model, through the register seam.
 HOST_OUT := $(BUILD)/host
@@ -56,7 +56,7 @@ MODEL_OBJS := $(patsubst %.c,$(HOST_OUT)/%.o,$(wildcard tests/model/*.c))
 UNIT_TESTS := $(sort $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c)))
 UNIT_BINS := $(UNIT_TESTS:%=$(HOST_OUT)/%)
 
-.PHONY: all lib examples run test unit-test qemu-test bench size clean help deps flash debug sdcard \
+.PHONY: print-qemu print-qemu-machines all lib examples run test unit-test qemu-test bench size clean help deps flash debug sdcard \
 	openocd-check analyze
 
 all: lib examples
@@ -112,8 +112,14 @@ $(OUT)/examples/%.elf: $$(wildcard examples/$$*/*.c) $(BOARD_OBJS) $(LIBRARY) $(
 	$(Q)$(CC) $(APP_CFLAGS) -Iexamples/$* $(LDFLAGS) $(wildcard examples/$*/*.c) $(BOARD_OBJS) \
 		$(LIBRARY) -lgcc -o $@
 
+# For scripts: the QEMU command line of QEMU_MACHINE (without display and serial options), and the QEMU machines of BOARD.
+print-qemu:
+	@echo $(QEMU) $(QEMU_FLAGS)
+print-qemu-machines:
+	@echo $(BOARD_QEMU_MACHINES)
+
 run: $(OUT)/examples/$(RUN_EXAMPLE).elf
-	$(Q)$(QEMU) $(QEMU_FLAGS) -kernel $<
+	$(Q)$(QEMU) $(QEMU_FLAGS) -nographic -kernel $<
 
 size: $(LIBRARY)
 	$(Q)$(SIZE) -t $(LIBRARY)
