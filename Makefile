@@ -50,9 +50,10 @@ QEMU_FLAGS := -M $(QEMU_MACHINE) $(BOARD_QEMU_FLAGS) -semihosting -audiodev none
 # Host tests: the driver against the behavioural model, through the register seam.
 HOST_OUT := $(BUILD)/host
 HOST_CFLAGS := -std=c11 -g -O1 $(WARNINGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
-	-DPL011_IO_HOOKS -Iinclude -Ilib -Itests/model
+	-DPL011_IO_HOOKS -Iinclude -Ilib -Itests/model -Itests/unit
 HOST_LIB_OBJS := $(LIB_SRCS:%.c=$(HOST_OUT)/%.o)
 MODEL_OBJS := $(patsubst %.c,$(HOST_OUT)/%.o,$(wildcard tests/model/*.c))
+UNIT_SUPPORT_OBJS := $(patsubst %.c,$(HOST_OUT)/%.o,$(filter-out tests/unit/test_%.c,$(wildcard tests/unit/*.c)))
 UNIT_TESTS := $(sort $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c)))
 UNIT_BINS := $(UNIT_TESTS:%=$(HOST_OUT)/%)
 
@@ -126,12 +127,12 @@ size: $(LIBRARY)
 
 # Host side -------------------------------------------------------------------------------
 
-$(HOST_OUT)/%.o: %.c $(wildcard include/*.h lib/*.h tests/model/*.h) | deps-stamp
+$(HOST_OUT)/%.o: %.c $(wildcard include/*.h lib/*.h tests/model/*.h tests/unit/*.h) | deps-stamp
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $<"
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@
 
-$(HOST_OUT)/test_%: $(HOST_OUT)/tests/unit/test_%.o $(HOST_LIB_OBJS) $(MODEL_OBJS)
+$(HOST_OUT)/test_%: $(HOST_OUT)/tests/unit/test_%.o $(HOST_LIB_OBJS) $(MODEL_OBJS) $(UNIT_SUPPORT_OBJS)
 	@echo "  HOSTLD  $@"
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $^ -lcmocka -o $@
 

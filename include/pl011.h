@@ -94,8 +94,12 @@ enum pl011_rx_mode {
 #define PL011_WAIT_AUTO UINT32_MAX
 #define PL011_NO_WAIT 0u
 
-/* The largest baud error pl011_init accepts, in parts per million (2%, a common budget). */
-#define PL011_BAUD_TOLERANCE_PPM 20000
+/*
+ * The largest baud error pl011_init accepts by default, in parts per million: 2%, a common
+ * budget for both ends together. With IBRD >= 1 the 1/64 fractional divisor keeps the error
+ * under 0.8%, so only a tighter config.baud_tolerance_ppm rejects a rate for its error.
+ */
+#define PL011_BAUD_TOLERANCE_PPM 20000u
 
 struct pl011;
 
@@ -117,6 +121,7 @@ struct pl011_config {
 	enum pl011_rx_mode rx_mode;
 	enum pl011_level rx_trigger; /* interrupt RX modes; DEFAULT = the mode's level */
 	uint32_t flags;              /* PL011_FLAG_* */
+	uint32_t baud_tolerance_ppm; /* 0 = PL011_BAUD_TOLERANCE_PPM */
 	/* Ring storage, owned by the caller; sizes are powers of two. Required only by the
 	 * interrupt modes that use them (tx_mode != POLLED, rx_mode != POLLED). */
 	uint8_t *tx_buffer;
@@ -200,10 +205,11 @@ struct pl011 {
 /*
  * Compute divisors: q = round(4 * clock / baud), IBRD = q >> 6, FBRD = q & 63 (TRM 2.4.3).
  * Errors: PL011_EINVAL (NULL out, zero clock or baud); PL011_EBAUD when IBRD would be 0 or
- * above 0xFFFF (or 0xFFFF with FBRD != 0), or |error| > PL011_BAUD_TOLERANCE_PPM.
- * Context: any (pure).
+ * above 0xFFFF (or 0xFFFF with FBRD != 0), or |error| > tolerance_ppm (0 means
+ * PL011_BAUD_TOLERANCE_PPM). Context: any (pure).
  */
-int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, struct pl011_baud *out);
+int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, uint32_t tolerance_ppm,
+		       struct pl011_baud *out);
 
 /*
  * Validate the config, then program the UART by the TRM sequence: disable, wait for BUSY to

@@ -23,7 +23,8 @@ const char *pl011_error_name(int error)
 	}
 }
 
-int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, struct pl011_baud *out)
+int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, uint32_t tolerance_ppm,
+		       struct pl011_baud *out)
 {
 	if (out == NULL || clock_hz == 0 || baud == 0)
 		return PL011_EINVAL;
@@ -36,7 +37,8 @@ int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, struct pl011_baud *out)
 	/* actual = clock / (16 * q / 64) = 4 * clock / q. */
 	uint64_t actual = ((uint64_t)clock_hz * 4u + q / 2u) / q;
 	int64_t error_ppm = ((int64_t)actual - (int64_t)baud) * 1000000 / (int64_t)baud;
-	if (error_ppm > PL011_BAUD_TOLERANCE_PPM || error_ppm < -PL011_BAUD_TOLERANCE_PPM)
+	int64_t tolerance = tolerance_ppm != 0 ? tolerance_ppm : PL011_BAUD_TOLERANCE_PPM;
+	if (error_ppm > tolerance || error_ppm < -tolerance)
 		return PL011_EBAUD;
 	out->ibrd = (uint32_t)ibrd;
 	out->fbrd = (uint32_t)fbrd;
@@ -177,7 +179,8 @@ static int make_plan(const struct pl011_config *config, struct pl011_plan *plan)
 	int err = check_config(config);
 	if (err != 0)
 		return err;
-	err = pl011_compute_baud(config->clock_hz, config->baud, &plan->baud);
+	err = pl011_compute_baud(config->clock_hz, config->baud, config->baud_tolerance_ppm,
+				 &plan->baud);
 	if (err != 0)
 		return err;
 	plan->lcr_h = line_control(config);

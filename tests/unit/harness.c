@@ -1,0 +1,82 @@
+/* Shared set-up for driver tests on the model (see harness.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+static void harness_irq(void *context)
+{
+	pl011_irq_handler(context);
+}
+
+size_t harness_tx_backlog(void *context)
+{
+	struct pl011 *uart = context;
+	if (uart->config.tx_mode == PL011_TX_POLLED)
+		return 0;
+	return pl011_ring_count(&uart->tx_ring);
+}
+
+void harness_setup_with(struct harness *h, const struct pl011_model_config *model_config)
+{
+	memset(h, 0, sizeof *h);
+	h->model = pl011_model_create(model_config);
+	h->config = (struct pl011_config){
+		.base = model_config->base,
+		.clock_hz = model_config->uartclk_hz,
+		.baud = 115200,
+		.data_bits = 8,
+		.stop_bits = 1,
+		.parity = PL011_PARITY_NONE,
+		.tx_mode = PL011_TX_POLLED,
+		.rx_mode = PL011_RX_POLLED,
+		.tx_buffer = h->tx_storage,
+		.tx_buffer_size = sizeof h->tx_storage,
+		.rx_buffer = h->rx_storage,
+		.rx_buffer_size = sizeof h->rx_storage,
+		.clock = pl011_model_clock_us,
+		.clock_context = h->model,
+	};
+	pl011_model_set_irq_handler(h->model, harness_irq, &h->uart);
+	pl011_model_set_backlog_probe(h->model, harness_tx_backlog, &h->uart);
+}
+
+void harness_setup(struct harness *h, uint32_t uartclk_hz, unsigned fifo_depth)
+{
+	struct pl011_model_config model_config;
+	pl011_model_default_config(&model_config);
+	model_config.base = HARNESS_BASE;
+	model_config.uartclk_hz = uartclk_hz;
+	model_config.fifo_depth = fifo_depth;
+	harness_setup_with(h, &model_config);
+}
+
+int harness_start(struct harness *h)
+{
+	return pl011_init(&h->uart, &h->config);
+}
+
+void harness_teardown(struct harness *h)
+{
+	pl011_model_destroy(h->model);
+	h->model = NULL;
+}
+
+void harness_fill_random(uint8_t *data, size_t len, uint32_t seed)
+{
+	uint32_t x = seed ? seed : 1u;
+	for (size_t i = 0; i < len; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		data[i] = (uint8_t)(x >> 24);
+	}
+}
+
+size_t harness_wire(const struct harness *h, uint8_t *out, size_t max)
+{
+	size_t n = pl011_model_wire_len(h->model);
+	for (size_t i = 0; i < n && i < max; i++)
+		out[i] = pl011_model_wire_byte(h->model, i);
+	return n;
+}

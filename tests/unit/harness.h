@@ -1,0 +1,40 @@
+/* Shared set-up for driver tests on the model: one UART instance wired to one model. */
+#ifndef TEST_HARNESS_H
+#define TEST_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pl011.h"
+#include "pl011_model.h"
+
+#define HARNESS_BASE 0x101F1000u
+#define HARNESS_TX_RING 4096u
+#define HARNESS_RX_RING 4096u
+
+struct harness {
+	struct pl011_model *model;
+	struct pl011 uart;
+	struct pl011_config config;
+	uint8_t tx_storage[HARNESS_TX_RING];
+	uint8_t rx_storage[HARNESS_RX_RING];
+};
+
+/* A model with the given clock and depth (latency and costs at their defaults, editable through
+ * model_config before harness_start), and a config for 115,200 8N1 polled with the model clock. */
+void harness_setup(struct harness *h, uint32_t uartclk_hz, unsigned fifo_depth);
+void harness_setup_with(struct harness *h, const struct pl011_model_config *model_config);
+/* pl011_init with h->config; routes the model's interrupt to pl011_irq_handler. */
+int harness_start(struct harness *h);
+void harness_teardown(struct harness *h);
+
+/* The model's backlog probe: what the driver's TX ring still holds. */
+size_t harness_tx_backlog(void *context);
+
+/* Deterministic bytes: xorshift32 from a seed. */
+void harness_fill_random(uint8_t *data, size_t len, uint32_t seed);
+
+/* Copy the wire into out (up to max bytes); returns the wire length. */
+size_t harness_wire(const struct harness *h, uint8_t *out, size_t max);
+
+#endif
