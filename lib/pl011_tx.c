@@ -110,15 +110,16 @@ static void set_tx_level(struct pl011 *uart, uint32_t level)
 {
 	uart->tx_level = level;
 	uart->stats.tx_trigger_changes++;
+	__atomic_store_n(&uart->tx_fifo_shared, 1u, __ATOMIC_RELAXED);
 	pl011_reg_write(uart, PL011_IFLS, pl011_ifls_value(uart->tx_level, uart->rx_level));
 }
 
 /*
  * One FR read per refill. An empty FIFO means the line went idle (underrun): take a whole FIFO
- * blind and ask for the interrupt earlier. Raising the trigger is safe here because the FIFO is
- * now full (above any trigger) or the ring is empty (TXIM gets masked). A long run without
- * underruns lowers the trigger so that each interrupt carries more: lowering is always safe,
- * because the level is either above the new trigger or TXIS is still asserted.
+ * blind and ask for the interrupt earlier. A long run without underruns lowers the trigger so
+ * that each interrupt carries more. After any move the next refill polls: a TXIS still
+ * asserted from the old trigger may arrive with the FIFO above the new one, where the blind
+ * count would overflow (the model caught exactly that when lowering 3/4 to 1/2).
  */
 static uint32_t refill_adaptive(struct pl011 *uart, uint32_t guaranteed)
 {
