@@ -106,6 +106,10 @@ struct pl011;
 /* Optional microsecond clock; may wrap (differences are taken modulo 2^32). */
 typedef uint32_t (*pl011_clock_fn)(void *context);
 
+/* Optional hook called once per step of every bounded wait: WFI, an RTOS yield, a watchdog
+ * kick. Without it a wait spins on FR. */
+typedef void (*pl011_wait_fn)(void *context);
+
 /* Optional RX callback, called from the interrupt after each drain with the bytes now queued. */
 typedef void (*pl011_rx_fn)(struct pl011 *uart, size_t available, void *context);
 
@@ -133,6 +137,8 @@ struct pl011_config {
 	pl011_clock_fn clock;
 	void *clock_context;
 	uint32_t spins_per_us;
+	pl011_wait_fn wait_hook;
+	void *wait_context;
 	pl011_rx_fn rx_callback;
 	void *rx_callback_context;
 };
@@ -212,12 +218,14 @@ int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, uint32_t tolerance_ppm,
 		       struct pl011_baud *out);
 
 /*
- * Validate the config, then program the UART by the TRM sequence: disable, wait for BUSY to
- * clear (bounded), flush the FIFOs (FEN off), mask and clear all interrupts, IBRD, FBRD, LCR_H
- * last, trigger levels, enable. The FIFO depth comes from PeriphID2. Re-initialising a running
- * or shut-down port is allowed and discards nothing silently: call pl011_shutdown first to
- * learn what was pending. Errors: PL011_EINVAL, PL011_EBAUD; the instance is left stopped.
- * Context: thread, with this UART's interrupt not running.
+ * Validate the config, then program the UART by the TRM sequence: let output already in the
+ * FIFO finish (up to depth + 1 frames at the rate the registers hold, for a boot loader's last
+ * words), disable, wait for BUSY to clear (two frames), flush the FIFOs (FEN off), mask and
+ * clear all interrupts, IBRD, FBRD, LCR_H last, trigger levels, enable. The FIFO depth comes
+ * from PeriphID2. A running port is first shut down with PL011_WAIT_AUTO (its counters carry
+ * over, so stats.tx_discarded shows anything that could not be sent); a stopped one starts
+ * with zeroed counters. Errors: PL011_EINVAL, PL011_EBAUD, with nothing touched (a running
+ * port keeps running). Context: thread, with this UART's interrupt not running.
  */
 int pl011_init(struct pl011 *uart, const struct pl011_config *config);
 

@@ -102,6 +102,9 @@ uint32_t pl011_wait_elapsed_us(const struct pl011_wait *wait)
 
 bool pl011_wait_expired(struct pl011_wait *wait)
 {
+	const struct pl011_config *config = &wait->uart->config;
+	if (config->wait_hook != NULL)
+		config->wait_hook(config->wait_context);
 	wait->spins++;
 	return pl011_wait_elapsed_us(wait) >= wait->budget_us;
 }
@@ -246,6 +249,40 @@ static void program_uart(struct pl011 *uart, const struct pl011_plan *plan)
 	pl011_reg_write(uart, PL011_CR, plan->cr);
 }
 
+/* The frame time of whatever the registers hold now (a boot loader's settings, or ours),
+ * 0 when the UART was never programmed. Reads back the IBRD/FBRD holding registers. */
+static uint32_t frame_ns_in_hardware(const struct pl011 *uart)
+{
+	uint32_t ibrd = pl011_reg_read(uart, PL011_IBRD) & PL011_IBRD_MAX;
+	uint32_t fbrd = pl011_reg_read(uart, PL011_FBRD) & PL011_FBRD_MASK;
+	uint32_t lcr_h = pl011_reg_read(uart, PL011_LCR_H);
+	if (ibrd == 0)
+		return 0;
+	uint64_t bits = 1u + 5u + ((lcr_h & PL011_LCR_H_WLEN_MASK) >> PL011_LCR_H_WLEN_SHIFT) +
+			((lcr_h & PL011_LCR_H_PEN) ? 1u : 0u) + ((lcr_h & PL011_LCR_H_STP2) ? 2u : 1u);
+	/* One bit is 16 * (IBRD + FBRD / 64) UARTCLK periods (TRM 2.4.3). */
+	uint64_t ns = bits * 16u * ((uint64_t)ibrd * 64u + fbrd) * 1000000000u / 64u /
+		      uart->config.clock_hz;
+	return ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
+}
+
+/* Let what an earlier owner (a boot loader) queued finish before the FIFO is flushed. */
+static void let_previous_output_finish(const struct pl011 *uart, uint32_t frame_ns)
+{
+	if ((pl011_reg_read(uart, PL011_CR) & PL011_CR_UARTEN) == 0)
+		return; /* a disabled UART sends nothing: waiting would only burn the bound */
+	uint64_t budget_us = (uint64_t)(uart->fifo_depth + 1u) * frame_ns / 1000u + 1u;
+	struct pl011_wait wait;
+	pl011_wait_start(&wait, uart, budget_us > UINT32_MAX - 1u ? UINT32_MAX - 1u : (uint32_t)budget_us);
+	for (;;) {
+		uint32_t fr = pl011_reg_read(uart, PL011_FR);
+		if ((fr & PL011_FR_TXFE) && !(fr & PL011_FR_BUSY))
+			return;
+		if (pl011_wait_expired(&wait))
+			return;
+	}
+}
+
 int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 {
 	if (uart == NULL || config == NULL)
@@ -255,10 +292,16 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 	if (err != 0)
 		return err; /* nothing touched: a running port keeps running */
 
-	/* The character in flight may be at the old rate: budget two frames at the slower one. */
-	uint32_t old_frame_ns = pl011_state_get(uart) == PL011_STATE_STOPPED ? 0u : uart->frame_ns;
+	/* A running port is shut down first, so nothing it accepted vanishes uncounted; its
+	 * counters carry over (tx_discarded tells what the drain could not send). */
+	struct pl011_stats kept = {0};
+	if (pl011_is_running(uart)) {
+		(void)pl011_shutdown(uart, PL011_WAIT_AUTO);
+		kept = uart->stats;
+	}
 	pl011_state_set(uart, PL011_STATE_STOPPED);
 	memset(uart, 0, sizeof *uart);
+	uart->stats = kept;
 	uart->config = *config;
 	uart->baud = plan.baud;
 	uart->lcr_h = plan.lcr_h;
@@ -267,7 +310,11 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 	uart->rx_level = plan.rx_level;
 	uart->fifo_depth = fifo_depth_from_id(uart);
 	uart->frame_ns = (uint32_t)((uint64_t)frame_bits(config) * 1000000000u / plan.baud.actual_baud);
+
+	/* The character in flight runs at the old rate: budget by the slower of the two. */
+	uint32_t old_frame_ns = frame_ns_in_hardware(uart);
 	uint32_t slower_frame_ns = old_frame_ns > uart->frame_ns ? old_frame_ns : uart->frame_ns;
+	let_previous_output_finish(uart, slower_frame_ns);
 	pl011_hw_quiesce(uart, (uint32_t)(2u * (uint64_t)slower_frame_ns / 1000u) + 1u);
 
 	if (pl011_tx_uses_ring(uart))

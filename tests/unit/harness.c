@@ -17,6 +17,13 @@ size_t harness_tx_backlog(void *context)
 	return pl011_ring_count(&uart->tx_ring);
 }
 
+/* Waits let simulated time pass in 2 us steps, like a WFI until the next event, so a wait of
+ * a second costs half a million steps instead of twenty million FR reads. */
+static void harness_wait_step(void *context)
+{
+	pl011_model_advance(context, 2000u);
+}
+
 void harness_setup_with(struct harness *h, const struct pl011_model_config *model_config)
 {
 	memset(h, 0, sizeof *h);
@@ -36,6 +43,8 @@ void harness_setup_with(struct harness *h, const struct pl011_model_config *mode
 		.rx_buffer_size = sizeof h->rx_storage,
 		.clock = pl011_model_clock_us,
 		.clock_context = h->model,
+		.wait_hook = harness_wait_step,
+		.wait_context = h->model,
 	};
 	pl011_model_set_irq_handler(h->model, harness_irq, &h->uart);
 	pl011_model_set_backlog_probe(h->model, harness_tx_backlog, &h->uart);

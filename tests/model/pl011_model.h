@@ -1,0 +1,146 @@
+/* Discrete-event behavioural model of the ARM PL011 UART for host tests (DESIGN.md "Host model"). */
+#ifndef PL011_MODEL_H
+#define PL011_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The model defines pl011_io_read / pl011_io_write (lib/pl011_io.h with PL011_IO_HOOKS), so the
+ * driver runs against it unmodified. Up to PL011_MODEL_MAX instances live at once; an access is
+ * routed by address to the instance whose 4 KiB window [base, base + 0x1000) holds it, and an
+ * access anywhere else aborts the test.
+ *
+ * Time is simulated nanoseconds. It moves only when the "CPU" spends it: a register access costs
+ * read_cost_ns / write_cost_ns, a clock read costs clock_read_cost_ns, and the test says "the
+ * CPU does other work for ns" with pl011_model_advance. While time moves, every event due is
+ * processed in time order: a TX character finishing, an RX character arriving, the receive
+ * timeout, and the dispatch of the interrupt handler. A dispatch that falls inside an access
+ * made by thread code runs the handler there, before the access takes effect: that is how
+ * preemption between two register accesses is modelled.
+ *
+ * Not modelled: IrDA (SIREN), the modem status lines other than CTS and their interrupts,
+ * automatic RTS (RTSEn), DMA (DMACR is stored only), the integration test registers, and the
+ * external RX line being disconnected in loopback (injected characters still arrive with LBE).
+ */
+
+#define PL011_MODEL_MAX 4
+#define PL011_MODEL_WINDOW 0x1000u
+#define PL011_MODEL_REGS (PL011_MODEL_WINDOW / 4u) /* counters are indexed by offset / 4 */
+
+struct pl011_model_config {
+	uintptr_t base;         /* start of the 4 KiB register window */
+	uint32_t uartclk_hz;    /* UARTCLK */
+	unsigned fifo_depth;    /* 16 (PeriphID2 revision 1) or 32 (revision 3, r1p5) */
+	uint32_t read_cost_ns;  /* CPU time of one register read (a round trip) */
+	uint32_t write_cost_ns; /* CPU time of one register write (posted) */
+	uint32_t clock_read_cost_ns; /* CPU time of one pl011_model_clock_us call (a timer read) */
+	uint32_t irq_entry_cost_ns;  /* exception entry, controller acknowledge and exit */
+	uint64_t irq_latency_ns;     /* line asserted -> handler dispatched (fixed part) */
+	/* Loaded CPU: when latency_jitter_ns > 0 each dispatch adds a heavy-tailed jitter in
+	 * [0, latency_jitter_ns] drawn from a xorshift32 generator seeded with latency_seed. */
+	uint32_t latency_seed;
+	uint64_t latency_jitter_ns;
+	/* Abort when simulated time passes this (catches a driver spinning forever); 0 = never. */
+	uint64_t time_limit_ns;
+};
+
+/* Register accesses, interrupts and anomalies, all since create (or pl011_model_reset_counters). */
+struct pl011_model_counters {
+	uint64_t reads[PL011_MODEL_REGS];  /* per register, index offset / 4 */
+	uint64_t writes[PL011_MODEL_REGS]; /* per register, index offset / 4 */
+	uint64_t total_reads;
+	uint64_t total_writes;
+	uint64_t clock_reads;
+	uint64_t irq_dispatches;
+	uint64_t cpu_ns;     /* modelled CPU time in driver code: accesses + clock reads + irq entries */
+	uint64_t irq_cpu_ns; /* the part of cpu_ns spent inside the handler (entry included) */
+	uint64_t tx_overflows;   /* DR written with the TX FIFO full: byte dropped (a driver bug) */
+	uint64_t tx_wire_bytes;  /* characters that finished on the wire */
+	uint64_t tx_fen_flushed; /* TX bytes thrown away by clearing LCR_H.FEN */
+	uint64_t rx_received;    /* characters that entered the RX FIFO */
+	uint64_t rx_overruns;    /* characters lost to a full RX FIFO */
+	uint64_t rx_dropped_disabled; /* characters that arrived with UARTEN or RXE clear */
+	uint64_t rx_fen_flushed;      /* RX bytes thrown away by clearing LCR_H.FEN */
+	uint64_t rx_empty_reads;      /* DR read with the RX FIFO empty */
+	uint64_t order_violations;    /* IBRD/FBRD/LCR_H changed while UARTEN (TRM 3.3.7) */
+	/* LCR_H write changing the line (other than BRK) or latching a new divisor while a
+	 * character is still shifting out, even with UARTEN clear (TRM 3.3.8: wait first) */
+	uint64_t reprogram_while_shifting;
+	uint64_t cr_writes_while_busy; /* informational (BCM: don't touch CR while busy) */
+	uint64_t misuse; /* write to a read-only register, read of ICR, reserved IFLS code */
+	uint64_t underruns;        /* a character ended, FIFO empty, driver still had data */
+	uint64_t underrun_idle_ns; /* line idle time in those gaps */
+};
+
+struct pl011_model;
+
+/*
+ * Defaults: base 0x101F1000 (versatilepb UART0), UARTCLK 48 MHz, 16-deep FIFO, read 50 ns,
+ * write 10 ns, clock read 50 ns, IRQ entry 300 ns, latency 1000 ns, no jitter (seed 1),
+ * time limit 60 s. The reasoning behind the costs is in pl011_model.c.
+ */
+void pl011_model_default_config(struct pl011_model_config *config);
+
+/* Reset state (CR 0x300, IFLS 0x12, FIFOs empty, TXFE/RXFE set, CTS asserted), time 0.
+ * Aborts on a bad config, an overlapping window, or more than PL011_MODEL_MAX instances. */
+struct pl011_model *pl011_model_create(const struct pl011_model_config *config);
+void pl011_model_destroy(struct pl011_model *model);
+
+/* ---- time ---- */
+uint64_t pl011_model_now_ns(const struct pl011_model *model);
+/* A pl011_clock_fn: now / 1000, truncated to 32 bits. Costs clock_read_cost_ns of CPU time. */
+uint32_t pl011_model_clock_us(void *model);
+/* The CPU does other work for ns; everything due meanwhile happens (handlers add their time). */
+void pl011_model_advance(struct pl011_model *model, uint64_t ns);
+/* Advance until now >= t_ns (no-op if already there). */
+void pl011_model_advance_to(struct pl011_model *model, uint64_t t_ns);
+
+/* ---- interrupt ---- */
+void pl011_model_set_irq_handler(struct pl011_model *model, void (*handler)(void *context),
+				 void *context);
+bool pl011_model_irq_line(const struct pl011_model *model); /* (RIS & IMSC) != 0 */
+bool pl011_model_in_irq(const struct pl011_model *model);
+
+/* ---- faults and inputs ---- */
+void pl011_model_set_tx_irq_broken(struct pl011_model *model, bool broken); /* TXRIS never sets */
+void pl011_model_set_tx_stalled(struct pl011_model *model, bool stalled);   /* no new TX char */
+void pl011_model_set_cts(struct pl011_model *model, bool asserted); /* blocks TX only with CTSEn */
+/* Called with ctx when a character ends and the TX FIFO is empty: bytes the driver still holds.
+ * A non-zero answer counts an underrun and the idle time until the next character starts. */
+void pl011_model_set_backlog_probe(struct pl011_model *model, size_t (*probe)(void *context),
+				   void *context);
+
+/* ---- RX ---- */
+/* One character whose stop bit ends at at_ns (>= now). errors: PL011_DR_FE | PE | BE only. */
+void pl011_model_rx_inject(struct pl011_model *model, uint8_t byte, unsigned errors,
+			   uint64_t at_ns);
+/* Back-to-back characters at line rate (the latched frame), the first start bit at start_ns:
+ * character i arrives at start_ns + (i + 1) * frame time. Returns the last arrival time. */
+uint64_t pl011_model_rx_inject_stream(struct pl011_model *model, const uint8_t *data, size_t n,
+				      uint64_t start_ns);
+size_t pl011_model_rx_pending(const struct pl011_model *model); /* injected, not yet arrived */
+
+/* ---- observation (no cost, no side effects) ---- */
+const struct pl011_model_counters *pl011_model_counters(const struct pl011_model *model);
+void pl011_model_reset_counters(struct pl011_model *model);
+size_t pl011_model_wire_len(const struct pl011_model *model);
+uint8_t pl011_model_wire_byte(const struct pl011_model *model, size_t i);
+uint64_t pl011_model_wire_start_ns(const struct pl011_model *model, size_t i);
+uint64_t pl011_model_wire_end_ns(const struct pl011_model *model, size_t i);
+size_t pl011_model_break_count(const struct pl011_model *model);
+uint64_t pl011_model_break_start_ns(const struct pl011_model *model, size_t i);
+uint64_t pl011_model_break_end_ns(const struct pl011_model *model, size_t i); /* UINT64_MAX: held */
+unsigned pl011_model_tx_level(const struct pl011_model *model);
+unsigned pl011_model_rx_level(const struct pl011_model *model);
+bool pl011_model_tx_shifting(const struct pl011_model *model);
+uint32_t pl011_model_ris(const struct pl011_model *model);
+/* A register's value as a read would return it, without popping DR or counting (DR: the
+ * oldest RX entry, or the last value read when empty). IBRD/FBRD give the holding registers. */
+uint32_t pl011_model_peek(const struct pl011_model *model, uint32_t offset);
+/* Frame and bit time of the latched settings, rounded to the nearest ns. */
+uint64_t pl011_model_frame_ns(const struct pl011_model *model);
+uint64_t pl011_model_bit_ns(const struct pl011_model *model);
+
+#endif
