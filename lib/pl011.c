@@ -352,14 +352,17 @@ void pl011_irq_handler(struct pl011 *uart)
 			uart->stats.irq_entries++;
 		counted = true;
 		count_causes(uart, mis);
-		/* Acknowledge RX-side causes before draining, so a character that arrives after
-		 * the drain raises them again instead of being acknowledged unseen. TX is never
-		 * acknowledged here: its refill clears it, and an ICR could lose the transition. */
-		uint32_t rx_causes = mis & (PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS);
-		if (rx_causes != 0) {
-			pl011_reg_write(uart, PL011_ICR, rx_causes);
+		/* Error causes are acknowledged before draining, so an error on a character that
+		 * arrives during the drain raises them again. RX and RT are not acknowledged: reading
+		 * the FIFO below the trigger (RX) or empty (RT) clears them (TRM 2.8), and a drain
+		 * that stops at its bound leaves them asserted so the handler comes back. An ICR
+		 * here would lose them for good where the RX interrupt is edge-like: QEMU raises it
+		 * only when the FIFO goes from empty to one character, and never raises RT. TX is
+		 * not acknowledged either: its refill clears it. */
+		if (mis & PL011_INT_ERRORS)
+			pl011_reg_write(uart, PL011_ICR, mis & PL011_INT_ERRORS);
+		if (mis & (PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS))
 			pl011_rx_service(uart);
-		}
 		if (mis & PL011_INT_TX)
 			pl011_tx_service(uart, true);
 	}

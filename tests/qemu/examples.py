@@ -30,6 +30,100 @@ def run_hello(session, board, machine):
     return problems
 
 
+def _phase(session, number):
+    """The numbers a shutdown_drain phase reports, and the bytes it put on the wire."""
+    report = re.search(rf"\n\[phase {number}\] accepted=(\d+) sent=(\d+) discarded=(-?\d+)\n",
+                       session.output)
+    start = session.output.find(f"<<PHASE{number}>>")
+    if not report or start < 0:
+        return None
+    accepted, sent, discarded = (int(x) for x in report.groups())
+    return accepted, sent, discarded, session.output[start:report.start()]
+
+
+def run_shutdown_drain(session, board, machine):
+    problems = expect_exit_zero(session)
+    verse = "the quick brown fox jumps over the lazy dog 0123456789\n"
+    for number, must_discard in ((1, True), (2, False)):
+        phase = _phase(session, number)
+        if phase is None:
+            problems.append(f"phase {number} marker or report missing")
+            continue
+        accepted, sent, discarded, wire = phase
+        if sent + discarded != accepted:
+            problems.append(f"phase {number}: sent {sent} + discarded {discarded} != accepted {accepted}")
+        if must_discard and discarded <= 0:
+            problems.append(f"phase {number}: expected a discard with bound 0, got {discarded}")
+        if not must_discard and discarded != 0:
+            problems.append(f"phase {number}: ample bound discarded {discarded}")
+        if len(wire) != sent:
+            problems.append(f"phase {number}: {len(wire)} bytes arrived, driver says {sent} sent")
+        full = f"<<PHASE{number}>>" + verse * 100
+        if not full.startswith(wire):
+            problems.append(f"phase {number}: the bytes that arrived are not the text's prefix")
+    if "MARKER: restarted and transmitting\n" not in session.output:
+        problems.append("marker line after the restart did not arrive")
+    return problems
+
+
+def run_echo(session, board, machine):
+    """Echo a line, ask for stats, then soak: 1 MiB of seeded random bytes in random chunks."""
+    import random
+    problems = []
+    if not session.read_until("lines !stats and !quit\n", timeout=10):
+        return ["no ready line"]
+    base = len(session.raw_bytes())
+    session.send(b"hello, pl011\n")
+    if not session.read_raw(base + 13, timeout=10) or session.raw_bytes()[base:base + 13] != b"hello, pl011\n":
+        problems.append("line was not echoed")
+    session.send(b"!stats\n")
+    if not session.read_until("stats: rx_bytes=", timeout=10):
+        problems.append("!stats gave no counters")
+    if not session.read_until("tx_timeouts=", timeout=10):
+        problems.append("counters line incomplete")
+    session.read_until("\n", timeout=2)
+    # Soak: at most 2 KiB in flight, so the 4 KiB RX ring can never be the bottleneck.
+    session.read_raw(len(session.raw_bytes()) + 1, timeout=0.3)
+    base = len(session.raw_bytes())
+    rng = random.Random(20260)
+    total = 1 << 20
+    data = bytes(rng.getrandbits(8) for _ in range(total))
+    sent = 0
+    window = 2048
+    while sent < total:
+        chunk = min(rng.randint(1, 700), total - sent)
+        if sent + chunk - (len(session.raw_bytes()) - base) > window:
+            if not session.read_raw(base + sent + chunk - window, timeout=20):
+                problems.append(f"soak stalled after {len(session.raw_bytes()) - base} of {total} bytes")
+                return problems
+            continue
+        session.send(data[sent:sent + chunk])
+        sent += chunk
+    if not session.read_raw(base + total, timeout=30):
+        problems.append(f"soak: only {len(session.raw_bytes()) - base} of {total} bytes came back")
+        return problems
+    echoed = session.raw_bytes()[base:base + total]
+    if echoed != data:
+        first = next(i for i in range(total) if echoed[i] != data[i])
+        problems.append(f"soak: echoed bytes differ from byte {first}")
+    session.send(b"\n!quit\n")
+    problems += expect_exit_zero(session)
+    stats = re.findall(r"stats: rx_bytes=(\d+) .*rx_dropped=(\d+) rx_overrun=(\d+)", session.output)
+    if not stats:
+        problems.append("final stats missing")
+    else:
+        rx_bytes, dropped, overrun = (int(x) for x in stats[-1])
+        if dropped or overrun:
+            problems.append(f"soak lost data in the driver: dropped {dropped}, overrun {overrun}")
+        if rx_bytes < total:
+            problems.append(f"driver counted {rx_bytes} bytes received, expected >= {total}")
+    if "bye\n" not in session.output:
+        problems.append("no goodbye")
+    return problems
+
+
 SPECS = {
+    "echo": Spec(run_echo, timeout=240.0),
+    "shutdown_drain": Spec(run_shutdown_drain),
     "hello": Spec(run_hello),
 }
