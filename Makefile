@@ -71,6 +71,7 @@ help:
 	@echo "  make unit-test    host cmocka tests (ring, baud, config, model, driver on the model)"
 	@echo "  make qemu-test    every example on every QEMU machine of every board"
 	@echo "  make bench        TX strategies and RX modes measured on the model (docs/benchmarks.md)"
+	@echo "  make analyze      cppcheck, clang-tidy and the freestanding check of lib/"
 	@echo "  make size         code and data size of the library for BOARD"
 	@echo "  make flash        load and start an example on a Raspberry Pi through OpenOCD"
 	@echo "  make sdcard       files for a FAT SD card (Raspberry Pi boards)"
@@ -139,13 +140,40 @@ $(HOST_OUT)/test_%: $(HOST_OUT)/tests/unit/test_%.o $(HOST_LIB_OBJS) $(MODEL_OBJ
 unit-test: $(UNIT_BINS)
 	$(Q)$(PYTHON) tests/run_unit.py $(UNIT_BINS)
 
+# The benchmark is one -O2 program without sanitizers, built from the sources in one step.
+$(HOST_OUT)/bench: tests/bench/bench.c $(LIB_SRCS) $(wildcard tests/model/*.c) tests/unit/harness.c \
+		$(wildcard include/*.h lib/*.h tests/model/*.h tests/unit/*.h) | deps-stamp
+	@mkdir -p $(dir $@)
+	@echo "  HOSTLD  $@"
+	$(Q)$(HOST_CC) $(filter-out -O1 -fsanitize=% -fno-sanitize-recover=%,$(HOST_CFLAGS)) -O2 \
+		$(filter %.c,$^) -o $@
+
+bench: $(HOST_OUT)/bench
+	$(Q)$< > $(BUILD)/bench.txt; status=$$?; cat $(BUILD)/bench.txt; exit $$status
+
 qemu-test: deps-stamp
 	$(Q)$(PYTHON) tests/qemu/run_qemu_tests.py $(if $(filter 1,$(V)),--verbose)
 
 openocd-check: deps-stamp
 	$(Q)sh tests/openocd/check_configs.sh
 
+# Static checks of lib/: cppcheck, clang-tidy (memcpy "insecure API" noise off), and that the
+# library needs nothing but memcpy/memset and compiler helpers on every board.
+TIDY_CHECKS := -*,bugprone-*,clang-analyzer-*,-bugprone-easily-swappable-parameters,-bugprone-reserved-identifier,-clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling
+analyze: deps-stamp
+	@echo "  CPPCHECK lib/"
+	$(Q)cppcheck --enable=warning,style,performance,portability --std=c11 --error-exitcode=1 \
+		--inline-suppr -q -Iinclude -Ilib lib/
+	@echo "  TIDY    lib/"
+	$(Q)clang-tidy --quiet --warnings-as-errors='*' -checks='$(TIDY_CHECKS)' $(LIB_SRCS) -- \
+		-std=c11 -Iinclude -Ilib -ffreestanding 2>&1 | { grep -v "warnings generated" || true; }
+	$(Q)for board in $(BOARDS); do \
+		$(MAKE) --no-print-directory -s BOARD=$$board lib && \
+		sh tools/check-freestanding.sh $(BUILD)/$$board/libpl011.a || exit 1; \
+	done
+
 test: deps-stamp
+	$(Q)$(MAKE) --no-print-directory analyze
 	$(Q)$(MAKE) --no-print-directory unit-test
 	$(Q)$(MAKE) --no-print-directory qemu-test
 	$(Q)if [ -d tests/openocd ]; then $(MAKE) --no-print-directory openocd-check; fi
