@@ -233,6 +233,54 @@ static void test_irq_tx_stalled_transmitter_times_out_within_bound(void **state)
 	harness_teardown(&h);
 }
 
+static void test_send_break_waits_for_the_drain_then_holds_the_line_low(void **state)
+{
+	(void)state;
+	struct scenario s = {115200u, 16u, false, PL011_TX_HALF_FIFO};
+	start_scenario(&s);
+	harness_fill_random(stream, 50, 3u);
+	assert_int_equal(pl011_write(&h.uart, stream, 50, PL011_NO_WAIT), 50);
+	assert_int_equal(pl011_send_break(&h.uart, 2000u), 0);
+	/* The break starts only after the last stop bit of the queued bytes... */
+	assert_int_equal(pl011_model_break_count(h.model), 1);
+	assert_true(pl011_model_break_start_ns(h.model, 0) >= pl011_model_wire_end_ns(h.model, 49));
+	/* ...and lasts the duration asked for (the clock has 1 us steps). */
+	uint64_t held = pl011_model_break_end_ns(h.model, 0) - pl011_model_break_start_ns(h.model, 0);
+	assert_true(held + 1000u >= 2000000u && held < 2100000u);
+	/* A break shorter than two frames would not be seen as one: it is stretched. */
+	assert_int_equal(pl011_send_break(&h.uart, 1u), 0);
+	held = pl011_model_break_end_ns(h.model, 1) - pl011_model_break_start_ns(h.model, 1);
+	assert_true(held + 1000u >= 2u * pl011_model_frame_ns(h.model));
+	/* Toggling BRK is not a reprogramming violation, and the line works afterwards. */
+	assert_int_equal(pl011_model_counters(h.model)->order_violations, 0);
+	assert_int_equal(pl011_write(&h.uart, stream + 50, 10, PL011_WAIT_AUTO), 10);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	expect_wire_equals(stream, 60, "after break");
+	harness_teardown(&h);
+}
+
+static void test_rts_cts_flag_enables_hardware_flow_control(void **state)
+{
+	(void)state;
+	struct scenario s = {115200u, 16u, false, PL011_TX_HALF_FIFO};
+	start_scenario(&s);
+	assert_int_equal(pl011_model_peek(h.model, PL011_CR) & (PL011_CR_RTSEN | PL011_CR_CTSEN), 0);
+	h.config.flags = PL011_FLAG_RTS_CTS;
+	assert_int_equal(harness_start(&h), 0);
+	assert_int_equal(pl011_model_peek(h.model, PL011_CR) & (PL011_CR_RTSEN | PL011_CR_CTSEN),
+			 PL011_CR_RTSEN | PL011_CR_CTSEN);
+	/* The peer holds CTS off: nothing leaves until it lets go, then everything does. */
+	pl011_model_set_cts(h.model, false);
+	harness_fill_random(stream, 100, 8u);
+	assert_int_equal(pl011_write(&h.uart, stream, 100, PL011_NO_WAIT), 100);
+	pl011_model_advance(h.model, 50000000u);
+	assert_int_equal(pl011_model_wire_len(h.model), 0);
+	pl011_model_set_cts(h.model, true);
+	pl011_model_advance(h.model, 200u * pl011_model_frame_ns(h.model));
+	expect_wire_equals(stream, 100, "after CTS");
+	harness_teardown(&h);
+}
+
 /* A failed test skips its own teardown: free the model here so the next test can start. */
 static int teardown(void **state)
 {
@@ -251,6 +299,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_irq_tx_console_and_panic_writes_keep_order_without_overflow, teardown),
 		cmocka_unit_test_teardown(test_irq_tx_lost_interrupt_writes_and_flush_still_finish, teardown),
 		cmocka_unit_test_teardown(test_irq_tx_stalled_transmitter_times_out_within_bound, teardown),
+		cmocka_unit_test_teardown(test_send_break_waits_for_the_drain_then_holds_the_line_low,
+					  teardown),
+		cmocka_unit_test_teardown(test_rts_cts_flag_enables_hardware_flow_control, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
