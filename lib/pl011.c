@@ -308,6 +308,7 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 	uart->cr = plan.cr;
 	uart->tx_level = plan.tx_level;
 	uart->rx_level = plan.rx_level;
+	uart->tx_patience = 64u;
 	uart->fifo_depth = fifo_depth_from_id(uart);
 	uart->frame_ns = (uint32_t)((uint64_t)frame_bits(config) * 1000000000u / plan.baud.actual_baud);
 

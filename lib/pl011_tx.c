@@ -3,8 +3,12 @@
 
 /* Passes one pl011_tx_service call makes when other contexts keep asking for refills. */
 #define TX_SERVICE_PASSES 16u
-/* ADAPTIVE: refills without underrun before the trigger moves one level down. */
-#define ADAPTIVE_CLEAN_REFILLS 64u
+/* ADAPTIVE: refills without underrun before the trigger moves one level down, at first and at
+ * most; and the highest trigger it uses. Above 1/2 each interrupt carries so few characters
+ * that, under a jittery load, more interrupts mean more late ones (docs/benchmarks.md). */
+#define ADAPTIVE_FIRST_PATIENCE 64u
+#define ADAPTIVE_MAX_PATIENCE 4096u
+#define ADAPTIVE_CEILING PL011_LEVEL_1_2
 
 /*
  * Ownership of the FIFO. Whoever moves bytes from the ring to the FIFO (the interrupt, a
@@ -126,16 +130,24 @@ static uint32_t refill_adaptive(struct pl011 *uart, uint32_t guaranteed)
 	if (tx_read_fr(uart) & PL011_FR_TXFE) {
 		uart->stats.tx_underruns++;
 		uint32_t written = fill_blind(uart, uart->fifo_depth);
+		/* An underrun soon after a lowering: that level is too low for this load, so wait
+		 * twice as long before trying it again. */
+		if (uart->tx_lowered && uart->tx_patience < ADAPTIVE_MAX_PATIENCE)
+			uart->tx_patience *= 2u;
+		uart->tx_lowered = 0;
 		uart->tx_clean_refills = 0;
-		if (uart->tx_level < PL011_LEVEL_7_8)
+		if (uart->tx_level < ADAPTIVE_CEILING)
 			set_tx_level(uart, uart->tx_level + 1u);
 		return written;
 	}
 	uint32_t written = fill_blind(uart, guaranteed);
-	if (++uart->tx_clean_refills >= ADAPTIVE_CLEAN_REFILLS) {
+	if (++uart->tx_clean_refills >= uart->tx_patience) {
 		uart->tx_clean_refills = 0;
-		if (uart->tx_level > PL011_LEVEL_1_8)
+		uart->tx_lowered = 0;
+		if (uart->tx_level > PL011_LEVEL_1_8) {
 			set_tx_level(uart, uart->tx_level - 1u);
+			uart->tx_lowered = 1;
+		}
 	}
 	return written;
 }
