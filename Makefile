@@ -135,10 +135,19 @@ $(HOST_OUT)/%.o: %.c $(wildcard include/*.h lib/*.h tests/model/*.h tests/unit/*
 
 $(HOST_OUT)/test_%: $(HOST_OUT)/tests/unit/test_%.o $(HOST_LIB_OBJS) $(MODEL_OBJS) $(UNIT_SUPPORT_OBJS)
 	@echo "  HOSTLD  $@"
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) $^ -lcmocka -o $@
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $^ -lcmocka -lpthread -o $@
 
-unit-test: $(UNIT_BINS)
-	$(Q)$(PYTHON) tests/run_unit.py $(UNIT_BINS)
+# The two-thread ring test again under ThreadSanitizer, which reports a missing
+# acquire/release as a data race even on x86, where the hardware would hide it.
+TSAN_RING := $(HOST_OUT)/tsan_test_ring_threads
+$(TSAN_RING): tests/unit/test_ring_threads.c lib/pl011_ring.c $(wildcard include/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $@ (thread sanitizer)"
+	$(Q)$(HOST_CC) -std=c11 -g -O1 $(WARNINGS) -fsanitize=thread -Iinclude -Ilib \
+		tests/unit/test_ring_threads.c lib/pl011_ring.c -lcmocka -lpthread -o $@
+
+unit-test: $(UNIT_BINS) $(TSAN_RING)
+	$(Q)$(PYTHON) tests/run_unit.py $(UNIT_BINS) $(TSAN_RING)
 
 # The benchmark is one -O2 program without sanitizers, built from the sources in one step.
 $(HOST_OUT)/bench: tests/bench/bench.c $(LIB_SRCS) $(wildcard tests/model/*.c) tests/unit/harness.c \
@@ -184,6 +193,101 @@ $(BUILD)/.deps-ok: tools/install-deps.sh
 	$(Q)sh tools/install-deps.sh
 	@mkdir -p $(BUILD) && touch $@
 .PHONY: deps-stamp
+
+# Raspberry Pi and debugging: kernel images, SD card folder, OpenOCD load, QEMU + gdb -----------
+FLASH_EXAMPLE ?= hello
+SDCARD_EXAMPLE ?= $(FLASH_EXAMPLE)
+DEBUG_EXAMPLE ?= $(RUN_EXAMPLE)
+OPENOCD ?= openocd
+# The JTAG adapter's OpenOCD script. Default: a SEGGER J-Link. Others, e.g.:
+# interface/ftdi/olimex-arm-usb-tiny-h.cfg, interface/cmsis-dap.cfg, interface/raspberrypi2-native.cfg.
+OPENOCD_INTERFACE ?= interface/jlink.cfg
+# rpi2 only: bcm2837 for a Pi 3 or a Pi 2 v1.2 (default bcm2836, the Pi 2 v1.1).
+OPENOCD_CHIP ?=
+GDB ?= gdb-multiarch
+GDB_PORT ?= 1234
+# Where the UART goes during `make debug` (any QEMU -serial value, e.g. pty or tcp::4555,server=on).
+DEBUG_SERIAL ?= file:$(OUT)/debug-uart.log
+FIRMWARE_URL := https://github.com/raspberrypi/firmware/tree/master/boot
+BOARD_OPENOCD_CFG := $(wildcard boards/$(BOARD)/openocd.cfg)
+BOARD_SDCARD_CONFIG := $(wildcard boards/$(BOARD)/config.txt)
+FLASH_BOARDS := $(patsubst boards/%/openocd.cfg,%,$(wildcard boards/*/openocd.cfg))
+SDCARD_BOARDS := $(patsubst boards/%/config.txt,%,$(wildcard boards/*/config.txt))
+SDCARD_DIR := $(OUT)/sdcard
+
+# Board objects rebuild when the board's flags change (make BOARD_UART_CLOCK_HZ=... adds a
+# define), and start-up files when any start-up file changes (rpi4 includes rpi2's).
+BOARD_FLAGS_FILE := $(OUT)/board-flags.txt
+$(BOARD_FLAGS_FILE): pl011-always
+	@mkdir -p $(dir $@)
+	@echo '$(BOARD_CPU_FLAGS)' | cmp -s - $@ || echo '$(BOARD_CPU_FLAGS)' > $@
+$(BOARD_OBJS) $(LIB_OBJS): $(BOARD_FLAGS_FILE)
+$(filter %.S.o,$(BOARD_OBJS)): $(wildcard boards/*/*.S)
+.PHONY: pl011-always
+pl011-always:
+
+# The raw image the Raspberry Pi firmware loads at 0x8000 (kernel.img).
+$(OUT)/examples/%.img: $(OUT)/examples/%.elf
+	@echo "  OBJCOPY $@"
+	$(Q)$(OBJCOPY) -O binary $< $@
+
+ifeq ($(BOARD_SDCARD_CONFIG),)
+sdcard:
+	@echo "make sdcard: board $(BOARD) does not boot from an SD card (no boards/$(BOARD)/config.txt); boards that do: $(SDCARD_BOARDS)" >&2
+	@exit 1
+else
+sdcard: $(OUT)/examples/$(SDCARD_EXAMPLE).img $(BOARD_SDCARD_CONFIG)
+	$(Q)rm -rf $(SDCARD_DIR) && mkdir -p $(SDCARD_DIR)
+	$(Q)cp $< $(SDCARD_DIR)/kernel.img
+	$(Q)cp $(BOARD_SDCARD_CONFIG) $(SDCARD_DIR)/config.txt
+	@printf '%s\n' "$(SDCARD_EXAMPLE) for $(BOARD): copy every file here to the root of a FAT32 SD card," \
+		"together with these files from $(FIRMWARE_URL):" "  $(BOARD_FIRMWARE_FILES)" \
+		"The UART is on GPIO 14 (TX, header pin 8) and 15 (RX, pin 10), 115200 8N1." \
+		> $(SDCARD_DIR)/README.txt
+	@echo "  SDCARD  $(SDCARD_DIR)/: kernel.img ($(SDCARD_EXAMPLE)), config.txt, README.txt"
+	@echo "          add from $(FIRMWARE_URL): $(BOARD_FIRMWARE_FILES)"
+endif
+
+ifeq ($(BOARD_OPENOCD_CFG),)
+flash:
+	@echo "make flash: board $(BOARD) has no boards/$(BOARD)/openocd.cfg; boards with one: $(FLASH_BOARDS)" >&2
+	@exit 1
+else
+flash: $(OUT)/examples/$(FLASH_EXAMPLE).elf
+	@entry=$$($(CROSS_COMPILE)readelf -h $< | awk '/Entry point address/ { print $$4 }'); \
+	echo "  OPENOCD $< at $$entry through $(OPENOCD_INTERFACE)"; \
+	$(OPENOCD) -f $(OPENOCD_INTERFACE) $(if $(OPENOCD_CHIP),-c "set RPI_CHIP $(OPENOCD_CHIP)") \
+		-f $(BOARD_OPENOCD_CFG) -c init -c "pl011_load_and_start $< $$entry" -c shutdown
+endif
+
+# QEMU halted at the entry point (-S) with its gdb server on GDB_PORT (-s is the same on 1234);
+# gdb-multiarch attaches with the ELF's symbols and a breakpoint at main. Without a terminal
+# (or with CI=true) gdb runs in batch mode instead: it checks the stub by running to main,
+# then ends QEMU.
+ifeq ($(BOARD_QEMU_MACHINES),)
+debug:
+	@echo "make debug: board $(BOARD) has no QEMU machine (BOARD_QEMU_MACHINES is empty); debug it on hardware through OpenOCD's gdb server (docs/porting.md)" >&2
+	@exit 1
+else
+debug: $(OUT)/examples/$(DEBUG_EXAMPLE).elf
+	@echo "  QEMU    $(QEMU_MACHINE), halted; gdb server on localhost:$(GDB_PORT); UART to $(DEBUG_SERIAL)"
+	$(Q)$(QEMU) $(QEMU_FLAGS) -display none -monitor none -serial $(DEBUG_SERIAL) \
+		-gdb tcp:localhost:$(GDB_PORT) -S -kernel $< & qemu=$$!; \
+	trap 'kill $$qemu 2>/dev/null; wait $$qemu 2>/dev/null' EXIT; trap 'exit 130' INT TERM; \
+	tries=0; until $(PYTHON) -c "import socket, sys; \
+		sys.exit(socket.socket().connect_ex(('localhost', $(GDB_PORT))))"; do \
+		tries=$$((tries + 1)); sleep 0.1; [ $$tries -lt 100 ] || \
+		{ echo "make debug: no gdb server on port $(GDB_PORT) after 10 s" >&2; exit 1; }; \
+	done; \
+	if [ "$${CI:-}" = true ] || [ ! -t 0 ]; then \
+		echo "  GDB     batch mode (CI=true or no terminal): run to main, show where, stop"; \
+		timeout 60 $(GDB) -q -nx -batch -ex "target remote localhost:$(GDB_PORT)" \
+			-ex "break main" -ex continue -ex "info registers pc" -ex kill $<; \
+	else \
+		$(GDB) -q -ex "target remote localhost:$(GDB_PORT)" -ex "break main" $<; \
+	fi
+
+endif
 
 clean:
 	rm -rf $(BUILD)
