@@ -36,7 +36,8 @@ OUT := $(BUILD)/$(BOARD)
 LIB_SRCS := $(wildcard lib/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(OUT)/%.o)
 LIBRARY := $(OUT)/libpl011.a
-COMMON_SRCS := boards/common/console.c boards/common/cpu.c boards/common/newlib_syscalls.c
+COMMON_SRCS := boards/common/vectors.S boards/common/runtime.S boards/common/console.c \
+	boards/common/cpu.c boards/common/newlib_syscalls.c
 BOARD_OBJS := $(patsubst %,$(OUT)/%.o,$(BOARD_SRCS) $(COMMON_SRCS))
 EXAMPLES := $(sort $(patsubst examples/%/main.c,%,$(wildcard examples/*/main.c)))
 EXAMPLE_ELFS := $(EXAMPLES:%=$(OUT)/examples/%.elf)
@@ -73,12 +74,14 @@ help:
 	@echo "  make bench        TX strategies and RX modes measured on the model (docs/benchmarks.md)"
 	@echo "  make analyze      cppcheck, clang-tidy and the freestanding check of lib/"
 	@echo "  make size         code and data size of the library for BOARD"
-	@echo "  make flash        load and start an example on a Raspberry Pi through OpenOCD"
-	@echo "  make sdcard       files for a FAT SD card (Raspberry Pi boards)"
-	@echo "  make debug        QEMU halted with a gdb server, gdb-multiarch attached"
+	@echo "  make flash        load and start FLASH_EXAMPLE (hello) on a Raspberry Pi through OpenOCD (JTAG)"
+	@echo "  make sdcard       $(OUT)/sdcard/: kernel.img and config.txt for a FAT SD card (Raspberry Pi boards)"
+	@echo "  make debug        DEBUG_EXAMPLE in QEMU halted with a gdb server, gdb-multiarch attached"
 	@echo "  make deps         install missing tools with apt-get (root), or print the command"
 	@echo "  make clean        remove build/"
 	@echo "Variables: BOARD=, RUN_EXAMPLE=, CROSS_COMPILE=$(CROSS_COMPILE), V=1 for commands"
+	@echo "  Pi: FLASH_EXAMPLE=, SDCARD_EXAMPLE=, OPENOCD_INTERFACE=$(OPENOCD_INTERFACE), OPENOCD_CHIP=bcm2837 (Pi 3),"
+	@echo "      BOARD_UART_CLOCK_HZ= (skip the firmware mailbox); debug: DEBUG_EXAMPLE=, GDB_PORT=$(GDB_PORT), DEBUG_SERIAL="
 
 deps:
 	$(Q)sh tools/install-deps.sh
@@ -120,8 +123,14 @@ print-qemu:
 print-qemu-machines:
 	@echo $(BOARD_QEMU_MACHINES)
 
+ifeq ($(strip $(BOARD_QEMU_MACHINES)),)
+run:
+	@echo "make run: board $(BOARD) has no QEMU machine; build with 'make BOARD=$(BOARD)' and use 'make sdcard' or 'make flash'" >&2
+	@exit 1
+else
 run: $(OUT)/examples/$(RUN_EXAMPLE).elf
 	$(Q)$(QEMU) $(QEMU_FLAGS) -nographic -kernel $<
+endif
 
 size: $(LIBRARY)
 	$(Q)$(SIZE) -t $(LIBRARY)
@@ -261,9 +270,10 @@ flash: $(OUT)/examples/$(FLASH_EXAMPLE).elf
 endif
 
 # QEMU halted at the entry point (-S) with its gdb server on GDB_PORT (-s is the same on 1234);
-# gdb-multiarch attaches with the ELF's symbols and a breakpoint at main. Without a terminal
-# (or with CI=true) gdb runs in batch mode instead: it checks the stub by running to main,
-# then ends QEMU.
+# gdb-multiarch attaches with the ELF's symbols and a breakpoint at main. QEMU runs in its own
+# session so that Ctrl-C in gdb interrupts the target instead of killing QEMU; it is stopped when
+# gdb exits. Without a terminal (or with CI=true) gdb runs in batch mode instead: it checks the
+# stub by running to main, then ends QEMU.
 ifeq ($(BOARD_QEMU_MACHINES),)
 debug:
 	@echo "make debug: board $(BOARD) has no QEMU machine (BOARD_QEMU_MACHINES is empty); debug it on hardware through OpenOCD's gdb server (docs/porting.md)" >&2
@@ -271,9 +281,9 @@ debug:
 else
 debug: $(OUT)/examples/$(DEBUG_EXAMPLE).elf
 	@echo "  QEMU    $(QEMU_MACHINE), halted; gdb server on localhost:$(GDB_PORT); UART to $(DEBUG_SERIAL)"
-	$(Q)$(QEMU) $(QEMU_FLAGS) -display none -monitor none -serial $(DEBUG_SERIAL) \
+	$(Q)setsid $(QEMU) $(QEMU_FLAGS) -display none -monitor none -serial $(DEBUG_SERIAL) \
 		-gdb tcp:localhost:$(GDB_PORT) -S -kernel $< & qemu=$$!; \
-	trap 'kill $$qemu 2>/dev/null; wait $$qemu 2>/dev/null' EXIT; trap 'exit 130' INT TERM; \
+	trap 'kill $$qemu 2>/dev/null; wait $$qemu 2>/dev/null' EXIT; trap '' INT; \
 	tries=0; until $(PYTHON) -c "import socket, sys; \
 		sys.exit(socket.socket().connect_ex(('localhost', $(GDB_PORT))))"; do \
 		tries=$$((tries + 1)); sleep 0.1; [ $$tries -lt 100 ] || \

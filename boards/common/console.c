@@ -10,6 +10,11 @@ static bool console_irq_routed;
 static void (*tick_function)(void *context);
 static void *tick_context;
 
+const char *board_name(void)
+{
+	return BOARD_NAME;
+}
+
 struct pl011 *board_console(void)
 {
 	return &console;

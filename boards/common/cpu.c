@@ -23,10 +23,14 @@ void board_irq_disable(void)
 
 void board_wait_for_interrupt(void)
 {
-#if __ARM_ARCH >= 7 || defined(__ARM_ARCH_6K__) || defined(__ARM_ARCH_6KZ__)
+#if __ARM_ARCH >= 7
 	__asm__ volatile("dsb\n\twfi" ::: "memory");
+#elif __ARM_ARCH == 6
+	/* ARMv6 (ARM1176) has no DSB/WFI instructions: CP15 c7, c10, 4 is the data synchronization
+	 * barrier and c7, c0, 4 "wait for interrupt" (ARM1176JZF-S TRM, c7 cache operations). */
+	__asm__ volatile("mcr p15, 0, %0, c7, c10, 4\n\tmcr p15, 0, %0, c7, c0, 4" : : "r"(0) : "memory");
 #else
-	/* ARMv5/ARMv6 without WFI: CP15 c7, c0, 4 is "wait for interrupt". */
+	/* ARMv5: CP15 c7, c0, 4 is "wait for interrupt". */
 	__asm__ volatile("mcr p15, 0, %0, c7, c0, 4" : : "r"(0) : "memory");
 #endif
 }

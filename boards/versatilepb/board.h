@@ -4,6 +4,8 @@
 
 #include "board_api.h"
 
+#define BOARD_NAME "versatilepb"
+
 #define BOARD_UART0_BASE 0x101F1000u
 #define BOARD_UART_CLOCK_HZ 24000000u /* real hardware; QEMU ignores the divisors */
 #define BOARD_VIC_BASE 0x10140000u    /* PL190 */

@@ -79,12 +79,11 @@ def run_echo(session, board, machine):
     session.send(b"!stats\n")
     if not session.read_until("stats: rx_bytes=", timeout=10):
         problems.append("!stats gave no counters")
-    if not session.read_until("tx_timeouts=", timeout=10):
+    # The soak's echo must start after the whole counters line, its CR LF included.
+    if not session.read_match(r"tx_timeouts=\d+\n", timeout=10):
         problems.append("counters line incomplete")
-    session.read_until("\n", timeout=2)
-    # Soak: at most 2 KiB in flight, so the 4 KiB RX ring can never be the bottleneck.
-    session.read_raw(len(session.raw_bytes()) + 1, timeout=0.3)
     base = len(session.raw_bytes())
+    # Soak: at most 2 KiB in flight, so the 4 KiB RX ring can never be the bottleneck.
     rng = random.Random(20260)
     total = 1 << 20
     data = bytes(rng.getrandbits(8) for _ in range(total))
@@ -122,8 +121,40 @@ def run_echo(session, board, machine):
     return problems
 
 
+def run_rt_loop(session, board, machine):
+    """1 kHz tick, one frame per period by interrupt TX: every period inside +/-3%, no frame lost."""
+    problems = expect_exit_zero(session)
+    out = session.output
+    periods = re.search(r"rt_loop: periods (\d+) over (\d+) under (\d+) band (\d+)\.\.(\d+) us\n", out)
+    extremes = re.search(r"rt_loop: min (\d+) max (\d+) mean (\d+)\.(\d+) max_deviation (\d+) us\n", out)
+    frames = re.search(r"rt_loop: frames (\d+) dropped_bytes (\d+) ", out)
+    if not (periods and extremes and frames):
+        return problems + ["report lines missing"]
+    count, over, under, low, high = (int(x) for x in periods.groups())
+    smallest, largest = int(extremes.group(1)), int(extremes.group(2))
+    if count != 2000:
+        problems.append(f"{count} periods measured, expected 2000")
+    if over or under:
+        problems.append(f"{over} periods over and {under} under the {low}..{high} us band")
+    if not low <= smallest <= largest <= high:
+        problems.append(f"period range {smallest}..{largest} us outside {low}..{high}")
+    sent, dropped = int(frames.group(1)), int(frames.group(2))
+    if sent != count or dropped:
+        problems.append(f"{sent} frames sent for {count} periods, {dropped} bytes dropped")
+    # The frames themselves: 2 hex digits of sequence, 4 digits of measured period, in order.
+    wire = re.findall(r"^([0-9A-F]{2})(\d{4})$", out, re.MULTILINE)
+    if len(wire) != count:
+        problems.append(f"{len(wire)} frames arrived, expected {count}")
+    elif any(int(seq, 16) != i % 256 for i, (seq, _) in enumerate(wire)):
+        problems.append("frame sequence numbers out of order (lost or repeated frames)")
+    elif (min(int(p) for _, p in wire), max(int(p) for _, p in wire)) != (smallest, largest):
+        problems.append("periods in the frames disagree with the report's min/max")
+    return problems
+
+
 SPECS = {
     "echo": Spec(run_echo, timeout=240.0),
     "shutdown_drain": Spec(run_shutdown_drain),
     "hello": Spec(run_hello),
+    "rt_loop": Spec(run_rt_loop, icount=True),
 }

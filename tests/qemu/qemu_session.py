@@ -1,5 +1,6 @@
 """One QEMU run of one example: its serial port on a Unix socket, its exit status, a deadline."""
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -67,6 +68,16 @@ class QemuSession:
             if self._pump() is None and self.process.poll() is not None:
                 return text in self.output
         return True
+
+    def read_match(self, pattern, timeout=None):
+        """Wait until the regular expression matches the output; returns the match or None."""
+        end = self.deadline if timeout is None else min(self.deadline, time.monotonic() + timeout)
+        while True:
+            match = re.search(pattern, self.output)
+            if match or time.monotonic() > end:
+                return match
+            if self._pump() is None and self.process.poll() is not None:
+                return re.search(pattern, self.output)
 
     def raw_bytes(self):
         return bytes(self._raw)

@@ -1,0 +1,36 @@
+/* Board code shared by the Pi boards with the BCM2835 interrupt controller (rpi1, rpi2). */
+#include <stddef.h>
+
+#include "bcm283x.h"
+#include "board.h"
+#include "board_common.h"
+
+static void tick_route(bool enable)
+{
+	bcm2835_irq_line_enable(BCM283X_GPU_IRQ_TICK, enable);
+}
+
+void board_tick_start(uint32_t period_us, void (*tick)(void *context), void *context)
+{
+	bcm283x_tick_start(period_us, tick, context, tick_route);
+}
+
+void board_console_route(bool enable)
+{
+	bcm2835_irq_line_enable(BCM283X_GPU_IRQ_UART0, enable);
+}
+
+void board_irq_dispatch(void)
+{
+	bcm2835_irq_dispatch();
+}
+
+void board_init(void)
+{
+	bcm2835_irq_controller_init();
+	bcm283x_tick_timer_stop();
+	/* The mailbox clock query runs with the caches still off: no cache maintenance. */
+	bcm283x_console_init(bcm2835_uart0_pins_pulls_off);
+	board_mmu_enable(BOARD_DEVICE_START);
+	bcm283x_exclusives_check();
+}

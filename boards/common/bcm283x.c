@@ -1,0 +1,357 @@
+/* Raspberry Pi SoC parts shared by rpi1, rpi2 and rpi4: system timer, pins, mailbox clock, IRQs. */
+#include <stddef.h>
+
+#include "bcm283x.h"
+#include "board.h"
+#include "board_common.h"
+#include "mmio.h"
+
+#define PERIPHERAL(offset) ((uintptr_t)BOARD_PERIPHERAL_BASE + (offset))
+
+/* System timer (BCM 12.1): CS holds the match flags M0..M3 (write 1 to clear), CLO the low
+ * word of the 1 MHz counter, C0..C3 the compare values; a channel matches when CLO == Cn. */
+#define TIMER_CS PERIPHERAL(BCM283X_SYSTEM_TIMER_OFFSET + 0x00u)
+#define TIMER_CLO PERIPHERAL(BCM283X_SYSTEM_TIMER_OFFSET + 0x04u)
+#define TIMER_COMPARE(channel) PERIPHERAL(BCM283X_SYSTEM_TIMER_OFFSET + 0x0Cu + 4u * (channel))
+#define TICK_MATCH (1u << BCM283X_TICK_CHANNEL)
+/* The next match must lie at least this far ahead: an equality compare set to a value the
+ * counter already passed would only match after the 2^32 us wrap (71 minutes). */
+#define TICK_MARGIN_US 2u
+
+/* GPIO (BCM 6.1). GPFSEL1 holds pins 10-19, three bits each; ALT0 is 0b100 (BCM 6.2). */
+#define GPIO_GPFSEL1 PERIPHERAL(BCM283X_GPIO_OFFSET + 0x04u)
+#define GPIO_GPPUD PERIPHERAL(BCM283X_GPIO_OFFSET + 0x94u)
+#define GPIO_GPPUDCLK0 PERIPHERAL(BCM283X_GPIO_OFFSET + 0x98u)
+#define GPIO_PUP_PDN_CNTRL_REG0 PERIPHERAL(BCM283X_GPIO_OFFSET + 0xE4u) /* BCM2711 only */
+#define GPIO_FSEL_ALT0 4u
+#define GPIO_UART0_TXD 14u
+#define GPIO_UART0_RXD 15u
+/* BCM 6.1 (GPPUDCLK): "wait 150 cycles" to set up the control signal, then to hold the clock. */
+#define GPIO_PULL_SETUP_CYCLES 150u
+
+/* Mailbox (Raspberry Pi firmware wiki, "Mailboxes"): the ARM reads answers from mailbox 0 and
+ * writes requests to mailbox 1; each has its own status word. A message is a 16-byte aligned
+ * bus address with the channel number in its low 4 bits. */
+#define MAILBOX0_READ PERIPHERAL(BCM283X_MAILBOX_OFFSET + 0x00u)
+#define MAILBOX0_STATUS PERIPHERAL(BCM283X_MAILBOX_OFFSET + 0x18u)
+#define MAILBOX1_WRITE PERIPHERAL(BCM283X_MAILBOX_OFFSET + 0x20u)
+#define MAILBOX1_STATUS PERIPHERAL(BCM283X_MAILBOX_OFFSET + 0x38u)
+#define MAILBOX_FULL 0x80000000u
+#define MAILBOX_EMPTY 0x40000000u
+#define MAILBOX_CHANNEL_MASK 0xFu
+#define MAILBOX_CHANNEL_PROPERTY 8u /* property tags, ARM to VideoCore */
+/* Property interface ("Mailbox property interface" on the same wiki). */
+#define PROPERTY_PROCESS_REQUEST 0x00000000u
+#define PROPERTY_RESPONSE_SUCCESS 0x80000000u
+#define PROPERTY_TAG_RESPONSE 0x80000000u
+#define PROPERTY_TAG_GET_CLOCK_RATE 0x00030002u /* 0x00038002 is "set clock rate" */
+#define PROPERTY_TAG_END 0u
+/* Sanity bounds on a reported clock: anything outside is treated as no answer. */
+#define CLOCK_PLAUSIBLE_MIN_HZ 1000000u
+#define CLOCK_PLAUSIBLE_MAX_HZ 1000000000u
+
+/* BCM2835 interrupt controller registers (BCM 7.5), from periph + 0xB200. */
+#define INTERRUPT_PENDING1 PERIPHERAL(BCM283X_INTERRUPT_OFFSET + 0x04u)
+#define INTERRUPT_PENDING2 PERIPHERAL(BCM283X_INTERRUPT_OFFSET + 0x08u)
+#define INTERRUPT_FIQ_CONTROL PERIPHERAL(BCM283X_INTERRUPT_OFFSET + 0x0Cu)
+#define INTERRUPT_ENABLE1 PERIPHERAL(BCM283X_INTERRUPT_OFFSET + 0x10u)
+#define INTERRUPT_ENABLE2 PERIPHERAL(BCM283X_INTERRUPT_OFFSET + 0x14u)
+#define INTERRUPT_DISABLE1 PERIPHERAL(BCM283X_INTERRUPT_OFFSET + 0x1Cu)
+#define INTERRUPT_DISABLE2 PERIPHERAL(BCM283X_INTERRUPT_OFFSET + 0x20u)
+#define INTERRUPT_DISABLE_BASIC PERIPHERAL(BCM283X_INTERRUPT_OFFSET + 0x24u)
+
+/* ---- system timer ------------------------------------------------------------------- */
+
+uint32_t bcm283x_timer_now_us(void)
+{
+	/* Called between UART accesses by the driver's bounded waits: fence the switch both
+	 * ways (BCM 1.3). */
+	bcm283x_barrier();
+	uint32_t now = mmio_read(TIMER_CLO);
+	bcm283x_barrier();
+	return now;
+}
+
+uint32_t board_now_us(void *context)
+{
+	(void)context;
+	return bcm283x_timer_now_us();
+}
+
+/* Written by start/stop with the tick's interrupt line disabled, and by the interrupt. */
+static uint32_t tick_period_us;
+static uint32_t tick_next_match;
+
+void bcm283x_tick_timer_start(uint32_t period_us)
+{
+	bcm283x_barrier();
+	tick_period_us = period_us;
+	tick_next_match = mmio_read(TIMER_CLO) + period_us;
+	mmio_write(TIMER_COMPARE(BCM283X_TICK_CHANNEL), tick_next_match);
+	mmio_write(TIMER_CS, TICK_MATCH); /* a stale match from an earlier run */
+	bcm283x_barrier();
+}
+
+void bcm283x_tick_timer_stop(void)
+{
+	bcm283x_barrier();
+	tick_period_us = 0;
+	mmio_write(TIMER_CS, TICK_MATCH);
+	bcm283x_barrier();
+}
+
+bool bcm283x_tick_acknowledge(void)
+{
+	bcm283x_barrier();
+	if ((mmio_read(TIMER_CS) & TICK_MATCH) == 0) {
+		bcm283x_barrier();
+		return false;
+	}
+	mmio_write(TIMER_CS, TICK_MATCH);
+	uint32_t period = tick_period_us;
+	if (period == 0) {
+		bcm283x_barrier();
+		return false;
+	}
+	/* Next match one period after the previous one, so that handler latency does not
+	 * accumulate. If that moment is (nearly) past, skip the whole periods already lost. */
+	uint32_t next = tick_next_match + period;
+	uint32_t now = mmio_read(TIMER_CLO);
+	if ((int32_t)(next - now) < (int32_t)TICK_MARGIN_US) {
+		uint32_t skipped = (now + TICK_MARGIN_US - next) / period + 1u;
+		next += skipped * period;
+	}
+	tick_next_match = next;
+	mmio_write(TIMER_COMPARE(BCM283X_TICK_CHANNEL), next);
+	bcm283x_barrier();
+	return true;
+}
+
+void bcm283x_tick_start(uint32_t period_us, void (*tick)(void *context), void *context,
+			void (*route)(bool enable))
+{
+	route(false);
+	bcm283x_tick_timer_stop();
+	board_tick_set(tick, context);
+	if (period_us == 0 || tick == NULL)
+		return;
+	bcm283x_tick_timer_start(period_us);
+	route(true);
+	board_irq_enable();
+}
+
+/* ---- pins --------------------------------------------------------------------------- */
+
+static void wait_cycles(uint32_t cycles)
+{
+	/* Each pass takes at least one cycle, so this waits at least `cycles`. */
+	for (uint32_t i = 0; i < cycles; i++)
+		__asm__ volatile("nop");
+}
+
+void bcm283x_uart0_pins_alt0(void)
+{
+	uint32_t shift_txd = (GPIO_UART0_TXD - 10u) * 3u;
+	uint32_t shift_rxd = (GPIO_UART0_RXD - 10u) * 3u;
+	bcm283x_barrier();
+	uint32_t fsel = mmio_read(GPIO_GPFSEL1);
+	fsel &= ~((7u << shift_txd) | (7u << shift_rxd));
+	fsel |= (GPIO_FSEL_ALT0 << shift_txd) | (GPIO_FSEL_ALT0 << shift_rxd);
+	mmio_write(GPIO_GPFSEL1, fsel);
+	bcm283x_barrier();
+}
+
+void bcm2835_uart0_pins_pulls_off(void)
+{
+	/* BCM 6.1, GPPUDCLK: write the control (0 = off), wait, clock it into the chosen pins,
+	 * wait, then remove both the control and the clock. */
+	bcm283x_barrier();
+	mmio_write(GPIO_GPPUD, 0);
+	wait_cycles(GPIO_PULL_SETUP_CYCLES);
+	mmio_write(GPIO_GPPUDCLK0, (1u << GPIO_UART0_TXD) | (1u << GPIO_UART0_RXD));
+	wait_cycles(GPIO_PULL_SETUP_CYCLES);
+	mmio_write(GPIO_GPPUD, 0);
+	mmio_write(GPIO_GPPUDCLK0, 0);
+	bcm283x_barrier();
+}
+
+void bcm2711_uart0_pins_pulls_off(void)
+{
+	/* BCM2711 ARM Peripherals 5.2: two bits per pin (0 = no resistor), pins 0-15 in REG0. */
+	bcm283x_barrier();
+	uint32_t pulls = mmio_read(GPIO_PUP_PDN_CNTRL_REG0);
+	pulls &= ~((3u << (2u * GPIO_UART0_TXD)) | (3u << (2u * GPIO_UART0_RXD)));
+	mmio_write(GPIO_PUP_PDN_CNTRL_REG0, pulls);
+	bcm283x_barrier();
+}
+
+/* ---- mailbox ------------------------------------------------------------------------ */
+
+/* One "get clock rate" request: size, code, then the tag (id, value buffer size, request /
+ * response code, clock id, rate), then the end tag. The VideoCore reads and rewrites it in
+ * RAM, hence volatile; 16-byte aligned because the low 4 bits of the message are the channel. */
+static volatile uint32_t mailbox_message[8] __attribute__((aligned(16)));
+
+static bool mailbox_wait(uintptr_t status, uint32_t busy_bit, uint32_t start_us)
+{
+	while (mmio_read(status) & busy_bit) {
+		if (bcm283x_timer_now_us() - start_us >= BCM283X_MAILBOX_TIMEOUT_US)
+			return false;
+	}
+	return true;
+}
+
+bool bcm283x_mailbox_clock_rate(uint32_t clock_id, uint32_t *rate_hz)
+{
+	mailbox_message[0] = sizeof mailbox_message;
+	mailbox_message[1] = PROPERTY_PROCESS_REQUEST;
+	mailbox_message[2] = PROPERTY_TAG_GET_CLOCK_RATE;
+	mailbox_message[3] = 8u; /* value buffer: clock id, rate */
+	mailbox_message[4] = 0u; /* request */
+	mailbox_message[5] = clock_id;
+	mailbox_message[6] = 0u;
+	mailbox_message[7] = PROPERTY_TAG_END;
+	/* The VideoCore sees ARM RAM through a bus alias (BOARD_MAILBOX_BUS_ALIAS). */
+	uint32_t message = (uint32_t)(uintptr_t)mailbox_message | BOARD_MAILBOX_BUS_ALIAS;
+	uint32_t start = bcm283x_timer_now_us();
+
+	/* The message must be in RAM before the VideoCore is told about it. */
+	bcm283x_sync();
+	if (!mailbox_wait(MAILBOX1_STATUS, MAILBOX_FULL, start))
+		return false;
+	mmio_write(MAILBOX1_WRITE, message | MAILBOX_CHANNEL_PROPERTY);
+	bcm283x_barrier();
+
+	/* Answers on other channels (none are expected) are read and dropped. */
+	for (;;) {
+		if (!mailbox_wait(MAILBOX0_STATUS, MAILBOX_EMPTY, start))
+			return false;
+		uint32_t answer = mmio_read(MAILBOX0_READ);
+		if (answer == (message | MAILBOX_CHANNEL_PROPERTY))
+			break;
+	}
+	bcm283x_sync();
+
+	uint32_t rate = mailbox_message[6];
+	if (mailbox_message[1] != PROPERTY_RESPONSE_SUCCESS ||
+	    (mailbox_message[4] & PROPERTY_TAG_RESPONSE) == 0 || mailbox_message[5] != clock_id ||
+	    rate < CLOCK_PLAUSIBLE_MIN_HZ || rate > CLOCK_PLAUSIBLE_MAX_HZ)
+		return false;
+	*rate_hz = rate;
+	return true;
+}
+
+uint32_t bcm283x_uart_clock_hz(enum bcm283x_clock_source *source)
+{
+#ifdef BOARD_UART_CLOCK_HZ
+	/* make BOARD_UART_CLOCK_HZ=<hz>: trust the build, do not ask the firmware. */
+	*source = BCM283X_CLOCK_FROM_BUILD;
+	return (uint32_t)(BOARD_UART_CLOCK_HZ);
+#else
+	uint32_t rate;
+	if (bcm283x_mailbox_clock_rate(BCM283X_CLOCK_ID_UART, &rate)) {
+		*source = BCM283X_CLOCK_FROM_FIRMWARE;
+		return rate;
+	}
+	*source = BCM283X_CLOCK_FALLBACK;
+	return BCM283X_UART_CLOCK_FALLBACK_HZ;
+#endif
+}
+
+/* ---- console ---------------------------------------------------------------------- */
+
+static void console_text(const char *text)
+{
+	size_t length = 0;
+	while (text[length] != '\0')
+		length++;
+	(void)pl011_write(board_console(), text, length, PL011_WAIT_AUTO);
+}
+
+static void console_warning(const char *text)
+{
+	console_text(board_name());
+	console_text(text);
+}
+
+void bcm283x_console_init(void (*pulls_off)(void))
+{
+	enum bcm283x_clock_source source;
+	bcm283x_uart0_pins_alt0();
+	pulls_off();
+	uint32_t clock_hz = bcm283x_uart_clock_hz(&source);
+	board_console_start(PERIPHERAL(BCM283X_UART0_OFFSET), clock_hz);
+	/* If the fallback is wrong this line is garbled, which is itself the hint. */
+	if (source == BCM283X_CLOCK_FALLBACK)
+		console_warning(": the firmware did not report the UART clock; assuming 48 MHz "
+				"(build with BOARD_UART_CLOCK_HZ=<hz> to set it)\r\n");
+}
+
+void bcm283x_exclusives_check(void)
+{
+	if (!bcm283x_exclusives_work())
+		console_warning(": LDREX/STREX keep failing on this system even with the MMU on; "
+				"interrupt-driven TX modes will not work (docs/porting.md)\r\n");
+}
+
+/* ---- exclusive monitor probe -------------------------------------------------------- */
+
+bool bcm283x_exclusives_work(void)
+{
+	static uint32_t probe_word;
+	/* A STREX may fail spuriously (an interrupt, a cache eviction) but not every time. */
+	for (uint32_t attempt = 0; attempt < 8u; attempt++) {
+		uint32_t old;
+		uint32_t failed;
+		__asm__ volatile("ldrex %0, [%2]\n\tstrex %1, %0, [%2]"
+				 : "=&r"(old), "=&r"(failed)
+				 : "r"(&probe_word)
+				 : "memory");
+		if (failed == 0)
+			return true;
+	}
+	return false;
+}
+
+/* ---- BCM2835 interrupt controller --------------------------------------------------- */
+
+void bcm2835_irq_controller_init(void)
+{
+	/* Whatever ran before (the firmware, an earlier image loaded over JTAG) may have left
+	 * sources enabled: start from none, and no FIQ. */
+	bcm283x_barrier();
+	mmio_write(INTERRUPT_FIQ_CONTROL, 0);
+	mmio_write(INTERRUPT_DISABLE1, 0xFFFFFFFFu);
+	mmio_write(INTERRUPT_DISABLE2, 0xFFFFFFFFu);
+	mmio_write(INTERRUPT_DISABLE_BASIC, 0xFFFFFFFFu);
+	bcm283x_barrier();
+}
+
+void bcm2835_irq_line_enable(uint32_t gpu_irq, bool enable)
+{
+	uintptr_t reg;
+	if (gpu_irq < 32u)
+		reg = enable ? INTERRUPT_ENABLE1 : INTERRUPT_DISABLE1;
+	else
+		reg = enable ? INTERRUPT_ENABLE2 : INTERRUPT_DISABLE2;
+	bcm283x_barrier();
+	mmio_write(reg, 1u << (gpu_irq & 31u));
+	bcm283x_barrier();
+}
+
+void bcm2835_irq_dispatch(void)
+{
+	/* Interrupt controller, then UART, then timer: a barrier at every switch (BCM 1.3). */
+	bcm283x_barrier();
+	uint32_t pending1 = mmio_read(INTERRUPT_PENDING1);
+	uint32_t pending2 = mmio_read(INTERRUPT_PENDING2);
+	bcm283x_barrier();
+	if (pending2 & (1u << (BCM283X_GPU_IRQ_UART0 - 32u))) {
+		board_console_irq();
+		bcm283x_barrier();
+	}
+	if ((pending1 & (1u << BCM283X_GPU_IRQ_TICK)) && bcm283x_tick_acknowledge()) {
+		board_tick_run();
+		bcm283x_barrier();
+	}
+}

@@ -1,0 +1,89 @@
+/* Identity-mapped MMU for ARMv6/ARMv7 boards: RAM normal write-back cacheable, the rest device. */
+#include <stdint.h>
+
+#include "board_common.h"
+
+/*
+ * Why: with the MMU off every data access is Strongly-ordered, and an LDREX/STREX pair to such
+ * memory depends on an exclusive monitor in the interconnect, which the BCM283x chips are not
+ * documented to have (bare-metal users report STREX never succeeding): the driver's TX lock
+ * would spin. With RAM mapped Normal and non-shareable, the core's local monitor serves the
+ * exclusives, the caches work, and unaligned accesses to RAM are legal.
+ *
+ * Short-descriptor 1 MiB sections (ARMv7-A ARM B3.5.1; ARM1176JZF-S TRM 6.11 with SCTLR.XP).
+ */
+#define SECTION 0x2u
+#define SECTION_B (1u << 2)
+#define SECTION_C (1u << 3)
+#define SECTION_XN (1u << 4)
+#define SECTION_AP_FULL (3u << 10)
+#define SECTION_TEX(n) ((uint32_t)(n) << 12)
+/* TEX 001, C, B: Normal, inner and outer write-back write-allocate, non-shareable. */
+#define SECTION_NORMAL_CACHED (SECTION_TEX(1) | SECTION_C | SECTION_B)
+/* TEX 000, C clear, B set: Shareable Device; never executed from. */
+#define SECTION_DEVICE (SECTION_B | SECTION_XN)
+
+#define SCTLR_M (1u << 0)
+#define SCTLR_A (1u << 1)
+#define SCTLR_C (1u << 2)
+#define SCTLR_Z (1u << 11)
+#define SCTLR_I (1u << 12)
+#define SCTLR_XP (1u << 23) /* ARMv6: the ARMv7-style descriptors; fixed to 1 on ARMv7 */
+
+#define DACR_DOMAIN0_CLIENT 1u
+
+static uint32_t translation_table[4096] __attribute__((aligned(16384)));
+
+static void barrier_and_flush_prefetch(void)
+{
+#if __ARM_ARCH >= 7
+	__asm__ volatile("dsb\n\tisb" ::: "memory");
+#else
+	/* ARMv6: CP15 c7, c10, 4 (data synchronization barrier), c7, c5, 4 (prefetch flush). */
+	__asm__ volatile("mcr p15, 0, %0, c7, c10, 4\n\tmcr p15, 0, %0, c7, c5, 4"
+			 : : "r"(0) : "memory");
+#endif
+}
+
+/* Nothing cached may survive from before: caches, branch predictor and TLBs start empty. */
+static void invalidate_caches_and_tlbs(void)
+{
+#if __ARM_ARCH >= 7
+	/* Cortex-A7/A53/A72 invalidate their data caches at reset; the instruction cache,
+	 * branch predictor and TLBs are invalidated here (ICIALLU, BPIALL, TLBIALL). */
+	__asm__ volatile("mcr p15, 0, %0, c7, c5, 0\n\t"
+			 "mcr p15, 0, %0, c7, c5, 6\n\t"
+			 "mcr p15, 0, %0, c8, c7, 0" : : "r"(0) : "memory");
+#else
+	/* ARM1176: invalidate both caches (c7, c7, 0), the branch targets (c7, c5, 6), the
+	 * unified TLB (c8, c7, 0). */
+	__asm__ volatile("mcr p15, 0, %0, c7, c7, 0\n\t"
+			 "mcr p15, 0, %0, c7, c5, 6\n\t"
+			 "mcr p15, 0, %0, c8, c7, 0" : : "r"(0) : "memory");
+#endif
+	barrier_and_flush_prefetch();
+}
+
+void board_mmu_enable(uint32_t device_start)
+{
+	for (uint32_t i = 0; i < 4096u; i++) {
+		uint32_t base = i << 20;
+		uint32_t attributes = base < device_start ? SECTION_NORMAL_CACHED : SECTION_DEVICE;
+		translation_table[i] = base | attributes | SECTION_AP_FULL | SECTION;
+	}
+	invalidate_caches_and_tlbs();
+	/* TTBCR 0: TTBR0 translates everything; walks uncached (TTBR0 low bits 0), so the table
+	 * written with the caches off needs no cleaning. */
+	__asm__ volatile("mcr p15, 0, %0, c2, c0, 2" : : "r"(0) : "memory");
+	__asm__ volatile("mcr p15, 0, %0, c2, c0, 0" : : "r"((uint32_t)(uintptr_t)translation_table)
+			 : "memory");
+	__asm__ volatile("mcr p15, 0, %0, c3, c0, 0" : : "r"(DACR_DOMAIN0_CLIENT) : "memory");
+	barrier_and_flush_prefetch();
+
+	uint32_t sctlr;
+	__asm__ volatile("mrc p15, 0, %0, c1, c0, 0" : "=r"(sctlr));
+	sctlr &= ~SCTLR_A;
+	sctlr |= SCTLR_M | SCTLR_C | SCTLR_I | SCTLR_Z | SCTLR_XP;
+	__asm__ volatile("mcr p15, 0, %0, c1, c0, 0" : : "r"(sctlr) : "memory");
+	barrier_and_flush_prefetch();
+}

@@ -1,0 +1,45 @@
+/* Raspberry Pi 2/3/4 start-up in AArch32: park cores 1-3, leave HYP, VBAR, then the C run-time. */
+	.syntax unified
+	.arm
+
+	.text
+	.global board_reset
+board_reset:
+	/* First thing: only core 0 goes on. QEMU's raspi2b starts all four cores here; on
+	 * hardware the firmware keeps 1-3 in its own loop, but a debugger may resume any core.
+	 * MPIDR.Aff0 (bits 7:0) is the core number within the cluster. */
+	mrc	p15, 0, r0, c0, c0, 5
+	ands	r0, r0, #0xFF
+	bne	park
+
+	/* Current firmware starts 32-bit kernels in HYP mode (Pi 2 and later); drop to SVC with
+	 * IRQ, FIQ and asynchronous aborts masked (ARMv7-A ARM B1.8: ERET from HYP). */
+	mrs	r0, cpsr
+	and	r0, r0, #0x1F
+	cmp	r0, #0x1A
+	bne	in_svc
+	movw	r0, #0x1D3
+	msr	spsr_hyp, r0
+	adr	r0, in_svc
+	msr	elr_hyp, r0
+	eret
+in_svc:
+	cpsid	if
+
+	/* Vectors at _start through VBAR, not at address 0 (firmware data and, on Pi 4, the
+	 * armstub live there). SCTLR.V (bit 13) clear selects VBAR over 0xFFFF0000. */
+	ldr	r0, =_start
+	mcr	p15, 0, r0, c12, c0, 0
+	mrc	p15, 0, r0, c1, c0, 0
+	bic	r0, r0, #(1 << 13)
+	mcr	p15, 0, r0, c1, c0, 0
+	isb
+
+	b	board_runtime_start
+
+/* Cores 1-3: interrupts masked, asleep. Nothing routes an interrupt to them, so WFI never
+ * returns in practice (and costs QEMU no instructions, which keeps -icount runs exact). */
+park:
+	cpsid	if
+3:	wfi
+	b	3b
