@@ -58,7 +58,7 @@ UNIT_SUPPORT_OBJS := $(patsubst %.c,$(HOST_OUT)/%.o,$(filter-out tests/unit/test
 UNIT_TESTS := $(sort $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c)))
 UNIT_BINS := $(UNIT_TESTS:%=$(HOST_OUT)/%)
 
-.PHONY: print-qemu print-qemu-machines all lib examples run test unit-test qemu-test bench size clean help deps flash debug sdcard \
+.PHONY: fuzz print-qemu print-qemu-machines all lib examples run test unit-test qemu-test bench size clean help deps flash debug sdcard \
 	openocd-check analyze
 
 all: lib examples
@@ -71,6 +71,7 @@ help:
 	@echo "  make test         deps, host unit tests, every example on every QEMU board, OpenOCD checks"
 	@echo "  make unit-test    host cmocka tests (ring, baud, config, model, driver on the model)"
 	@echo "  make qemu-test    every example on every QEMU machine of every board"
+	@echo "  make fuzz         libFuzzer on random driver call sequences (FUZZ_SECONDS=$(FUZZ_SECONDS))"
 	@echo "  make bench        TX strategies and RX modes measured on the model (docs/benchmarks.md)"
 	@echo "  make analyze      cppcheck, clang-tidy and the freestanding check of lib/"
 	@echo "  make size         code and data size of the library for BOARD"
@@ -174,6 +175,23 @@ qemu-test: deps-stamp
 
 openocd-check: deps-stamp
 	$(Q)sh tests/openocd/check_configs.sh
+
+# libFuzzer: the fuzzer's bytes choose sequences of driver calls against the model
+# (tests/unit/operations.c) and any broken invariant aborts. Not part of make test: it is
+# open-ended. FUZZ_SECONDS bounds a run; the corpus is kept under build/.
+FUZZ_SECONDS ?= 60
+FUZZ_BIN := $(HOST_OUT)/fuzz_operations
+$(FUZZ_BIN): tests/fuzz/fuzz_operations.c tests/unit/operations.c tests/unit/harness.c \
+		$(wildcard tests/model/*.c tests/model/*.h tests/unit/*.h lib/*.c lib/*.h include/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  CLANG   $@ (libFuzzer)"
+	$(Q)clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -DPL011_IO_HOOKS \
+		-Iinclude -Ilib -Itests/model -Itests/unit tests/fuzz/fuzz_operations.c \
+		tests/unit/operations.c tests/unit/harness.c $(wildcard tests/model/*.c) $(LIB_SRCS) -o $@
+fuzz: deps-stamp $(FUZZ_BIN)
+	@mkdir -p $(BUILD)/fuzz-corpus
+	$(Q)$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=60 \
+		$(BUILD)/fuzz-corpus
 
 # Static checks of lib/: cppcheck, clang-tidy (memcpy "insecure API" noise off), and that the
 # library needs nothing but memcpy/memset and compiler helpers on every board.
