@@ -71,15 +71,21 @@ void harness_teardown(struct harness *h)
 	h->model = NULL;
 }
 
+uint32_t harness_random(uint32_t *state)
+{
+	uint32_t x = *state;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	*state = x;
+	return x;
+}
+
 void harness_fill_random(uint8_t *data, size_t len, uint32_t seed)
 {
-	uint32_t x = seed ? seed : 1u;
-	for (size_t i = 0; i < len; i++) {
-		x ^= x << 13;
-		x ^= x >> 17;
-		x ^= x << 5;
-		data[i] = (uint8_t)(x >> 24);
-	}
+	uint32_t state = seed ? seed : 1u;
+	for (size_t i = 0; i < len; i++)
+		data[i] = (uint8_t)(harness_random(&state) >> 24);
 }
 
 size_t harness_wire(const struct harness *h, uint8_t *out, size_t max)

@@ -31,6 +31,10 @@ void harness_teardown(struct harness *h);
 /* The model's backlog probe: what the driver's TX ring still holds. */
 size_t harness_tx_backlog(void *context);
 
+/* The next xorshift32 value of *state (never 0 for a non-zero state): one generator for all
+ * the tests, so a seed means the same sequence everywhere. */
+uint32_t harness_random(uint32_t *state);
+
 /* Deterministic bytes: xorshift32 from a seed. */
 void harness_fill_random(uint8_t *data, size_t len, uint32_t seed);
 

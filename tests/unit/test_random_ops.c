@@ -6,17 +6,12 @@
 
 #include <cmocka.h>
 
+#include "harness.h"
 #include "operations.h"
 
 static uint32_t next_random(void *context, uint32_t below)
 {
-	uint32_t *state = context;
-	uint32_t x = *state;
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	*state = x;
-	return x % below;
+	return harness_random(context) % below;
 }
 
 static void test_random_operation_sequences_keep_every_invariant(void **state)

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "pl011.h"
+#include "harness.h"
 #include "pl011_ring.h"
 
 static void test_ring_starts_empty(void **state)
@@ -105,17 +106,6 @@ static void test_ring_rejects_bad_sizes_and_pointers(void **state)
 	assert_int_equal(pl011_ring_init(&ring, storage, 16), 0);
 }
 
-/* A fixed xorshift32 so that the run is the same everywhere. */
-static uint32_t next_random(uint32_t *seed)
-{
-	uint32_t x = *seed;
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	*seed = x;
-	return x;
-}
-
 static void test_ring_random_run_matches_a_reference_queue(void **state)
 {
 	(void)state;
@@ -133,8 +123,8 @@ static void test_ring_random_run_matches_a_reference_queue(void **state)
 	/* Start the indices near 2^32 so the run also crosses the index wrap-around. */
 	ring.head = ring.tail = UINT32_MAX - 1000u;
 	for (int step = 0; step < 200000; step++) {
-		size_t want = next_random(&seed) % (SIZE + 8);
-		if (next_random(&seed) & 1u) {
+		size_t want = harness_random(&seed) % (SIZE + 8);
+		if (harness_random(&seed) & 1u) {
 			for (size_t i = 0; i < want; i++)
 				chunk[i] = next_byte++;
 			size_t wrote = pl011_ring_write(&ring, chunk, want);

@@ -32,16 +32,6 @@ static void start(uint32_t flags)
 	assert_int_equal(harness_start(&h), 0);
 }
 
-static uint32_t next_random(uint32_t *seed)
-{
-	uint32_t x = *seed;
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	*seed = x;
-	return x;
-}
-
 /* The documented deadline, computed here from the line: (queued + depth) frames, plus a
  * quarter, plus 1 ms. 8N1 at 48 MHz / (16 * (26 + 3/64)) = 115,177 baud. */
 static uint64_t documented_deadline_ns(size_t queued)
@@ -77,7 +67,7 @@ static void test_shutdown_ctrl_c_at_1000_random_moments_loses_nothing_silently(v
 
 	for (unsigned trial = 0; trial < 1000; trial++) {
 		/* The producer keeps the 4 KiB ring topped up for a random while. */
-		uint64_t run_ns = (next_random(&seed) % 4000u) * 10000u;
+		uint64_t run_ns = (harness_random(&seed) % 4000u) * 10000u;
 		uint64_t stop_at = pl011_model_now_ns(h.model) + run_ns;
 		while (pl011_model_now_ns(h.model) < stop_at) {
 			if (offset == STREAM_BYTES)
@@ -87,7 +77,7 @@ static void test_shutdown_ctrl_c_at_1000_random_moments_loses_nothing_silently(v
 			assert_true(n >= 0);
 			offset += (size_t)n;
 			accepted += (uint64_t)n;
-			pl011_model_advance(h.model, 1000u + next_random(&seed) % 200000u);
+			pl011_model_advance(h.model, 1000u + harness_random(&seed) % 200000u);
 		}
 		if (pl011_model_tx_level(h.model) == 16)
 			with_full_fifo++;
@@ -95,9 +85,9 @@ static void test_shutdown_ctrl_c_at_1000_random_moments_loses_nothing_silently(v
 			without_tx_pending++;
 
 		/* ^C: an ample bound, a short one, or none at all. */
-		uint32_t choice = next_random(&seed) % 3u;
+		uint32_t choice = harness_random(&seed) % 3u;
 		uint32_t bound = choice == 0 ? PL011_WAIT_AUTO
-					     : choice == 1 ? next_random(&seed) % 50000u : 0u;
+					     : choice == 1 ? harness_random(&seed) % 50000u : 0u;
 		size_t queued = pl011_ring_count(&h.uart.tx_ring);
 		uint64_t deadline = documented_deadline_ns(queued);
 		if (bound != PL011_WAIT_AUTO && (uint64_t)bound * 1000u < deadline)
