@@ -79,9 +79,8 @@ def main():
                     print(f"FAIL {label} [{took:.1f}s]")
                     for problem in problems:
                         print(f"     {problem}")
-                    if args.verbose or True:
-                        tail = session.output[-1500:]
-                        print("     --- output tail ---\n" + "\n".join("     " + line for line in tail.splitlines()))
+                    tail = session.output[-1500:]
+                    print("     --- output tail ---\n" + "\n".join("     " + line for line in tail.splitlines()))
                 else:
                     passed += 1
                     print(f"ok   {label} [{took:.1f}s]")
