@@ -210,6 +210,7 @@ struct pl011 {
 	uint32_t tx_lock;           /* atomic: held by whoever writes the FIFO from the ring */
 	uint32_t tx_fifo_shared;    /* set when a non-interrupt writer wrote the FIFO */
 	uint32_t tx_retry;          /* atomic: a refill was asked for while tx_lock was held */
+	uint32_t tx_handover;       /* atomic: a holder arming TXIM offers tx_lock to the IRQ */
 };
 
 /*

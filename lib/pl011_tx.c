@@ -71,9 +71,10 @@ static uint32_t fill_blind(struct pl011 *uart, uint32_t limit)
 
 /*
  * Write ring bytes while FR.TXFF is clear, at most limit. *first_fr (if given) receives the
- * first FR value, which tells whether the FIFO had run dry (an underrun).
+ * first FR value, which tells whether the FIFO had run dry (an underrun); *full (if given)
+ * whether the refill stopped at TXFF.
  */
-static uint32_t fill_polling(struct pl011 *uart, uint32_t limit, uint32_t *first_fr)
+static uint32_t fill_polling(struct pl011 *uart, uint32_t limit, uint32_t *first_fr, bool *full)
 {
 	uint32_t done = 0;
 	while (done < limit) {
@@ -90,6 +91,8 @@ static uint32_t fill_polling(struct pl011 *uart, uint32_t limit, uint32_t *first
 				*first_fr = fr;
 			if (fr & PL011_FR_TXFF) {
 				uart->stats.tx_refill_full++;
+				if (full != NULL)
+					*full = true;
 				break;
 			}
 			pl011_reg_write(uart, PL011_DR, segment[i]);
@@ -172,13 +175,13 @@ static void refill_by_strategy(struct pl011 *uart)
 	case PL011_TX_HYBRID:
 		written = fill_blind(uart, guaranteed);
 		if (written == guaranteed)
-			written += fill_polling(uart, depth, NULL);
+			written += fill_polling(uart, depth, NULL, NULL);
 		break;
 	case PL011_TX_ADAPTIVE:
 		written = refill_adaptive(uart, guaranteed);
 		break;
 	default:
-		written = fill_polling(uart, 2u * depth, &first_fr);
+		written = fill_polling(uart, 2u * depth, &first_fr, NULL);
 		if (first_fr & PL011_FR_TXFE)
 			uart->stats.tx_underruns++;
 		break;
@@ -186,25 +189,37 @@ static void refill_by_strategy(struct pl011 *uart)
 	record_extra(uart, written > guaranteed ? written - guaranteed : 0u);
 }
 
-/* Any other writer polls. Writing while TXIM is armed voids the interrupt's blind guarantee. */
-static void refill_polling(struct pl011 *uart)
+/* Any other writer polls; returns whether it filled the FIFO. Writing while TXIM is armed
+ * voids the interrupt's blind guarantee. */
+static bool refill_polling(struct pl011 *uart)
 {
+	bool full = false;
 	if (txim_armed(uart))
 		__atomic_store_n(&uart->tx_fifo_shared, 1u, __ATOMIC_RELAXED);
 	uart->stats.tx_refills++;
-	(void)fill_polling(uart, 2u * uart->fifo_depth, NULL);
+	(void)fill_polling(uart, 2u * uart->fifo_depth, NULL, &full);
+	return full;
 }
 
 /*
  * Leave TX able to make progress on its own: bytes queued means TXIM armed (the refill took the
  * FIFO above the trigger, so a transition will come, or TXIS is still asserted); an empty ring
- * means TXIM masked.
+ * means TXIM masked. Returns true when it armed TXIM and so offered the lock to the interrupt:
+ * arming can raise TXIS at once (QEMU latches it on every DR write; on silicon a stale one), and
+ * the interrupt would otherwise find the lock held and have to bounce the work back.
  */
-static void tx_finish(struct pl011 *uart)
+static bool tx_finish(struct pl011 *uart, bool fifo_full)
 {
 	if (pl011_ring_count(&uart->tx_ring) != 0) {
+		if (txim_armed(uart))
+			return false;
+		/* Blind counts assume TXIS came from a drain through the trigger after a full FIFO:
+		 * an interrupt raised by arming alone must poll. */
+		if (!fifo_full)
+			__atomic_store_n(&uart->tx_fifo_shared, 1u, __ATOMIC_RELAXED);
+		__atomic_store_n(&uart->tx_handover, 1u, __ATOMIC_SEQ_CST);
 		txim_set(uart, true);
-		return;
+		return true;
 	}
 	txim_set(uart, false);
 	/* A writer that queued just before the mask may have seen TXIM armed and left the start
@@ -212,11 +227,26 @@ static void tx_finish(struct pl011 *uart)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (pl011_ring_count(&uart->tx_ring) != 0)
 		__atomic_store_n(&uart->tx_retry, 1u, __ATOMIC_SEQ_CST);
+	return false;
+}
+
+/* End a turn holding the lock: finish, then release, unless the interrupt took the lock over
+ * when TXIM was armed (then it releases). */
+static void tx_finish_and_release(struct pl011 *uart, bool fifo_full)
+{
+	if (tx_finish(uart, fifo_full) &&
+	    __atomic_exchange_n(&uart->tx_handover, 0u, __ATOMIC_SEQ_CST) == 0u)
+		return;
+	tx_lock_release(uart);
 }
 
 static bool tx_lock_take_or_defer(struct pl011 *uart, bool silence_irq)
 {
 	if (tx_lock_try(uart))
+		return true;
+	/* A holder that has just armed TXIM offers the lock (tx_finish): take it over. Exactly
+	 * one of us clears tx_handover, so exactly one releases the lock. */
+	if (silence_irq && __atomic_exchange_n(&uart->tx_handover, 0u, __ATOMIC_SEQ_CST) != 0u)
 		return true;
 	if (silence_irq) {
 		/* The holder fills by polling (to TXFF or ring empty) after it sees tx_retry.
@@ -240,13 +270,15 @@ void pl011_tx_service(struct pl011 *uart, bool from_irq)
 		if (!tx_lock_take_or_defer(uart, from_irq && pass == 0))
 			return;
 		__atomic_store_n(&uart->tx_retry, 0u, __ATOMIC_RELAXED);
+		bool fifo_full = false;
 		if (by_strategy)
 			refill_by_strategy(uart);
 		else
-			refill_polling(uart);
+			fifo_full = refill_polling(uart);
 		by_strategy = false;
-		tx_finish(uart);
-		tx_lock_release(uart);
+		tx_finish_and_release(uart, fifo_full);
+		/* If the interrupt took the lock over, tx_retry is its business now; looking at it
+		 * costs at most a pass that finds the lock held. */
 		if (__atomic_load_n(&uart->tx_retry, __ATOMIC_SEQ_CST) == 0u)
 			return;
 	}
@@ -475,8 +507,9 @@ int pl011_write_panic(struct pl011 *uart, const void *data, size_t len)
 	}
 	if (locked) {
 		if (pl011_tx_uses_ring(uart))
-			tx_finish(uart);
-		tx_lock_release(uart);
+			tx_finish_and_release(uart, false);
+		else
+			tx_lock_release(uart);
 	}
 	return (int)done;
 }

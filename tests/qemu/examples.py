@@ -152,7 +152,28 @@ def run_rt_loop(session, board, machine):
     return problems
 
 
+def run_tx_cost(session, board, machine):
+    """Every TX mode sends its payload whole; interrupt modes use the TX interrupt."""
+    problems = expect_exit_zero(session)
+    rows = dict(re.findall(r"tx_cost (\w+): (\d+ instructions per byte, .*)\n", session.output))
+    for mode in ("POLLED", "HALF_FIFO", "POLL_FULL", "HYBRID", "ADAPTIVE"):
+        row = rows.get(mode)
+        if row is None:
+            problems.append(f"{mode}: no result line")
+            continue
+        numbers = [int(x) for x in re.findall(r"\d+", row)]
+        instructions, interrupts, _refills, _fr_reads, sent = numbers
+        if sent != 8192:
+            problems.append(f"{mode}: {sent} bytes sent, expected 8192")
+        if instructions == 0:
+            problems.append(f"{mode}: no instructions counted (is -icount on?)")
+        if mode != "POLLED" and interrupts == 0:
+            problems.append(f"{mode}: the TX interrupt was never used")
+    return problems
+
+
 SPECS = {
+    "tx_cost": Spec(run_tx_cost, icount=True),
     "echo": Spec(run_echo, timeout=240.0),
     "shutdown_drain": Spec(run_shutdown_drain),
     "hello": Spec(run_hello),
