@@ -68,7 +68,7 @@ help:
 	@echo "  make [all]        library and every example for BOARD, under $(OUT)/"
 	@echo "  make lib          $(LIBRARY) only"
 	@echo "  make run          build and run RUN_EXAMPLE (default hello) in QEMU; exit status is its own"
-	@echo "  make test         deps, host unit tests, every example on every QEMU board, OpenOCD checks"
+	@echo "  make test         deps, static checks, host tests, every example on every QEMU board, OpenOCD"
 	@echo "  make unit-test    host cmocka tests (ring, baud, config, model, driver on the model)"
 	@echo "  make qemu-test    every example on every QEMU machine of every board"
 	@echo "  make fuzz         libFuzzer on random driver call sequences (FUZZ_SECONDS=$(FUZZ_SECONDS))"
