@@ -71,6 +71,14 @@ void harness_teardown(struct harness *h)
 	h->model = NULL;
 }
 
+int harness_teardown_fixture(void **state)
+{
+	struct harness *h = *state;
+	if (h != NULL && h->model != NULL)
+		harness_teardown(h);
+	return 0;
+}
+
 uint32_t harness_random(uint32_t *state)
 {
 	uint32_t x = *state;

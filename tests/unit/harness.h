@@ -28,6 +28,12 @@ void harness_setup_with(struct harness *h, const struct pl011_model_config *mode
 int harness_start(struct harness *h);
 void harness_teardown(struct harness *h);
 
+/* cmocka teardown for tests registered with the harness as prestate: a failed test skips its
+ * own harness_teardown, so free the model here and the next test can start. */
+int harness_teardown_fixture(void **state);
+#define HARNESS_TEST(test, harness) \
+	cmocka_unit_test_prestate_setup_teardown(test, NULL, harness_teardown_fixture, harness)
+
 /* The model's backlog probe: what the driver's TX ring still holds. */
 size_t harness_tx_backlog(void *context);
 

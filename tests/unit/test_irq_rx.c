@@ -224,24 +224,15 @@ static void test_irq_loopback_talks_to_itself_1mib_without_loss(void **state)
 	}
 }
 
-/* A failed test skips its own teardown: free the model here so the next test can start. */
-static int teardown(void **state)
-{
-	(void)state;
-	if (h.model != NULL)
-		harness_teardown(&h);
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_irq_rx_errors_on_known_characters_are_counted_exactly, teardown),
-		cmocka_unit_test_teardown(test_irq_rx_full_ring_drops_and_counts_exactly_the_excess, teardown),
-		cmocka_unit_test_teardown(test_irq_rx_overrun_only_when_latency_exceeds_fifo_budget, teardown),
-		cmocka_unit_test_teardown(test_irq_rx_timeout_delivers_a_message_below_the_trigger, teardown),
-		cmocka_unit_test_teardown(test_irq_rx_callback_sees_each_drain, teardown),
-		cmocka_unit_test_teardown(test_irq_loopback_talks_to_itself_1mib_without_loss, teardown),
+		HARNESS_TEST(test_irq_rx_errors_on_known_characters_are_counted_exactly, &h),
+		HARNESS_TEST(test_irq_rx_full_ring_drops_and_counts_exactly_the_excess, &h),
+		HARNESS_TEST(test_irq_rx_overrun_only_when_latency_exceeds_fifo_budget, &h),
+		HARNESS_TEST(test_irq_rx_timeout_delivers_a_message_below_the_trigger, &h),
+		HARNESS_TEST(test_irq_rx_callback_sees_each_drain, &h),
+		HARNESS_TEST(test_irq_loopback_talks_to_itself_1mib_without_loss, &h),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -281,27 +281,17 @@ static void test_rts_cts_flag_enables_hardware_flow_control(void **state)
 	harness_teardown(&h);
 }
 
-/* A failed test skips its own teardown: free the model here so the next test can start. */
-static int teardown(void **state)
-{
-	(void)state;
-	if (h.model != NULL)
-		harness_teardown(&h);
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_irq_tx_64k_every_strategy_baud_depth_and_latency, teardown),
-		cmocka_unit_test_teardown(test_irq_tx_write_alone_primes_an_idle_transmitter, teardown),
-		cmocka_unit_test_teardown(test_irq_tx_stale_unmasked_txim_with_empty_fifo_still_sends, teardown),
-		cmocka_unit_test_teardown(test_irq_tx_console_and_panic_writes_keep_order_without_overflow, teardown),
-		cmocka_unit_test_teardown(test_irq_tx_lost_interrupt_writes_and_flush_still_finish, teardown),
-		cmocka_unit_test_teardown(test_irq_tx_stalled_transmitter_times_out_within_bound, teardown),
-		cmocka_unit_test_teardown(test_send_break_waits_for_the_drain_then_holds_the_line_low,
-					  teardown),
-		cmocka_unit_test_teardown(test_rts_cts_flag_enables_hardware_flow_control, teardown),
+		HARNESS_TEST(test_irq_tx_64k_every_strategy_baud_depth_and_latency, &h),
+		HARNESS_TEST(test_irq_tx_write_alone_primes_an_idle_transmitter, &h),
+		HARNESS_TEST(test_irq_tx_stale_unmasked_txim_with_empty_fifo_still_sends, &h),
+		HARNESS_TEST(test_irq_tx_console_and_panic_writes_keep_order_without_overflow, &h),
+		HARNESS_TEST(test_irq_tx_lost_interrupt_writes_and_flush_still_finish, &h),
+		HARNESS_TEST(test_irq_tx_stalled_transmitter_times_out_within_bound, &h),
+		HARNESS_TEST(test_send_break_waits_for_the_drain_then_holds_the_line_low, &h),
+		HARNESS_TEST(test_rts_cts_flag_enables_hardware_flow_control, &h),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -228,22 +228,13 @@ static void test_shutdown_flush_with_cts_held_off_times_out_within_bound(void **
 	harness_teardown(&h);
 }
 
-/* A failed test skips its own teardown: free the model here so the next test can start. */
-static int teardown(void **state)
-{
-	(void)state;
-	if (h.model != NULL)
-		harness_teardown(&h);
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_shutdown_ctrl_c_at_1000_random_moments_loses_nothing_silently, teardown),
-		cmocka_unit_test_teardown(test_shutdown_passive_start_hangs_on_the_model_and_priming_does_not, teardown),
-		cmocka_unit_test_teardown(test_shutdown_bound_zero_discards_now_and_reports_exact_count, teardown),
-		cmocka_unit_test_teardown(test_shutdown_flush_with_cts_held_off_times_out_within_bound, teardown),
+		HARNESS_TEST(test_shutdown_ctrl_c_at_1000_random_moments_loses_nothing_silently, &h),
+		HARNESS_TEST(test_shutdown_passive_start_hangs_on_the_model_and_priming_does_not, &h),
+		HARNESS_TEST(test_shutdown_bound_zero_discards_now_and_reports_exact_count, &h),
+		HARNESS_TEST(test_shutdown_flush_with_cts_held_off_times_out_within_bound, &h),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
