@@ -249,7 +249,7 @@ $(BOARD_FLAGS_FILE): pl011-always
 	@mkdir -p $(dir $@)
 	@echo '$(BOARD_CPU_FLAGS)' | cmp -s - $@ || echo '$(BOARD_CPU_FLAGS)' > $@
 $(BOARD_OBJS) $(LIB_OBJS): $(BOARD_FLAGS_FILE)
-$(filter %.S.o,$(BOARD_OBJS)): $(wildcard boards/*/*.S)
+$(filter %.S.o,$(BOARD_OBJS)): $(wildcard boards/*/*.S boards/common/*.inc)
 .PHONY: pl011-always
 pl011-always:
 

@@ -1,4 +1,5 @@
 /* Raspberry Pi 2/3/4 start-up in AArch32: park cores 1-3, leave HYP, VBAR, then the C run-time. */
+#include "../common/vbar.inc"
 	.syntax unified
 	.arm
 
@@ -26,14 +27,7 @@ board_reset:
 in_svc:
 	cpsid	if
 
-	/* Vectors at _start through VBAR, not at address 0 (firmware data and, on Pi 4, the
-	 * armstub live there). SCTLR.V (bit 13) clear selects VBAR over 0xFFFF0000. */
-	ldr	r0, =_start
-	mcr	p15, 0, r0, c12, c0, 0
-	mrc	p15, 0, r0, c1, c0, 0
-	bic	r0, r0, #(1 << 13)
-	mcr	p15, 0, r0, c1, c0, 0
-	isb
+	board_vectors_at_start
 
 	b	board_runtime_start
 
