@@ -28,7 +28,7 @@ SIZE := $(CROSS_COMPILE)size
 WARNINGS := -Wall -Wextra -Werror -Wshadow -Wconversion -Wstrict-prototypes -Wmissing-prototypes
 TARGET_CFLAGS := $(BOARD_CPU_FLAGS) -std=c11 -O2 -g $(WARNINGS) -ffunction-sections -fdata-sections
 LIB_CFLAGS := $(TARGET_CFLAGS) -ffreestanding -Iinclude -Ilib
-APP_CFLAGS := $(TARGET_CFLAGS) -Iinclude -Iboards/$(BOARD) -Iboards/common
+APP_CFLAGS := $(TARGET_CFLAGS) -Iinclude -Iboards/$(BOARD) $(BOARD_INCLUDES) -Iboards/common
 LDFLAGS := $(BOARD_CPU_FLAGS) --specs=nano.specs -nostartfiles -Wl,--gc-sections \
 	-T $(BOARD_LINKER_SCRIPT)
 
@@ -99,7 +99,7 @@ $(OUT)/lib/%.o: lib/%.c $(wildcard include/*.h lib/*.h) | deps-stamp
 	@echo "  CC      $<"
 	$(Q)$(CC) $(LIB_CFLAGS) -c $< -o $@
 
-$(OUT)/boards/%.c.o: boards/%.c $(wildcard include/*.h boards/common/*.h boards/$(BOARD)/*.h) | deps-stamp
+$(OUT)/boards/%.c.o: boards/%.c $(wildcard include/*.h boards/common/*.h boards/$(BOARD)/*.h boards/bcm283x/*.h) | deps-stamp
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(APP_CFLAGS) -c $< -o $@

@@ -128,6 +128,10 @@ struct pl011_config {
 	enum pl011_level rx_trigger; /* interrupt RX modes; DEFAULT = the mode's level */
 	uint32_t flags;              /* PL011_FLAG_* */
 	uint32_t baud_tolerance_ppm; /* 0 = PL011_BAUD_TOLERANCE_PPM */
+	/* FIFO entries: 0 = read PeriphID2 (revision 3 or later, r1p5: 32; earlier: 16); 16 or 32
+	 * states it, for silicon whose ID register does not tell the truth: the BCM2835/6/7 (Pi 1,
+	 * 2, 3, Zero) report revision 3 but have 16-entry FIFOs (docs/hardware-bring-up.md). */
+	uint32_t fifo_depth;
 	/* Ring storage, owned by the caller; sizes are powers of two. Required only by the
 	 * interrupt modes that use them (tx_mode != POLLED, rx_mode != POLLED). */
 	uint8_t *tx_buffer;
@@ -226,8 +230,8 @@ int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, uint32_t tolerance_ppm,
  * Validate the config, then program the UART by the TRM sequence: let output already in the
  * FIFO finish (up to depth + 1 frames at the rate the registers hold, for a boot loader's last
  * words), disable, wait for BUSY to clear (two frames), flush the FIFOs (FEN off), mask and
- * clear all interrupts, IBRD, FBRD, LCR_H last, trigger levels, enable. The FIFO depth comes
- * from PeriphID2. A running port is first shut down with PL011_WAIT_AUTO (its counters carry
+ * clear all interrupts, IBRD, FBRD, LCR_H last, trigger levels, enable. The FIFO depth is
+ * config.fifo_depth, or from PeriphID2 when that is 0. A running port is first shut down with PL011_WAIT_AUTO (its counters carry
  * over, so stats.tx_discarded shows anything that could not be sent); a stopped one starts
  * with zeroed counters. Errors: PL011_EINVAL, PL011_EBAUD, with nothing touched (a running
  * port keeps running). Context: thread, with this UART's interrupt not running.
@@ -312,7 +316,8 @@ int pl011_get_stats(const struct pl011 *uart, struct pl011_stats *out);
 /* The divisors programmed and the rate they give. Errors: PL011_EINVAL, PL011_ESHUTDOWN. */
 int pl011_get_baud(const struct pl011 *uart, struct pl011_baud *out);
 
-/* FIFO depth found from PeriphID (16 or 32), or PL011_EINVAL / PL011_ESHUTDOWN. */
+/* FIFO depth in use (config.fifo_depth, or 16 / 32 from PeriphID), or PL011_EINVAL /
+ * PL011_ESHUTDOWN. */
 int pl011_get_fifo_depth(const struct pl011 *uart);
 
 /*

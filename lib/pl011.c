@@ -149,6 +149,8 @@ static int check_config(const struct pl011_config *config)
 		return PL011_EINVAL;
 	if ((config->flags & ~(PL011_FLAG_LOOPBACK | PL011_FLAG_RTS_CTS)) != 0)
 		return PL011_EINVAL;
+	if (config->fifo_depth != 0 && config->fifo_depth != 16u && config->fifo_depth != 32u)
+		return PL011_EINVAL;
 	if (config->tx_mode != PL011_TX_POLLED &&
 	    check_ring_buffer(config->tx_buffer, config->tx_buffer_size) != 0)
 		return PL011_EINVAL;
@@ -207,6 +209,8 @@ static int make_plan(const struct pl011_config *config, struct pl011_plan *plan)
 
 static uint32_t fifo_depth_from_id(const struct pl011 *uart)
 {
+	if (uart->config.fifo_depth != 0)
+		return uart->config.fifo_depth; /* the board knows better than the ID (BCM283x) */
 	uint32_t id2 = pl011_reg_read(uart, PL011_PERIPHID2);
 	uint32_t revision = (id2 >> PL011_PERIPHID2_REVISION_SHIFT) & PL011_PERIPHID2_REVISION_MASK;
 	return revision >= PL011_REVISION_32_DEEP_FIFO ? 32u : 16u;

@@ -544,7 +544,8 @@ static bool is_id_register(uint32_t off)
 static uint32_t id_register(const struct pl011_model *m, uint32_t off)
 {
 	/* TRM 3.3.15-3.3.16: part 0x011, designer 0x41 (ARM); revision 3 = r1p5, 32-deep FIFOs. */
-	uint32_t revision = m->cfg.fifo_depth == 32u ? 3u : 1u;
+	unsigned claimed = m->cfg.id_fifo_depth ? m->cfg.id_fifo_depth : m->cfg.fifo_depth;
+	uint32_t revision = claimed == 32u ? 3u : 1u;
 	static const uint32_t cell[4] = {0x0Du, 0xF0u, 0x05u, 0xB1u};
 	switch (off) {
 	case PL011_PERIPHID0:
@@ -797,6 +798,8 @@ static void check_config(const struct pl011_model_config *cfg)
 {
 	if (cfg->fifo_depth != 16u && cfg->fifo_depth != 32u)
 		fail("fifo_depth must be 16 or 32", cfg->fifo_depth);
+	if (cfg->id_fifo_depth != 0u && cfg->id_fifo_depth != 16u && cfg->id_fifo_depth != 32u)
+		fail("id_fifo_depth must be 0, 16 or 32", cfg->id_fifo_depth);
 	if (cfg->uartclk_hz == 0)
 		fail("uartclk_hz must not be 0", 0);
 	if (cfg->base & (PL011_MODEL_WINDOW - 1u))

@@ -33,6 +33,9 @@ struct pl011_model_config {
 	uintptr_t base;         /* start of the 4 KiB register window */
 	uint32_t uartclk_hz;    /* UARTCLK */
 	unsigned fifo_depth;    /* 16 (PeriphID2 revision 1) or 32 (revision 3, r1p5) */
+	/* The depth PeriphID2 claims, for silicon whose ID lies (BCM2835/6/7: revision 3, 16
+	 * entries): 0 = fifo_depth; else 16 or 32. */
+	unsigned id_fifo_depth;
 	uint32_t read_cost_ns;  /* CPU time of one register read (a round trip) */
 	uint32_t write_cost_ns; /* CPU time of one register write (posted) */
 	uint32_t clock_read_cost_ns; /* CPU time of one pl011_model_clock_us call (a timer read) */
