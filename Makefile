@@ -2,7 +2,6 @@
 # `make help` lists the targets. V=1 shows the commands. Objects go under build/.
 
 BOARD ?= versatilepb
-CROSS_COMPILE ?= arm-none-eabi-
 HOST_CC ?= gcc
 PYTHON ?= python3
 V ?= 0
@@ -18,7 +17,18 @@ BOARDS := $(sort $(patsubst boards/%/board.mk,%,$(wildcard boards/*/board.mk)))
 ifeq ($(filter $(BOARD),$(BOARDS)),)
 $(error unknown BOARD '$(BOARD)': choose one of $(BOARDS))
 endif
+# What a board.mk may set besides BOARD_CPU_FLAGS, BOARD_SRCS, BOARD_LINKER_SCRIPT and
+# BOARD_QEMU_MACHINES / BOARD_QEMU_FLAGS: each has the 32-bit A-profile default below.
+BOARD_CROSS_COMPILE := arm-none-eabi-
+BOARD_QEMU := qemu-system-arm
+BOARD_COMMON_SRCS := boards/common/vectors.S boards/common/runtime.S boards/common/console.c \
+	boards/common/cpu.c boards/common/newlib_syscalls.c
+BOARD_LDFLAGS := --specs=nano.specs -nostartfiles
+BOARD_LDLIBS := -lgcc
+BOARD_INCLUDES :=
 include boards/$(BOARD)/board.mk
+# A CROSS_COMPILE given on the command line or in the environment wins over the board's.
+CROSS_COMPILE ?= $(BOARD_CROSS_COMPILE)
 
 CC := $(CROSS_COMPILE)gcc
 AR := $(CROSS_COMPILE)ar
@@ -29,22 +39,21 @@ WARNINGS := -Wall -Wextra -Werror -Wshadow -Wconversion -Wstrict-prototypes -Wmi
 TARGET_CFLAGS := $(BOARD_CPU_FLAGS) -std=c11 -O2 -g $(WARNINGS) -ffunction-sections -fdata-sections
 LIB_CFLAGS := $(TARGET_CFLAGS) -ffreestanding -Iinclude -Ilib
 APP_CFLAGS := $(TARGET_CFLAGS) -Iinclude -Iboards/$(BOARD) $(BOARD_INCLUDES) -Iboards/common
-LDFLAGS := $(BOARD_CPU_FLAGS) --specs=nano.specs -nostartfiles -Wl,--gc-sections \
+LDFLAGS := $(BOARD_CPU_FLAGS) $(BOARD_LDFLAGS) -Wl,--gc-sections \
 	-T $(BOARD_LINKER_SCRIPT)
 
 OUT := $(BUILD)/$(BOARD)
 LIB_SRCS := $(wildcard lib/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(OUT)/%.o)
 LIBRARY := $(OUT)/libpl011.a
-COMMON_SRCS := boards/common/vectors.S boards/common/runtime.S boards/common/console.c \
-	boards/common/cpu.c boards/common/newlib_syscalls.c
+COMMON_SRCS := $(BOARD_COMMON_SRCS)
 BOARD_OBJS := $(patsubst %,$(OUT)/%.o,$(BOARD_SRCS) $(COMMON_SRCS))
 EXAMPLES := $(sort $(patsubst examples/%/main.c,%,$(wildcard examples/*/main.c)))
 EXAMPLE_ELFS := $(EXAMPLES:%=$(OUT)/examples/%.elf)
 RUN_EXAMPLE ?= hello
 
 # QEMU: no audio, no graphics; semihosting carries the exit status.
-QEMU := qemu-system-arm
+QEMU := $(BOARD_QEMU)
 QEMU_MACHINE ?= $(firstword $(BOARD_QEMU_MACHINES))
 QEMU_FLAGS := -M $(QEMU_MACHINE) $(BOARD_QEMU_FLAGS) -semihosting -audiodev none,id=noaudio
 
@@ -116,7 +125,7 @@ $(OUT)/examples/%.elf: $$(wildcard examples/$$*/*.c) $(BOARD_OBJS) $(LIBRARY) $(
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(APP_CFLAGS) -Iexamples/$* $(LDFLAGS) $(wildcard examples/$*/*.c) $(BOARD_OBJS) \
-		$(LIBRARY) -lgcc -o $@
+		$(LIBRARY) $(BOARD_LDLIBS) -o $@
 
 # For scripts: the QEMU command line of QEMU_MACHINE (without display and serial options), and the QEMU machines of BOARD.
 print-qemu:
