@@ -53,19 +53,18 @@ enum pl011_level {
 /*
  * How TX works. POLLED writes straight to the FIFO from the caller. The others queue into the
  * TX ring; the caller primes the FIFO when the transmitter is idle and the TX interrupt refills
- * it, each time by one of these strategies (SEEDS section 1; docs/strategies.md has numbers):
+ * it, each time by one of these strategies (docs/design.md explains them, docs/benchmarks.md
+ * measures them; docs/background.md tells where they come from):
  *  HALF_FIFO  write the guaranteed `depth - trigger` characters blind, no FR read (Linux's
  *             FIFO/2 with the 1/2 trigger).
  *  POLL_FULL  read FR before every character, write while TXFF is clear.
  *  HYBRID     the guaranteed count blind, then poll FR for more.
- *  ADAPTIVE   one FR read per refill: an empty FIFO (TXFE, an underrun) takes `depth`
- *             characters blind and moves the trigger one level up (at most to 1/2); otherwise
- *             the guaranteed count goes blind, and after enough refills without underrun (64,
- *             doubling up to 4,096 each time a lowered level underruns) the trigger moves one
- *             level down so that each interrupt carries more characters. Best where interrupt
- *             latency is predictable: 43% fewer interrupts than HALF_FIFO in the benchmark.
- * A blind write is only made while the interrupt has been the sole writer since the last
- * refill; any other write in between makes the next refill poll FR instead.
+ *  ADAPTIVE   one FR read per refill: an empty FIFO (TXFE, an underrun) moves the trigger one
+ *             level up (at most to 1/2) and refills it whole; otherwise the guaranteed count
+ *             goes blind, and after enough refills without underrun the trigger moves one
+ *             level down so that each interrupt carries more characters.
+ * A blind write is only made while the interrupt has been the sole writer since its TX cause
+ * was read; any other write in between makes the next refill poll FR instead.
  */
 enum pl011_tx_mode {
 	PL011_TX_POLLED = 0,
@@ -76,7 +75,7 @@ enum pl011_tx_mode {
 };
 
 /*
- * How RX works (SEEDS sections 2 and 3: latency and CPU cost pull in opposite directions).
+ * How RX works (latency and CPU cost pull in opposite directions: docs/background.md).
  *  POLLED       getc/read read the FIFO directly; no RX interrupt.
  *  LOW_LATENCY  RX interrupt at 1/8 full plus receive timeout: few bytes wait in the FIFO.
  *  FEW_IRQS     RX interrupt at 3/4 full plus receive timeout: fewer interrupts, each longer.
@@ -103,9 +102,15 @@ enum pl011_rx_mode {
  */
 #define PL011_BAUD_TOLERANCE_PPM 20000u
 
+/* The largest config.spins_per_us: one poll per cycle of a 10 GHz core. A larger value would
+ * stretch an iteration-bounded wait past any useful bound. */
+#define PL011_SPINS_PER_US_MAX 10000u
+
 struct pl011;
 
-/* Optional microsecond clock; may wrap (differences are taken modulo 2^32). */
+/* Optional microsecond clock; may wrap (each step of a wait adds the difference modulo 2^32,
+ * so a bound may be as long as 2^32 - 2 us). A clock that stops advancing is detected and the
+ * wait falls back to its iteration bound (docs/waiting.md). */
 typedef uint32_t (*pl011_clock_fn)(void *context);
 
 /* Optional hook called once per step of every bounded wait: WFI, an RTOS yield, a watchdog
@@ -139,7 +144,8 @@ struct pl011_config {
 	uint8_t *rx_buffer;
 	size_t rx_buffer_size;
 	/* Time for bounded waits. Without a clock a wait of B microseconds polls at most
-	 * B * spins_per_us times (spins_per_us 0 means 1): see docs/waiting.md. */
+	 * B * spins_per_us times (spins_per_us 0 means 1, at most PL011_SPINS_PER_US_MAX):
+	 * see docs/waiting.md. */
 	pl011_clock_fn clock;
 	void *clock_context;
 	uint32_t spins_per_us;
@@ -160,9 +166,12 @@ struct pl011_baud {
 #define PL011_EXTRA_HISTOGRAM_BINS 33 /* 0 .. 32 characters beyond the guaranteed count */
 
 /*
- * Counters. Each is written by one context at a time (TX counters under the TX lock, RX and
- * interrupt counters by the RX owner), so a snapshot is per-field exact but not atomic as a
- * whole. All wrap modulo 2^32.
+ * Counters. Each has one writer at a time, so none loses an increment: the tx_* refill and byte
+ * counters are written only by the context that owns TX (docs/design.md); tx_stalls and
+ * tx_timeouts by the thread that waits; irq_* by the interrupt handler; rx_* by the interrupt
+ * (interrupt RX modes) or the reading thread (RX_POLLED). Bytes that a panic write sends
+ * without owning TX are counted with an atomic add and included in tx_bytes by
+ * pl011_get_stats. A snapshot is exact per field, not atomic as a whole. All wrap modulo 2^32.
  */
 struct pl011_stats {
 	uint32_t tx_bytes;            /* bytes written to DR, every path */
@@ -173,7 +182,7 @@ struct pl011_stats {
 	uint32_t irq_rt;              /* receive timeout causes serviced */
 	uint32_t irq_error;           /* FE/PE/BE/OE interrupt causes serviced */
 	uint32_t tx_refills;          /* FIFO refills from the ring (interrupt and caller) */
-	uint32_t tx_fr_reads;         /* FR reads in the TX refill path */
+	uint32_t tx_fr_reads;         /* FR reads by the TX owner (refills, polled writes) */
 	uint32_t tx_refill_full;      /* refills that stopped because FR showed TXFF */
 	uint32_t tx_extra_chars;      /* characters loaded beyond the guaranteed count */
 	uint32_t tx_extra_histogram[PL011_EXTRA_HISTOGRAM_BINS]; /* refills by extra characters */
@@ -190,31 +199,47 @@ struct pl011_stats {
 	uint32_t rx_dropped;          /* good bytes dropped because the RX ring was full */
 };
 
+/* The line as pl011_init programmed it: written by init only, read by everyone. */
+struct pl011_line {
+	struct pl011_baud baud;
+	uint64_t frame_ns;   /* one frame (start + data + parity + stop) on the wire */
+	uint32_t fifo_depth; /* 16 or 32 */
+	uint32_t lcr_h;      /* line control as programmed (without BRK) */
+	uint32_t cr;         /* control register as programmed */
+	uint32_t rx_imsc;    /* the RX interrupt bits of IMSC (constant while running) */
+	uint32_t rx_level;   /* RX trigger (enum pl011_level) */
+};
+
+/* Transmit state. `owner` is the one word that contexts share (docs/design.md has its
+ * transition table); every other field is read and written only by the context that owns TX. */
+struct pl011_tx {
+	struct pl011_ring ring;
+	uint32_t owner;         /* atomic: OWNED, RETRY, ARMED bits (lib/pl011_tx.c) */
+	uint32_t unowned_bytes; /* atomic: bytes panic writes sent without owning TX */
+	uint32_t level;         /* current TX trigger (enum pl011_level) */
+	uint32_t poll_next;     /* the FIFO was written outside a TX-interrupt refill */
+	uint32_t clean_refills; /* ADAPTIVE: refills since the last underrun or move */
+	uint32_t patience;      /* ADAPTIVE: clean refills needed before moving down */
+	uint32_t lowered;       /* ADAPTIVE: the last move was down, no underrun since */
+};
+
+/* Receive state: the ring, whose producer is the interrupt and consumer the reader. */
+struct pl011_rx {
+	struct pl011_ring ring;
+};
+
 /*
  * The instance. The caller allocates it (static is fine); the driver keeps all its state here
- * and nowhere else. Fields are private: read them only through the functions below.
+ * and nowhere else. Fields are private, grouped by who writes them: read them only through the
+ * functions below.
  */
 struct pl011 {
-	struct pl011_config config;
-	struct pl011_ring tx_ring;
-	struct pl011_ring rx_ring;
-	struct pl011_baud baud;
-	struct pl011_stats stats;
-	uint32_t fifo_depth;        /* 16 or 32, from PeriphID */
-	uint32_t frame_ns;          /* one frame (start + data + parity + stop) on the wire */
-	uint32_t lcr_h;             /* line control as programmed (without BRK) */
-	uint32_t cr;                /* control register as programmed */
-	uint32_t imsc;              /* interrupt mask shadow; TX bit changed only under tx_lock */
-	uint32_t tx_level;          /* current TX trigger (enum pl011_level) */
-	uint32_t rx_level;          /* RX trigger (enum pl011_level) */
-	uint32_t tx_clean_refills;  /* ADAPTIVE: refills since the last underrun or move */
-	uint32_t tx_patience;       /* ADAPTIVE: clean refills needed before moving down */
-	uint32_t tx_lowered;        /* ADAPTIVE: the last move was down, no underrun since */
-	uint32_t state;             /* atomic: enum in pl011.c */
-	uint32_t tx_lock;           /* atomic: held by whoever writes the FIFO from the ring */
-	uint32_t tx_fifo_shared;    /* set when a non-interrupt writer wrote the FIFO */
-	uint32_t tx_retry;          /* atomic: a refill was asked for while tx_lock was held */
-	uint32_t tx_handover;       /* atomic: a holder arming TXIM offers tx_lock to the IRQ */
+	struct pl011_config config; /* init */
+	struct pl011_line line;     /* init */
+	struct pl011_tx tx;         /* the TX owner (and the atomic words) */
+	struct pl011_rx rx;         /* RX producer / consumer */
+	struct pl011_stats stats;   /* per-field writers: see struct pl011_stats */
+	uint32_t state;             /* atomic: STOPPED, RUNNING, SHUTTING_DOWN */
 };
 
 /*
@@ -256,17 +281,28 @@ int pl011_write(struct pl011 *uart, const void *data, size_t len, uint32_t bound
 int pl011_putc(struct pl011 *uart, uint8_t byte);
 
 /*
- * Panic-safe write: first sends what the TX ring holds, then data, by polling FR (never
- * overflows the FIFO), all bounded by the backlog deadline; works in every mode and even after
- * a failed init of the same base. Use it when interrupts are off or the system is going down.
- * Returns the count of data bytes written. Errors: PL011_EINVAL.
- * Context: any, provided no other core is writing this UART at the same time.
+ * Panic-safe write, bounded by the backlog deadline, in every TX mode. If it can take TX
+ * ownership (nobody is writing the FIFO), it first sends what the TX ring holds, then data,
+ * by polling FR: the wire shows every byte accepted before the call, then data. If another
+ * context owns TX (the panic preempted a writer or the TX interrupt, or another core is
+ * sending), it never touches the ring: it writes one byte at a time, each only when the FIFO is
+ * empty, and waits for the FIFO to empty again before returning, so the preempted owner finds
+ * the FIFO no fuller than it left it. Its bytes then appear on the wire in order and together,
+ * after the characters that were already in the FIFO and before the ring bytes still queued
+ * (a panic it preempts itself is split around it). Use it when interrupts are off or the system
+ * is going down. Returns the count of data bytes written (fewer when the bound ran out).
+ * Errors: PL011_EINVAL (NULL, len > INT32_MAX); PL011_ESHUTDOWN when the port was never started
+ * or has been shut down (the UART is disabled then).
+ * Context: any: thread, any interrupt (including one that preempted another pl011 call on this
+ * core, or the RX callback), fault handlers, another core.
  */
 int pl011_write_panic(struct pl011 *uart, const void *data, size_t len);
 
 /*
- * Read up to len bytes: everything available, in one call (SEEDS section 4). bound_us = 0
- * returns at once (possibly 0); otherwise waits up to bound_us for the first byte.
+ * Read up to len bytes: everything available, in one call (returning all that is there at once
+ * halves the cost of a bulk copy against fixed-size chunks: docs/background.md). bound_us = 0
+ * returns at once (possibly 0); otherwise waits up to bound_us for the first byte
+ * (PL011_WAIT_AUTO: the backlog deadline for len characters, as long as they take to arrive).
  * In RX_POLLED mode characters with errors are counted and skipped.
  * Returns the count. Errors: PL011_EINVAL, PL011_ESHUTDOWN. Context: thread; one reader.
  */
@@ -320,9 +356,14 @@ int pl011_get_baud(const struct pl011 *uart, struct pl011_baud *out);
  * PL011_ESHUTDOWN. */
 int pl011_get_fifo_depth(const struct pl011 *uart);
 
+/* Bytes accepted by pl011_write and not yet handed to the FIFO (the TX ring's count; 0 in
+ * TX_POLLED mode, for NULL, or for a port that is not started). Context: any (a snapshot). */
+size_t pl011_tx_queued(const struct pl011 *uart);
+
 /*
  * The backlog deadline in microseconds for `queued` bytes: (queued + depth) frames at the
- * programmed baud and frame, plus a quarter, plus 1000. Context: any.
+ * programmed baud and frame, plus a quarter, plus 1000, saturated at PL011_WAIT_AUTO - 1 for
+ * any queued value (even SIZE_MAX). 1000 for NULL or a port never started. Context: any.
  */
 uint32_t pl011_backlog_deadline_us(const struct pl011 *uart, size_t queued);
 

@@ -5,13 +5,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The ring's only error: the same value as PL011_EINVAL in pl011.h, so that the ring needs
+ * nothing from the driver. */
+#define PL011_RING_EINVAL (-1)
+
 /*
  * The caller owns the storage. head and tail are free-running 32-bit indices: the producer
  * alone stores head, the consumer alone stores tail, each with release ordering, and each
  * side loads the other's index with acquire ordering, so the bytes a store publishes are
  * visible before the index that covers them (correct on a multi-core Cortex-A).
  * "Producer" and "consumer" are roles: any number of contexts may take a role in turn as long
- * as they never overlap and hand over with a release/acquire pair (the driver's TX lock).
+ * as they never overlap and hand over with a release/acquire pair (the driver's TX owner word).
  */
 struct pl011_ring {
 	uint8_t *storage;
@@ -22,7 +26,7 @@ struct pl011_ring {
 
 /*
  * Attach storage of `size` bytes and empty the ring.
- * Errors: PL011_EINVAL if ring or storage is NULL, or size is not a power of two in 2 .. 2^31.
+ * Errors: PL011_RING_EINVAL if ring or storage is NULL, or size is not a power of two in 2 .. 2^31.
  * Context: before either side uses the ring.
  */
 int pl011_ring_init(struct pl011_ring *ring, uint8_t *storage, size_t size);

@@ -1,11 +1,7 @@
-/* Driver core: configuration, baud math, the TRM programming sequence, waits, IRQ dispatch. */
+/* Driver core: configuration, baud math, the TRM programming sequence, shutdown, IRQ dispatch. */
 #include <string.h>
 
 #include "pl011_internal.h"
-
-/* Every bound derived from the line gets a quarter more plus this, for interrupt latency and
- * clock granularity (docs/waiting.md). */
-#define PL011_MARGIN_US 1000u
 
 const char *pl011_error_name(int error)
 {
@@ -47,66 +43,10 @@ int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, uint32_t tolerance_ppm,
 	return 0;
 }
 
-uint32_t pl011_level_entries(uint32_t depth, uint32_t level)
-{
-	static const uint8_t eighths[] = {0, 1, 2, 4, 6, 7};
-	if (level >= sizeof eighths)
-		return depth / 2u;
-	return depth * eighths[level] / 8u;
-}
-
 static uint32_t frame_bits(const struct pl011_config *config)
 {
 	uint32_t parity = config->parity == PL011_PARITY_NONE ? 0u : 1u;
 	return 1u + config->data_bits + parity + config->stop_bits;
-}
-
-uint32_t pl011_frames_us(const struct pl011 *uart, uint32_t frames)
-{
-	uint64_t ns = (uint64_t)frames * uart->frame_ns;
-	return (uint32_t)((ns + 999u) / 1000u);
-}
-
-uint32_t pl011_backlog_deadline_us(const struct pl011 *uart, size_t queued)
-{
-	if (uart == NULL || uart->frame_ns == 0)
-		return PL011_MARGIN_US;
-	uint64_t frames = (uint64_t)queued + uart->fifo_depth;
-	uint64_t us = (frames * uart->frame_ns + 999u) / 1000u;
-	us += us / 4u + PL011_MARGIN_US;
-	/* PL011_WAIT_AUTO is UINT32_MAX: stay below it. */
-	return us >= PL011_WAIT_AUTO ? PL011_WAIT_AUTO - 1u : (uint32_t)us;
-}
-
-void pl011_wait_start(struct pl011_wait *wait, const struct pl011 *uart, uint32_t budget_us)
-{
-	wait->uart = uart;
-	wait->budget_us = budget_us;
-	wait->spins = 0;
-	wait->start_us = uart->config.clock ? uart->config.clock(uart->config.clock_context) : 0u;
-}
-
-static uint32_t spins_per_us(const struct pl011 *uart)
-{
-	return uart->config.spins_per_us ? uart->config.spins_per_us : 1u;
-}
-
-uint32_t pl011_wait_elapsed_us(const struct pl011_wait *wait)
-{
-	const struct pl011_config *config = &wait->uart->config;
-	if (config->clock)
-		return config->clock(config->clock_context) - wait->start_us;
-	uint64_t us = wait->spins / spins_per_us(wait->uart);
-	return us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
-}
-
-bool pl011_wait_expired(struct pl011_wait *wait)
-{
-	const struct pl011_config *config = &wait->uart->config;
-	if (config->wait_hook != NULL)
-		config->wait_hook(config->wait_context);
-	wait->spins++;
-	return pl011_wait_elapsed_us(wait) >= wait->budget_us;
 }
 
 /* Everything pl011_init needs, computed before anything is touched. */
@@ -150,6 +90,8 @@ static int check_config(const struct pl011_config *config)
 	if ((config->flags & ~(PL011_FLAG_LOOPBACK | PL011_FLAG_RTS_CTS)) != 0)
 		return PL011_EINVAL;
 	if (config->fifo_depth != 0 && config->fifo_depth != 16u && config->fifo_depth != 32u)
+		return PL011_EINVAL;
+	if (config->spins_per_us > PL011_SPINS_PER_US_MAX)
 		return PL011_EINVAL;
 	if (config->tx_mode != PL011_TX_POLLED &&
 	    check_ring_buffer(config->tx_buffer, config->tx_buffer_size) != 0)
@@ -216,14 +158,6 @@ static uint32_t fifo_depth_from_id(const struct pl011 *uart)
 	return revision >= PL011_REVISION_32_DEEP_FIFO ? 32u : 16u;
 }
 
-static void wait_not_busy(const struct pl011 *uart, uint32_t budget_us)
-{
-	struct pl011_wait wait;
-	pl011_wait_start(&wait, uart, budget_us);
-	while ((pl011_reg_read(uart, PL011_FR) & PL011_FR_BUSY) != 0 && !pl011_wait_expired(&wait))
-		;
-}
-
 /*
  * TRM 3.3.8: disable, let the character in flight finish, flush the FIFOs by clearing FEN,
  * silence interrupts. BUSY stays set while the FIFO holds data even with the UART disabled,
@@ -233,7 +167,7 @@ static void pl011_hw_quiesce(struct pl011 *uart, uint32_t frame_budget_us)
 {
 	uint32_t cr = pl011_reg_read(uart, PL011_CR);
 	pl011_reg_write(uart, PL011_CR, cr & ~PL011_CR_UARTEN);
-	wait_not_busy(uart, frame_budget_us);
+	(void)pl011_wait_fr_for(uart, PL011_FR_BUSY, 0, frame_budget_us);
 	uint32_t lcr_h = pl011_reg_read(uart, PL011_LCR_H);
 	pl011_reg_write(uart, PL011_LCR_H, lcr_h & ~(PL011_LCR_H_FEN | PL011_LCR_H_BRK));
 	pl011_reg_write(uart, PL011_IMSC, 0);
@@ -255,7 +189,7 @@ static void program_uart(struct pl011 *uart, const struct pl011_plan *plan)
 
 /* The frame time of whatever the registers hold now (a boot loader's settings, or ours),
  * 0 when the UART was never programmed. Reads back the IBRD/FBRD holding registers. */
-static uint32_t frame_ns_in_hardware(const struct pl011 *uart)
+static uint64_t frame_ns_in_hardware(const struct pl011 *uart)
 {
 	uint32_t ibrd = pl011_reg_read(uart, PL011_IBRD) & PL011_IBRD_MAX;
 	uint32_t fbrd = pl011_reg_read(uart, PL011_FBRD) & PL011_FBRD_MASK;
@@ -265,26 +199,18 @@ static uint32_t frame_ns_in_hardware(const struct pl011 *uart)
 	uint64_t bits = 1u + 5u + ((lcr_h & PL011_LCR_H_WLEN_MASK) >> PL011_LCR_H_WLEN_SHIFT) +
 			((lcr_h & PL011_LCR_H_PEN) ? 1u : 0u) + ((lcr_h & PL011_LCR_H_STP2) ? 2u : 1u);
 	/* One bit is 16 * (IBRD + FBRD / 64) UARTCLK periods (TRM 2.4.3). */
-	uint64_t ns = bits * 16u * ((uint64_t)ibrd * 64u + fbrd) * 1000000000u / 64u /
-		      uart->config.clock_hz;
-	return ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
+	return bits * 16u * ((uint64_t)ibrd * 64u + fbrd) * 1000000000u / 64u /
+	       uart->config.clock_hz;
 }
 
-/* Let what an earlier owner (a boot loader) queued finish before the FIFO is flushed. */
-static void let_previous_output_finish(const struct pl011 *uart, uint32_t frame_ns)
+/* Let what an earlier owner (a boot loader) queued finish before the FIFO is flushed; the
+ * line runs at the slower of its rate and ours until then. */
+static void let_previous_output_finish(const struct pl011 *uart)
 {
 	if ((pl011_reg_read(uart, PL011_CR) & PL011_CR_UARTEN) == 0)
 		return; /* a disabled UART sends nothing: waiting would only burn the bound */
-	uint64_t budget_us = (uint64_t)(uart->fifo_depth + 1u) * frame_ns / 1000u + 1u;
-	struct pl011_wait wait;
-	pl011_wait_start(&wait, uart, budget_us > UINT32_MAX - 1u ? UINT32_MAX - 1u : (uint32_t)budget_us);
-	for (;;) {
-		uint32_t fr = pl011_reg_read(uart, PL011_FR);
-		if ((fr & PL011_FR_TXFE) && !(fr & PL011_FR_BUSY))
-			return;
-		if (pl011_wait_expired(&wait))
-			return;
-	}
+	(void)pl011_wait_fr_for(uart, PL011_FR_DRAINED_MASK, PL011_FR_DRAINED,
+				pl011_frames_us(uart, uart->line.fifo_depth + 1u) + 1u);
 }
 
 int pl011_init(struct pl011 *uart, const struct pl011_config *config)
@@ -301,32 +227,30 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 	struct pl011_stats kept = {0};
 	if (pl011_is_running(uart)) {
 		(void)pl011_shutdown(uart, PL011_WAIT_AUTO);
-		kept = uart->stats;
+		(void)pl011_get_stats(uart, &kept); /* with the panic writes' bytes */
 	}
 	pl011_state_set(uart, PL011_STATE_STOPPED);
 	memset(uart, 0, sizeof *uart);
 	uart->stats = kept;
 	uart->config = *config;
-	uart->baud = plan.baud;
-	uart->lcr_h = plan.lcr_h;
-	uart->cr = plan.cr;
-	uart->tx_level = plan.tx_level;
-	uart->rx_level = plan.rx_level;
-	uart->tx_patience = 64u;
-	uart->fifo_depth = fifo_depth_from_id(uart);
-	uart->frame_ns = (uint32_t)((uint64_t)frame_bits(config) * 1000000000u / plan.baud.actual_baud);
+	uart->line.baud = plan.baud;
+	uart->line.lcr_h = plan.lcr_h;
+	uart->line.cr = plan.cr;
+	uart->line.rx_level = plan.rx_level;
+	uart->line.rx_imsc = plan.imsc;
+	uart->line.fifo_depth = fifo_depth_from_id(uart);
 
 	/* The character in flight runs at the old rate: budget by the slower of the two. */
-	uint32_t old_frame_ns = frame_ns_in_hardware(uart);
-	uint32_t slower_frame_ns = old_frame_ns > uart->frame_ns ? old_frame_ns : uart->frame_ns;
-	let_previous_output_finish(uart, slower_frame_ns);
-	pl011_hw_quiesce(uart, (uint32_t)(2u * (uint64_t)slower_frame_ns / 1000u) + 1u);
+	uint64_t old_frame_ns = frame_ns_in_hardware(uart);
+	uint64_t new_frame_ns = (uint64_t)frame_bits(config) * 1000000000u / plan.baud.actual_baud;
+	uart->line.frame_ns = old_frame_ns > new_frame_ns ? old_frame_ns : new_frame_ns;
+	let_previous_output_finish(uart);
+	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u);
+	uart->line.frame_ns = new_frame_ns;
 
-	if (pl011_tx_uses_ring(uart))
-		(void)pl011_ring_init(&uart->tx_ring, config->tx_buffer, config->tx_buffer_size);
+	pl011_tx_reset(uart, plan.tx_level);
 	if (pl011_rx_uses_ring(uart))
-		(void)pl011_ring_init(&uart->rx_ring, config->rx_buffer, config->rx_buffer_size);
-	uart->imsc = plan.imsc;
+		(void)pl011_ring_init(&uart->rx.ring, config->rx_buffer, config->rx_buffer_size);
 	program_uart(uart, &plan);
 	pl011_state_set(uart, PL011_STATE_RUNNING);
 	return 0;
@@ -369,7 +293,7 @@ void pl011_irq_handler(struct pl011 *uart)
 		if (mis & (PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS))
 			pl011_rx_service(uart);
 		if (mis & PL011_INT_TX)
-			pl011_tx_service(uart, true);
+			pl011_tx_service_irq(uart);
 	}
 }
 
@@ -378,6 +302,7 @@ int pl011_get_stats(const struct pl011 *uart, struct pl011_stats *out)
 	if (uart == NULL || out == NULL)
 		return PL011_EINVAL;
 	memcpy(out, &uart->stats, sizeof *out);
+	out->tx_bytes += __atomic_load_n(&uart->tx.unowned_bytes, __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -387,7 +312,7 @@ int pl011_get_baud(const struct pl011 *uart, struct pl011_baud *out)
 		return PL011_EINVAL;
 	if (pl011_state_get(uart) == PL011_STATE_STOPPED)
 		return PL011_ESHUTDOWN;
-	*out = uart->baud;
+	*out = uart->line.baud;
 	return 0;
 }
 
@@ -397,7 +322,7 @@ int pl011_get_fifo_depth(const struct pl011 *uart)
 		return PL011_EINVAL;
 	if (pl011_state_get(uart) == PL011_STATE_STOPPED)
 		return PL011_ESHUTDOWN;
-	return (int)uart->fifo_depth;
+	return (int)uart->line.fifo_depth;
 }
 
 int pl011_shutdown(struct pl011 *uart, uint32_t bound_us)
@@ -408,25 +333,26 @@ int pl011_shutdown(struct pl011 *uart, uint32_t bound_us)
 		return PL011_ESHUTDOWN;
 	pl011_state_set(uart, PL011_STATE_SHUTTING_DOWN);
 
-	size_t queued = pl011_tx_uses_ring(uart) ? pl011_ring_count(&uart->tx_ring) : 0u;
-	uint32_t budget = pl011_backlog_deadline_us(uart, queued);
+	uint32_t budget = pl011_backlog_deadline_us(uart, pl011_tx_queued(uart));
 	if (bound_us < budget)
 		budget = bound_us;
-
-	int result = 0;
-	if (pl011_tx_wait_drained(uart, budget) != 0) {
-		uint32_t discarded = pl011_tx_discard(uart);
-		uart->stats.tx_discarded += discarded;
-		result = (int)discarded;
-		/* Bytes already in the FIFO are given their own time to leave. */
-		uint32_t fifo_budget = pl011_frames_us(uart, uart->fifo_depth + 1u) + 1u;
-		if (pl011_tx_wait_fifo_empty(uart, fifo_budget) != 0) {
-			uart->stats.tx_fifo_abandoned++;
-			result = PL011_ESTALLED;
-		}
+	(void)pl011_tx_wait_drained(uart, budget);
+	/* From here on this thread owns TX for good, with every interrupt masked: no other
+	 * context writes the FIFO or IMSC. */
+	uint32_t discarded = pl011_tx_stop(uart);
+	uart->stats.tx_discarded += discarded;
+	int result = (int)discarded;
+	/* Stopped before the last look at the FIFO: a panic write from now on is refused, and
+	 * one taken before it has its bytes waited for, not flushed with the FIFO. */
+	pl011_state_set(uart, PL011_STATE_STOPPED);
+	/* Bytes already in the FIFO get their own time to leave: the backlog deadline of one more
+	 * byte, whose margin also covers an interrupt taken meanwhile. */
+	if (pl011_wait_fr_for(uart, PL011_FR_DRAINED_MASK, PL011_FR_DRAINED,
+			      pl011_backlog_deadline_us(uart, 1)) != 0) {
+		uart->stats.tx_fifo_abandoned++;
+		result = PL011_ESTALLED;
 	}
 	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u);
-	pl011_state_set(uart, PL011_STATE_STOPPED);
 	return result;
 }
 
@@ -442,11 +368,11 @@ int pl011_send_break(struct pl011 *uart, uint32_t duration_us)
 	uint32_t minimum = pl011_frames_us(uart, 2);
 	if (duration_us < minimum)
 		duration_us = minimum;
-	pl011_reg_write(uart, PL011_LCR_H, uart->lcr_h | PL011_LCR_H_BRK);
+	pl011_reg_write(uart, PL011_LCR_H, uart->line.lcr_h | PL011_LCR_H_BRK);
 	struct pl011_wait wait;
 	pl011_wait_start(&wait, uart, duration_us);
 	while (!pl011_wait_expired(&wait))
 		(void)pl011_reg_read(uart, PL011_FR);
-	pl011_reg_write(uart, PL011_LCR_H, uart->lcr_h);
+	pl011_reg_write(uart, PL011_LCR_H, uart->line.lcr_h);
 	return 0;
 }

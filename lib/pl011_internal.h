@@ -1,4 +1,4 @@
-/* Shared internals of the driver: register access, instance state, bounded waits. */
+/* Shared internals of the driver: register access, instance state, timing and bounded waits. */
 #ifndef PL011_INTERNAL_H
 #define PL011_INTERNAL_H
 
@@ -59,39 +59,67 @@ static inline uint32_t pl011_ifls_value(uint32_t tx_level, uint32_t rx_level)
 	       ((rx_level - 1u) << PL011_IFLS_RXIFLSEL_SHIFT);
 }
 
+/* TXFE alone is not "sent": BUSY covers the character still shifting (TRM 3.3.3, FR). */
+#define PL011_FR_DRAINED_MASK (PL011_FR_TXFE | PL011_FR_BUSY)
+#define PL011_FR_DRAINED PL011_FR_TXFE
+
+/* ---- lib/pl011_wait.c: time on the line, and bounded waits ---- */
+
 /* FIFO entries at a trigger level: depth * {1, 2, 4, 6, 7} / 8 (TRM 3.3.9). */
 uint32_t pl011_level_entries(uint32_t depth, uint32_t level);
 
-/* Time for `frames` frames on the wire, in microseconds, rounded up. */
-uint32_t pl011_frames_us(const struct pl011 *uart, uint32_t frames);
+/* Time for `frames` frames on the wire at the programmed rate, in microseconds, rounded up and
+ * saturated below PL011_WAIT_AUTO. */
+uint32_t pl011_frames_us(const struct pl011 *uart, uint64_t frames);
 
 /*
- * A bounded wait. With a clock it measures microseconds; without one each pl011_wait_expired
- * call counts as 1 / spins_per_us microseconds (docs/waiting.md).
+ * A bounded wait. With a clock, elapsed time is the sum of the clock's steps (each taken
+ * modulo 2^32, so no bound is lost to a wrap); if the clock stops advancing for
+ * PL011_FROZEN_CLOCK_STEPS steps, each further step counts 1 / spins_per_us microseconds, as
+ * without a clock (docs/waiting.md).
  */
 struct pl011_wait {
 	const struct pl011 *uart;
-	uint32_t start_us;
+	uint64_t elapsed_us;
+	uint64_t spins_since_change; /* steps that saw the clock unchanged */
+	uint32_t spin_fraction;      /* steps not yet worth a whole microsecond */
+	uint32_t last_us;
 	uint32_t budget_us;
-	uint64_t spins;
 };
 
 void pl011_wait_start(struct pl011_wait *wait, const struct pl011 *uart, uint32_t budget_us);
 uint32_t pl011_wait_elapsed_us(const struct pl011_wait *wait);
-/* Counts one step and says whether the budget is used up. */
+/* Counts one step (calling the wait hook) and says whether the budget is used up. */
 bool pl011_wait_expired(struct pl011_wait *wait);
 
-/* RX: decode one DR value into a byte (0..255) or a PL011_E* code, counting errors. */
+/*
+ * Poll FR until (FR & mask) == want or the wait runs out; returns the last FR value read, so
+ * the caller can tell which. The single FR-polling loop of the driver.
+ */
+uint32_t pl011_wait_fr(const struct pl011 *uart, uint32_t mask, uint32_t want,
+		       struct pl011_wait *wait);
+/* The same with a fresh wait of budget_us; returns 0 or PL011_ETIMEDOUT. */
+int pl011_wait_fr_for(const struct pl011 *uart, uint32_t mask, uint32_t want, uint32_t budget_us);
+
+/* ---- lib/pl011_rx.c ---- */
+
+/* Decode one DR value into a byte (0..255) or a PL011_E* code, counting errors. */
 int pl011_rx_decode(struct pl011 *uart, uint32_t dr);
 void pl011_rx_service(struct pl011 *uart);
 
-/* TX internals used by shutdown and the interrupt handler. */
-void pl011_tx_service(struct pl011 *uart, bool from_irq);
-/* Wait for ring empty, TXFE and !BUSY; kicks a stalled TX. Returns 0 or PL011_ETIMEDOUT. */
+/* ---- lib/pl011_tx.c ---- */
+
+/* Prepare the TX state for a port being started (ring, trigger, ADAPTIVE tuning). */
+void pl011_tx_reset(struct pl011 *uart, uint32_t tx_level);
+/* The TX interrupt cause: refill by the strategy, or defer to the context that owns TX. */
+void pl011_tx_service_irq(struct pl011 *uart);
+/* Wait for ring empty, TXFE and !BUSY; refills a stalled TX. Returns 0 or PL011_ETIMEDOUT. */
 int pl011_tx_wait_drained(struct pl011 *uart, uint32_t budget_us);
-/* Wait for TXFE and !BUSY only (the FIFO and shift register). */
-int pl011_tx_wait_fifo_empty(struct pl011 *uart, uint32_t budget_us);
-/* Take the TX lock within a bounded spin, drop the ring, mask TXIM. Returns bytes dropped. */
-uint32_t pl011_tx_discard(struct pl011 *uart);
+/*
+ * Shutdown's end of TX: take ownership for good (bounded), mask TXIM, drop the ring and
+ * return how many bytes it held. Ownership stays taken until pl011_tx_reset, so that no
+ * context writes the FIFO or IMSC of a stopped port.
+ */
+uint32_t pl011_tx_stop(struct pl011 *uart);
 
 #endif

@@ -1,10 +1,11 @@
 /* Lock-free single-producer / single-consumer byte ring (see include/pl011_ring.h). */
 #include <string.h>
 
-#include "pl011.h"
+#include "pl011_io.h"
 #include "pl011_ring.h"
 
-/* Each side reads its own index plainly-atomically and the other's with acquire. */
+/* Each side reads its own index plainly-atomically and the other's with acquire. The loads of
+ * the other side's index and every store are preemption points for the host explorers. */
 static uint32_t ring_load_relaxed(const uint32_t *index)
 {
 	return __atomic_load_n(index, __ATOMIC_RELAXED);
@@ -12,11 +13,13 @@ static uint32_t ring_load_relaxed(const uint32_t *index)
 
 static uint32_t ring_load_acquire(const uint32_t *index)
 {
+	pl011_io_atomic_point();
 	return __atomic_load_n(index, __ATOMIC_ACQUIRE);
 }
 
 static void ring_store_release(uint32_t *index, uint32_t value)
 {
+	pl011_io_atomic_point();
 	__atomic_store_n(index, value, __ATOMIC_RELEASE);
 }
 
@@ -28,9 +31,9 @@ static size_t ring_min(size_t a, size_t b)
 int pl011_ring_init(struct pl011_ring *ring, uint8_t *storage, size_t size)
 {
 	if (ring == NULL || storage == NULL)
-		return PL011_EINVAL;
+		return PL011_RING_EINVAL;
 	if (size < 2 || size > ((size_t)1 << 31) || (size & (size - 1)) != 0)
-		return PL011_EINVAL;
+		return PL011_RING_EINVAL;
 	ring->storage = storage;
 	ring->size = (uint32_t)size;
 	ring_store_release(&ring->head, 0);

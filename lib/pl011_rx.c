@@ -33,7 +33,7 @@ void pl011_rx_service(struct pl011 *uart)
 	uint8_t *segment = NULL;
 	size_t room = 0;
 	size_t filled = 0;
-	uint32_t limit = 2u * uart->fifo_depth;
+	uint32_t limit = 2u * uart->line.fifo_depth;
 
 	for (uint32_t i = 0; i < limit; i++) {
 		if (pl011_reg_read(uart, PL011_FR) & PL011_FR_RXFE)
@@ -42,9 +42,9 @@ void pl011_rx_service(struct pl011 *uart)
 		if (byte < 0)
 			continue;
 		if (filled == room) {
-			pl011_ring_commit(&uart->rx_ring, filled);
+			pl011_ring_commit(&uart->rx.ring, filled);
 			filled = 0;
-			room = pl011_ring_reserve(&uart->rx_ring, &segment);
+			room = pl011_ring_reserve(&uart->rx.ring, &segment);
 		}
 		if (room == 0) {
 			uart->stats.rx_dropped++;
@@ -53,10 +53,10 @@ void pl011_rx_service(struct pl011 *uart)
 		segment[filled++] = (uint8_t)byte;
 		uart->stats.rx_bytes++;
 	}
-	pl011_ring_commit(&uart->rx_ring, filled);
+	pl011_ring_commit(&uart->rx.ring, filled);
 
 	if (uart->config.rx_callback != NULL) {
-		size_t available = pl011_ring_count(&uart->rx_ring);
+		size_t available = pl011_ring_count(&uart->rx.ring);
 		if (available != 0)
 			uart->config.rx_callback(uart, available, uart->config.rx_callback_context);
 	}
@@ -79,7 +79,7 @@ static size_t read_fifo(struct pl011 *uart, uint8_t *data, size_t len)
 static size_t read_available(struct pl011 *uart, uint8_t *data, size_t len)
 {
 	if (pl011_rx_uses_ring(uart))
-		return pl011_ring_read(&uart->rx_ring, data, len);
+		return pl011_ring_read(&uart->rx.ring, data, len);
 	return read_fifo(uart, data, len);
 }
 
@@ -92,6 +92,8 @@ int pl011_read(struct pl011 *uart, void *data, size_t len, uint32_t bound_us)
 	size_t done = read_available(uart, data, len);
 	if (done != 0 || len == 0 || bound_us == PL011_NO_WAIT)
 		return (int)done;
+	if (bound_us == PL011_WAIT_AUTO)
+		bound_us = pl011_backlog_deadline_us(uart, len);
 
 	struct pl011_wait wait;
 	pl011_wait_start(&wait, uart, bound_us);
@@ -112,7 +114,7 @@ int pl011_getc(struct pl011 *uart)
 		return PL011_ESHUTDOWN;
 	if (pl011_rx_uses_ring(uart)) {
 		uint8_t byte;
-		return pl011_ring_read(&uart->rx_ring, &byte, 1) == 1 ? byte : PL011_EAGAIN;
+		return pl011_ring_read(&uart->rx.ring, &byte, 1) == 1 ? byte : PL011_EAGAIN;
 	}
 	if (pl011_reg_read(uart, PL011_FR) & PL011_FR_RXFE)
 		return PL011_EAGAIN;

@@ -1,8 +1,23 @@
-/* Transmit path: the TX lock, the refill strategies, priming, bounded waits, panic write. */
+/* Transmit path: TX ownership, the refill strategies, priming, polled and panic writes. */
 #include "pl011_internal.h"
 
-/* Passes one pl011_tx_service call makes when other contexts keep asking for refills. */
-#define TX_SERVICE_PASSES 16u
+/*
+ * TX ownership: one atomic word, uart->tx.owner (docs/design.md has the transition table).
+ *  OWNED  one context moves bytes to the FIFO (ring modes) or writes it (polled mode); it alone
+ *         consumes the ring, writes IMSC, IFLS and the tx fields, and counts TX statistics.
+ *  RETRY  set by a context that found TX owned and needs the owner to send once more: the
+ *         owner cannot let go until it has cleared RETRY and made a polling pass.
+ *  ARMED  TXIM is unmasked (changed only by the owner, after writing IMSC): when it is set and
+ *         nobody owns TX, the TX interrupt is sure to come and will take the ring.
+ * Invariant on every release: the ring is empty and TXIM masked, or the TX interrupt is sure
+ * to come: its cause was latched and not cleared since, or the FIFO was seen full (above any
+ * trigger) after it was last written, so draining it must pass the trigger (TRM 2.8: TXIS is
+ * raised on that transition, never by a low level alone).
+ */
+#define TX_OWNED 1u
+#define TX_RETRY 2u
+#define TX_ARMED 4u
+
 /* ADAPTIVE: refills without underrun before the trigger moves one level down, at first and at
  * most; and the highest trigger it uses. Above 1/2 each interrupt carries so few characters
  * that, under a jittery load, more interrupts mean more late ones (docs/benchmarks.md). */
@@ -10,38 +25,96 @@
 #define ADAPTIVE_MAX_PATIENCE 4096u
 #define ADAPTIVE_CEILING PL011_LEVEL_1_2
 
-/*
- * Ownership of the FIFO. Whoever moves bytes from the ring to the FIFO (the interrupt, a
- * writer priming an idle transmitter, a wait that found TX stalled) holds tx_lock, so the ring
- * has one consumer at a time and the FIFO one writer. The interrupt never spins on it: if the
- * lock is held it sets tx_retry and the holder refills once more after releasing. All of it is
- * sequentially consistent because the protocol is Dekker-shaped (store mine, load theirs).
- */
-static bool tx_lock_try(struct pl011 *uart)
+/* ---- the owner word ---- */
+
+static uint32_t owner_load(const struct pl011 *uart)
 {
-	return __atomic_exchange_n(&uart->tx_lock, 1u, __ATOMIC_SEQ_CST) == 0u;
+	pl011_io_atomic_point();
+	return __atomic_load_n(&uart->tx.owner, __ATOMIC_SEQ_CST);
 }
 
-static void tx_lock_release(struct pl011 *uart)
+/* Compare and swap; on failure *expected receives the word as it is now. */
+static bool owner_swap(struct pl011 *uart, uint32_t *expected, uint32_t desired)
 {
-	__atomic_store_n(&uart->tx_lock, 0u, __ATOMIC_SEQ_CST);
+	pl011_io_atomic_point();
+	return __atomic_compare_exchange_n(&uart->tx.owner, expected, desired, false,
+					   __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 }
 
-static bool txim_armed(const struct pl011 *uart)
+/* Take ownership if nobody holds it. */
+static bool tx_try_own(struct pl011 *uart)
 {
-	return (__atomic_load_n(&uart->imsc, __ATOMIC_SEQ_CST) & PL011_INT_TX) != 0u;
+	uint32_t word = owner_load(uart);
+	while ((word & TX_OWNED) == 0) {
+		if (owner_swap(uart, &word, word | TX_OWNED))
+			return true;
+	}
+	return false;
 }
 
-/* Under the TX lock: the only writer of IMSC while the port runs (RX bits never change). */
-static void txim_set(struct pl011 *uart, bool armed)
+/* Take ownership, or make the owner look at the ring once more before it lets go. One swap
+ * decides, so the owner cannot slip away between our look and our request. */
+static bool tx_own_or_request(struct pl011 *uart)
 {
-	uint32_t imsc = uart->imsc;
-	uint32_t wanted = armed ? (imsc | PL011_INT_TX) : (imsc & ~PL011_INT_TX);
-	if (wanted == imsc)
+	uint32_t word = owner_load(uart);
+	for (;;) {
+		if ((word & (TX_OWNED | TX_RETRY)) == (TX_OWNED | TX_RETRY))
+			return false;
+		uint32_t desired = word | ((word & TX_OWNED) != 0 ? TX_RETRY : TX_OWNED);
+		if (owner_swap(uart, &word, desired))
+			return (word & TX_OWNED) == 0;
+	}
+}
+
+/* Let go, unless a pass was requested meanwhile: then take the request (clear RETRY, still
+ * owning) and return false. */
+static bool tx_release(struct pl011 *uart)
+{
+	uint32_t word = owner_load(uart);
+	for (;;) {
+		bool retry = (word & TX_RETRY) != 0;
+		uint32_t desired = retry ? (word & ~TX_RETRY) : (word & ~TX_OWNED);
+		if (owner_swap(uart, &word, desired))
+			return !retry;
+	}
+}
+
+/* Owner only: record in the word what IMSC now holds. */
+static void tx_set_armed(struct pl011 *uart, uint32_t word, bool armed)
+{
+	for (;;) {
+		uint32_t desired = armed ? (word | TX_ARMED) : (word & ~TX_ARMED);
+		if (owner_swap(uart, &word, desired))
+			return;
+	}
+}
+
+/* Owner only: unmask or mask TXIM. IMSC first, then ARMED, so the word never claims an
+ * interrupt the hardware cannot raise; the barrier keeps the IMSC write ahead of whatever
+ * another core does once it owns TX after us. */
+static void tx_arm(struct pl011 *uart, bool armed)
+{
+	uint32_t word = owner_load(uart);
+	if (((word & TX_ARMED) != 0) == armed)
 		return;
-	__atomic_store_n(&uart->imsc, wanted, __ATOMIC_SEQ_CST);
-	pl011_reg_write(uart, PL011_IMSC, wanted);
+	pl011_reg_write(uart, PL011_IMSC, uart->line.rx_imsc | (armed ? PL011_INT_TX : 0u));
+	pl011_io_barrier();
+	tx_set_armed(uart, word, armed);
 }
+
+/* Owner only, after IMSC was cleared by other means. */
+static void tx_disarmed(struct pl011 *uart)
+{
+	pl011_io_barrier();
+	tx_set_armed(uart, owner_load(uart), false);
+}
+
+static bool tx_ring_empty(const struct pl011 *uart)
+{
+	return !pl011_tx_uses_ring(uart) || pl011_ring_count(&uart->tx.ring) == 0;
+}
+
+/* ---- filling the FIFO (owner only) ---- */
 
 static uint32_t tx_read_fr(struct pl011 *uart)
 {
@@ -49,20 +122,20 @@ static uint32_t tx_read_fr(struct pl011 *uart)
 	return pl011_reg_read(uart, PL011_FR);
 }
 
-/* Write up to limit ring bytes without reading FR: only when space is guaranteed. */
+/* Write up to limit ring bytes without reading FR: only where space is guaranteed. */
 static uint32_t fill_blind(struct pl011 *uart, uint32_t limit)
 {
 	uint32_t done = 0;
 	while (done < limit) {
 		const uint8_t *segment;
-		size_t n = pl011_ring_peek(&uart->tx_ring, &segment);
+		size_t n = pl011_ring_peek(&uart->tx.ring, &segment);
 		if (n == 0)
 			break;
 		if (n > limit - done)
 			n = limit - done;
 		for (size_t i = 0; i < n; i++)
 			pl011_reg_write(uart, PL011_DR, segment[i]);
-		pl011_ring_skip(&uart->tx_ring, n);
+		pl011_ring_skip(&uart->tx.ring, n);
 		done += (uint32_t)n;
 	}
 	uart->stats.tx_bytes += done;
@@ -71,15 +144,16 @@ static uint32_t fill_blind(struct pl011 *uart, uint32_t limit)
 
 /*
  * Write ring bytes while FR.TXFF is clear, at most limit. *first_fr (if given) receives the
- * first FR value, which tells whether the FIFO had run dry (an underrun); *full (if given)
- * whether the refill stopped at TXFF.
+ * first FR value, which tells whether the FIFO had run dry (an underrun). Returns whether the
+ * refill stopped at TXFF, i.e. saw the FIFO full.
  */
-static uint32_t fill_polling(struct pl011 *uart, uint32_t limit, uint32_t *first_fr, bool *full)
+static bool fill_polling(struct pl011 *uart, uint32_t limit, uint32_t *first_fr, uint32_t *written)
 {
 	uint32_t done = 0;
-	while (done < limit) {
+	bool full = false;
+	while (done < limit && !full) {
 		const uint8_t *segment;
-		size_t n = pl011_ring_peek(&uart->tx_ring, &segment);
+		size_t n = pl011_ring_peek(&uart->tx.ring, &segment);
 		if (n == 0)
 			break;
 		if (n > limit - done)
@@ -89,21 +163,20 @@ static uint32_t fill_polling(struct pl011 *uart, uint32_t limit, uint32_t *first
 			uint32_t fr = tx_read_fr(uart);
 			if (first_fr != NULL && done == 0 && i == 0)
 				*first_fr = fr;
-			if (fr & PL011_FR_TXFF) {
+			if ((fr & PL011_FR_TXFF) != 0) {
 				uart->stats.tx_refill_full++;
-				if (full != NULL)
-					*full = true;
+				full = true;
 				break;
 			}
 			pl011_reg_write(uart, PL011_DR, segment[i]);
 		}
-		pl011_ring_skip(&uart->tx_ring, i);
+		pl011_ring_skip(&uart->tx.ring, i);
 		done += (uint32_t)i;
-		if (i < n)
-			break;
 	}
 	uart->stats.tx_bytes += done;
-	return done;
+	if (written != NULL)
+		*written = done;
+	return full;
 }
 
 static void record_extra(struct pl011 *uart, uint32_t extra)
@@ -113,190 +186,182 @@ static void record_extra(struct pl011 *uart, uint32_t extra)
 	uart->stats.tx_extra_histogram[bin]++;
 }
 
+/* A TXIS still latched from the old trigger may be serviced with the FIFO above the new one,
+ * where the blind count would overflow (the model caught exactly that when lowering 3/4 to
+ * 1/2): the next refill polls. */
 static void set_tx_level(struct pl011 *uart, uint32_t level)
 {
-	uart->tx_level = level;
+	uart->tx.level = level;
+	uart->tx.poll_next = 1;
 	uart->stats.tx_trigger_changes++;
-	__atomic_store_n(&uart->tx_fifo_shared, 1u, __ATOMIC_RELAXED);
-	pl011_reg_write(uart, PL011_IFLS, pl011_ifls_value(uart->tx_level, uart->rx_level));
+	pl011_reg_write(uart, PL011_IFLS, pl011_ifls_value(level, uart->line.rx_level));
 }
 
 /*
- * One FR read per refill. An empty FIFO means the line went idle (underrun): take a whole FIFO
- * blind and ask for the interrupt earlier. A long run without underruns lowers the trigger so
- * that each interrupt carries more. After any move the next refill polls: a TXIS still
- * asserted from the old trigger may arrive with the FIFO above the new one, where the blind
- * count would overflow (the model caught exactly that when lowering 3/4 to 1/2).
+ * One FR read per refill. An empty FIFO means the line went idle (underrun): ask for the
+ * interrupt earlier and refill the FIFO whole. The level moves before the fill: the latched
+ * cause then still stands against the new level, so an interrupt is sure to come whatever the
+ * fill reaches; moved after, a FIFO left between the two levels would never cross the new one.
+ * A long run without underruns lowers the trigger so that each interrupt carries more.
  */
 static uint32_t refill_adaptive(struct pl011 *uart, uint32_t guaranteed)
 {
-	if (tx_read_fr(uart) & PL011_FR_TXFE) {
+	if ((tx_read_fr(uart) & PL011_FR_TXFE) != 0) {
 		uart->stats.tx_underruns++;
-		uint32_t written = fill_blind(uart, uart->fifo_depth);
 		/* An underrun soon after a lowering: that level is too low for this load, so wait
 		 * twice as long before trying it again. */
-		if (uart->tx_lowered && uart->tx_patience < ADAPTIVE_MAX_PATIENCE)
-			uart->tx_patience *= 2u;
-		uart->tx_lowered = 0;
-		uart->tx_clean_refills = 0;
-		if (uart->tx_level < ADAPTIVE_CEILING)
-			set_tx_level(uart, uart->tx_level + 1u);
-		return written;
+		if (uart->tx.lowered && uart->tx.patience < ADAPTIVE_MAX_PATIENCE)
+			uart->tx.patience *= 2u;
+		uart->tx.lowered = 0;
+		uart->tx.clean_refills = 0;
+		if (uart->tx.level < ADAPTIVE_CEILING)
+			set_tx_level(uart, uart->tx.level + 1u);
+		/* One slot stays free for a panic write on another core (pl011_write_panic). */
+		return fill_blind(uart, uart->line.fifo_depth - 1u);
 	}
 	uint32_t written = fill_blind(uart, guaranteed);
-	if (++uart->tx_clean_refills >= uart->tx_patience) {
-		uart->tx_clean_refills = 0;
-		uart->tx_lowered = 0;
-		if (uart->tx_level > PL011_LEVEL_1_8) {
-			set_tx_level(uart, uart->tx_level - 1u);
-			uart->tx_lowered = 1;
+	if (++uart->tx.clean_refills >= uart->tx.patience) {
+		uart->tx.clean_refills = 0;
+		uart->tx.lowered = 0;
+		if (uart->tx.level > PL011_LEVEL_1_8) {
+			set_tx_level(uart, uart->tx.level - 1u);
+			uart->tx.lowered = 1;
 		}
 	}
 	return written;
 }
 
-/* The interrupt's refill. After TXIS the FIFO holds at most `trigger` entries, so
- * `depth - trigger` can go blind, unless someone else wrote the FIFO since (then poll). */
+/*
+ * The interrupt's refill, with its TX cause latched. After TXIS the FIFO holds at most
+ * `trigger` entries, so `depth - trigger` can go blind, unless someone else wrote the FIFO
+ * since (then poll). The trigger is at least 1/8 of the depth, so the blind count also leaves
+ * room for the one character a panic write on another core may add (pl011_write_panic).
+ */
 static void refill_by_strategy(struct pl011 *uart)
 {
-	uint32_t depth = uart->fifo_depth;
-	uint32_t guaranteed = depth - pl011_level_entries(depth, uart->tx_level);
+	uint32_t depth = uart->line.fifo_depth;
+	uint32_t guaranteed = depth - pl011_level_entries(depth, uart->tx.level);
 	enum pl011_tx_mode mode = uart->config.tx_mode;
-	if (__atomic_exchange_n(&uart->tx_fifo_shared, 0u, __ATOMIC_RELAXED) != 0u)
+	if (uart->tx.poll_next) {
+		uart->tx.poll_next = 0;
 		mode = PL011_TX_POLL_FULL;
+	}
 
-	uint32_t written;
+	uint32_t written = 0;
 	uint32_t first_fr = 0;
 	uart->stats.tx_refills++;
 	switch (mode) {
 	case PL011_TX_HALF_FIFO:
 		written = fill_blind(uart, guaranteed);
 		break;
-	case PL011_TX_HYBRID:
+	case PL011_TX_HYBRID: {
 		written = fill_blind(uart, guaranteed);
+		uint32_t more = 0;
 		if (written == guaranteed)
-			written += fill_polling(uart, depth, NULL, NULL);
+			(void)fill_polling(uart, depth, NULL, &more);
+		written += more;
 		break;
+	}
 	case PL011_TX_ADAPTIVE:
 		written = refill_adaptive(uart, guaranteed);
 		break;
 	default:
-		written = fill_polling(uart, 2u * depth, &first_fr, NULL);
-		if (first_fr & PL011_FR_TXFE)
+		(void)fill_polling(uart, 2u * depth, &first_fr, &written);
+		if ((first_fr & PL011_FR_TXFE) != 0)
 			uart->stats.tx_underruns++;
 		break;
 	}
 	record_extra(uart, written > guaranteed ? written - guaranteed : 0u);
 }
 
-/* Any other writer polls; returns whether it filled the FIFO. Writing while TXIM is armed
- * voids the interrupt's blind guarantee. */
-static bool refill_polling(struct pl011 *uart)
+/* Any other owner: fill until FR shows the FIFO full or the ring is empty. Returns whether it
+ * saw the FIFO full. Its writes void the next interrupt refill's blind count. */
+static bool refill_until_full(struct pl011 *uart)
 {
-	bool full = false;
-	if (txim_armed(uart))
-		__atomic_store_n(&uart->tx_fifo_shared, 1u, __ATOMIC_RELAXED);
+	uint32_t written = 0;
 	uart->stats.tx_refills++;
-	(void)fill_polling(uart, 2u * uart->fifo_depth, NULL, &full);
+	bool full = fill_polling(uart, UINT32_MAX, NULL, &written);
+	if (written != 0)
+		uart->tx.poll_next = 1;
 	return full;
 }
 
 /*
- * Leave TX able to make progress on its own: bytes queued means TXIM armed (the refill took the
- * FIFO above the trigger, so a transition will come, or TXIS is still asserted); an empty ring
- * means TXIM masked. Returns true when it armed TXIM and so offered the lock to the interrupt:
- * arming can raise TXIS at once (QEMU latches it on every DR write; on silicon a stale one), and
- * the interrupt would otherwise find the lock held and have to bounce the work back.
+ * Send as the owner, then let go leaving the invariant true: the ring empty with TXIM masked,
+ * or TXIM armed with an interrupt sure to come. `latched` says the TX cause is latched (the
+ * interrupt's own refill); any other pass must see the FIFO full before it may arm. A request
+ * made meanwhile (RETRY) means another polling pass.
  */
-static bool tx_finish(struct pl011 *uart, bool fifo_full)
+static void tx_send_and_release(struct pl011 *uart, bool latched)
 {
-	if (pl011_ring_count(&uart->tx_ring) != 0) {
-		if (txim_armed(uart))
-			return false;
-		/* Blind counts assume TXIS came from a drain through the trigger after a full FIFO:
-		 * an interrupt raised by arming alone must poll. */
-		if (!fifo_full)
-			__atomic_store_n(&uart->tx_fifo_shared, 1u, __ATOMIC_RELAXED);
-		__atomic_store_n(&uart->tx_handover, 1u, __ATOMIC_SEQ_CST);
-		txim_set(uart, true);
-		return true;
+	for (;;) {
+		bool sure;
+		if (latched)
+			refill_by_strategy(uart);
+		sure = latched || refill_until_full(uart);
+		latched = false;
+		if (pl011_ring_count(&uart->tx.ring) == 0)
+			tx_arm(uart, false);
+		else if (sure)
+			tx_arm(uart, true);
+		else
+			continue; /* bytes came after the ring ran dry: send them too */
+		if (tx_release(uart))
+			return;
 	}
-	txim_set(uart, false);
-	/* A writer that queued just before the mask may have seen TXIM armed and left the start
-	 * to us: look again once the mask is visible. */
+}
+
+/* After queueing: make sure somebody sends. With TXIM armed and nobody owning TX the interrupt
+ * is sure to come and will find the bytes; otherwise prime the FIFO ourselves, or leave one
+ * more pass to the owner. */
+static void tx_kick(struct pl011 *uart)
+{
+	/* The ring's head store before the look at the owner word; the owner looks at the ring
+	 * before its release swap. One of us sees the other. */
+	pl011_io_atomic_point();
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (pl011_ring_count(&uart->tx_ring) != 0)
-		__atomic_store_n(&uart->tx_retry, 1u, __ATOMIC_SEQ_CST);
-	return false;
-}
-
-/* End a turn holding the lock: finish, then release, unless the interrupt took the lock over
- * when TXIM was armed (then it releases). */
-static void tx_finish_and_release(struct pl011 *uart, bool fifo_full)
-{
-	if (tx_finish(uart, fifo_full) &&
-	    __atomic_exchange_n(&uart->tx_handover, 0u, __ATOMIC_SEQ_CST) == 0u)
+	if ((owner_load(uart) & (TX_ARMED | TX_OWNED)) == TX_ARMED)
 		return;
-	tx_lock_release(uart);
+	if (tx_own_or_request(uart))
+		tx_send_and_release(uart, false);
 }
 
-static bool tx_lock_take_or_defer(struct pl011 *uart, bool silence_irq)
+void pl011_tx_reset(struct pl011 *uart, uint32_t tx_level)
 {
-	if (tx_lock_try(uart))
-		return true;
-	/* A holder that has just armed TXIM offers the lock (tx_finish): take it over. Exactly
-	 * one of us clears tx_handover, so exactly one releases the lock. */
-	if (silence_irq && __atomic_exchange_n(&uart->tx_handover, 0u, __ATOMIC_SEQ_CST) != 0u)
-		return true;
-	if (silence_irq) {
-		/* The holder fills by polling (to TXFF or ring empty) after it sees tx_retry.
-		 * Acknowledge TXIS so this interrupt does not re-enter while the holder is
-		 * preempted, and make the next interrupt refill poll: the ICR may have dropped the
-		 * transition a blind refill relies on. */
-		pl011_reg_write(uart, PL011_ICR, PL011_INT_TX);
-		__atomic_store_n(&uart->tx_fifo_shared, 1u, __ATOMIC_RELAXED);
-	}
-	__atomic_store_n(&uart->tx_retry, 1u, __ATOMIC_SEQ_CST);
-	/* The holder may have released between the two tries; then the work is ours. */
-	return tx_lock_try(uart);
+	if (pl011_tx_uses_ring(uart))
+		(void)pl011_ring_init(&uart->tx.ring, uart->config.tx_buffer,
+				      uart->config.tx_buffer_size);
+	uart->tx.level = tx_level;
+	uart->tx.poll_next = 0;
+	uart->tx.clean_refills = 0;
+	uart->tx.patience = ADAPTIVE_FIRST_PATIENCE;
+	uart->tx.lowered = 0;
+	__atomic_store_n(&uart->tx.unowned_bytes, 0u, __ATOMIC_RELAXED);
+	__atomic_store_n(&uart->tx.owner, 0u, __ATOMIC_SEQ_CST);
 }
 
-void pl011_tx_service(struct pl011 *uart, bool from_irq)
+void pl011_tx_service_irq(struct pl011 *uart)
 {
 	if (!pl011_tx_uses_ring(uart))
 		return;
-	bool by_strategy = from_irq;
-	for (uint32_t pass = 0; pass < TX_SERVICE_PASSES; pass++) {
-		if (!tx_lock_take_or_defer(uart, from_irq && pass == 0))
-			return;
-		__atomic_store_n(&uart->tx_retry, 0u, __ATOMIC_RELAXED);
-		bool fifo_full = false;
-		if (by_strategy)
-			refill_by_strategy(uart);
-		else
-			fifo_full = refill_polling(uart);
-		by_strategy = false;
-		tx_finish_and_release(uart, fifo_full);
-		/* If the interrupt took the lock over, tx_retry is its business now; looking at it
-		 * costs at most a pass that finds the lock held. */
-		if (__atomic_load_n(&uart->tx_retry, __ATOMIC_SEQ_CST) == 0u)
-			return;
+	if (tx_try_own(uart)) {
+		tx_send_and_release(uart, true);
+		return;
 	}
-}
-
-/* Prime an idle transmitter: the PL011 raises TXIS only when the FIFO drains through the
- * trigger, so waiting for a first interrupt with an empty FIFO would wait forever. */
-static void tx_start_if_idle(struct pl011 *uart)
-{
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (!txim_armed(uart))
-		pl011_tx_service(uart, false);
+	/* Another context owns TX: one we preempted, which cannot run until we return, or another
+	 * core. Clear TXIS so the level-sensitive line does not call us again meanwhile, then ask
+	 * for a pass; the clear comes first so that the pass (which sees the FIFO full before it
+	 * arms) cannot be relying on the latch we clear. */
+	pl011_reg_write(uart, PL011_ICR, PL011_INT_TX);
+	pl011_io_barrier();
+	if (tx_own_or_request(uart))
+		tx_send_and_release(uart, false); /* it let go meanwhile; the latch is gone: poll */
 }
 
 /*
  * Stall guard for waits: if the ring's tail has not moved for (depth + 2) frame times while
  * bytes wait, the TX interrupt is not coming (lost, a model that never raises it, or CTS held
- * off): refill from here, which also re-arms the interrupt.
+ * off): send from here, which also re-arms the interrupt.
  */
 struct tx_watch {
 	uint32_t tail;
@@ -307,17 +372,17 @@ struct tx_watch {
 static void tx_watch_start(struct tx_watch *watch, const struct pl011 *uart,
 			   const struct pl011_wait *wait)
 {
-	watch->tail = __atomic_load_n(&uart->tx_ring.tail, __ATOMIC_ACQUIRE);
+	watch->tail = __atomic_load_n(&uart->tx.ring.tail, __ATOMIC_ACQUIRE);
 	watch->since_us = pl011_wait_elapsed_us(wait);
-	watch->window_us = pl011_frames_us(uart, uart->fifo_depth + 2u) + 1u;
+	watch->window_us = pl011_frames_us(uart, uart->line.fifo_depth + 2u) + 1u;
 }
 
 static void tx_watch_check(struct tx_watch *watch, struct pl011 *uart,
 			   const struct pl011_wait *wait)
 {
-	uint32_t tail = __atomic_load_n(&uart->tx_ring.tail, __ATOMIC_ACQUIRE);
+	uint32_t tail = __atomic_load_n(&uart->tx.ring.tail, __ATOMIC_ACQUIRE);
 	uint32_t now = pl011_wait_elapsed_us(wait);
-	if (tail != watch->tail || pl011_ring_count(&uart->tx_ring) == 0) {
+	if (tail != watch->tail || pl011_ring_count(&uart->tx.ring) == 0) {
 		watch->tail = tail;
 		watch->since_us = now;
 		return;
@@ -325,19 +390,9 @@ static void tx_watch_check(struct tx_watch *watch, struct pl011 *uart,
 	if (now - watch->since_us < watch->window_us)
 		return;
 	uart->stats.tx_stalls++;
-	pl011_tx_service(uart, false);
+	if (tx_own_or_request(uart))
+		tx_send_and_release(uart, false);
 	watch->since_us = now;
-}
-
-static bool tx_ring_empty(const struct pl011 *uart)
-{
-	return !pl011_tx_uses_ring(uart) || pl011_ring_count(&uart->tx_ring) == 0;
-}
-
-static bool fifo_drained(uint32_t fr)
-{
-	/* TXFE alone is not "sent": BUSY covers the character still shifting (TRM, FR). */
-	return (fr & PL011_FR_TXFE) != 0 && (fr & PL011_FR_BUSY) == 0;
 }
 
 int pl011_tx_wait_drained(struct pl011 *uart, uint32_t budget_us)
@@ -348,7 +403,7 @@ int pl011_tx_wait_drained(struct pl011 *uart, uint32_t budget_us)
 	tx_watch_start(&watch, uart, &wait);
 	for (;;) {
 		uint32_t fr = pl011_reg_read(uart, PL011_FR);
-		if (tx_ring_empty(uart) && fifo_drained(fr))
+		if (tx_ring_empty(uart) && (fr & PL011_FR_DRAINED_MASK) == PL011_FR_DRAINED)
 			return 0;
 		if (pl011_tx_uses_ring(uart))
 			tx_watch_check(&watch, uart, &wait);
@@ -357,57 +412,66 @@ int pl011_tx_wait_drained(struct pl011 *uart, uint32_t budget_us)
 	}
 }
 
-int pl011_tx_wait_fifo_empty(struct pl011 *uart, uint32_t budget_us)
+/* Own TX within a bounded wait: another core may hold it for a refill or a polled write. */
+static bool tx_own_within(struct pl011 *uart, struct pl011_wait *wait)
 {
-	struct pl011_wait wait;
-	pl011_wait_start(&wait, uart, budget_us);
-	while (!fifo_drained(pl011_reg_read(uart, PL011_FR))) {
-		if (pl011_wait_expired(&wait))
-			return PL011_ETIMEDOUT;
-	}
-	return 0;
+	bool owned = tx_try_own(uart);
+	while (!owned && !pl011_wait_expired(wait))
+		owned = tx_try_own(uart);
+	return owned;
 }
 
-uint32_t pl011_tx_discard(struct pl011 *uart)
+/* Polled mode has no interrupt to ask for passes, but a request must still be cleared. */
+static void tx_release_polled(struct pl011 *uart)
 {
-	if (!pl011_tx_uses_ring(uart))
-		return 0;
-	/* On one core the holder (the interrupt) cannot be running under us, so the lock is
-	 * free; on another core it is held for one refill, a few microseconds. */
+	while (!tx_release(uart))
+		;
+}
+
+uint32_t pl011_tx_stop(struct pl011 *uart)
+{
+	/* On this core the owner would have to be a context we preempted, and shutdown runs in
+	 * the thread; on another core it owns TX for one refill or polled write. */
 	struct pl011_wait wait;
 	pl011_wait_start(&wait, uart, pl011_frames_us(uart, 2) + 1000u);
-	bool locked = tx_lock_try(uart);
-	while (!locked && !pl011_wait_expired(&wait)) {
-		(void)pl011_reg_read(uart, PL011_FR);
-		locked = tx_lock_try(uart);
-	}
-	txim_set(uart, false);
-	uint32_t dropped = (uint32_t)pl011_ring_count(&uart->tx_ring);
-	pl011_ring_skip(&uart->tx_ring, dropped);
-	if (locked)
-		tx_lock_release(uart);
+	bool owned = tx_own_within(uart, &wait);
+	/* Every cause masked, not only TX: the handler of a stopped port returns without
+	 * servicing, so an RX cause left unmasked would keep calling it. */
+	uart->line.rx_imsc = 0;
+	pl011_reg_write(uart, PL011_IMSC, 0);
+	if (owned)
+		tx_disarmed(uart);
+	if (!pl011_tx_uses_ring(uart))
+		return 0;
+	uint32_t dropped = (uint32_t)pl011_ring_count(&uart->tx.ring);
+	pl011_ring_skip(&uart->tx.ring, dropped);
 	return dropped;
 }
 
-/* Wait (bounded) for room in the FIFO, then write one byte. */
-static bool put_polled(struct pl011 *uart, uint8_t byte, struct pl011_wait *wait)
+/* Owner: write bytes one by one, each after FR shows room, within the wait. */
+static size_t write_bytes_polled(struct pl011 *uart, const uint8_t *data, size_t len,
+				 struct pl011_wait *wait)
 {
-	while (tx_read_fr(uart) & PL011_FR_TXFF) {
-		if (pl011_wait_expired(wait))
-			return false;
+	size_t done = 0;
+	while (done < len) {
+		/* The common case, room at once, without the wait's call. */
+		if ((pl011_reg_read(uart, PL011_FR) & PL011_FR_TXFF) != 0 &&
+		    (pl011_wait_fr(uart, PL011_FR_TXFF, 0, wait) & PL011_FR_TXFF) != 0)
+			break;
+		pl011_reg_write(uart, PL011_DR, data[done++]);
 	}
-	pl011_reg_write(uart, PL011_DR, byte);
-	uart->stats.tx_bytes++;
-	return true;
+	uart->stats.tx_bytes += (uint32_t)done;
+	return done;
 }
 
 static size_t write_polled(struct pl011 *uart, const uint8_t *data, size_t len, uint32_t bound_us)
 {
 	struct pl011_wait wait;
 	pl011_wait_start(&wait, uart, bound_us);
-	size_t done = 0;
-	while (done < len && put_polled(uart, data[done], &wait))
-		done++;
+	if (!tx_own_within(uart, &wait))
+		return 0;
+	size_t done = write_bytes_polled(uart, data, len, &wait);
+	tx_release_polled(uart);
 	return done;
 }
 
@@ -420,10 +484,10 @@ static size_t write_queued(struct pl011 *uart, const uint8_t *data, size_t len, 
 	pl011_wait_start(&wait, uart, bound_us);
 	tx_watch_start(&watch, uart, &wait);
 	for (;;) {
-		size_t n = pl011_ring_write(&uart->tx_ring, data + done, len - done);
+		size_t n = pl011_ring_write(&uart->tx.ring, data + done, len - done);
 		if (n != 0) {
 			done += n;
-			tx_start_if_idle(uart);
+			tx_kick(uart);
 		}
 		if (done == len || pl011_wait_expired(&wait))
 			return done;
@@ -439,10 +503,8 @@ int pl011_write(struct pl011 *uart, const void *data, size_t len, uint32_t bound
 		return PL011_EINVAL;
 	if (!pl011_is_running(uart))
 		return PL011_ESHUTDOWN;
-	if (bound_us == PL011_WAIT_AUTO) {
-		size_t queued = pl011_tx_uses_ring(uart) ? pl011_ring_count(&uart->tx_ring) : 0u;
-		bound_us = pl011_backlog_deadline_us(uart, queued + len);
-	}
+	if (bound_us == PL011_WAIT_AUTO)
+		bound_us = pl011_backlog_deadline_us(uart, pl011_tx_queued(uart) + len);
 	size_t done = pl011_tx_uses_ring(uart) ? write_queued(uart, data, len, bound_us)
 					       : write_polled(uart, data, len, bound_us);
 	if (done < len && bound_us != PL011_NO_WAIT)
@@ -464,15 +526,69 @@ int pl011_flush(struct pl011 *uart, uint32_t bound_us, size_t *pending)
 		return PL011_EINVAL;
 	if (!pl011_is_running(uart))
 		return PL011_ESHUTDOWN;
-	size_t queued = pl011_tx_uses_ring(uart) ? pl011_ring_count(&uart->tx_ring) : 0u;
 	if (bound_us == PL011_WAIT_AUTO)
-		bound_us = pl011_backlog_deadline_us(uart, queued);
+		bound_us = pl011_backlog_deadline_us(uart, pl011_tx_queued(uart));
 	int err = pl011_tx_wait_drained(uart, bound_us);
 	if (err != 0)
 		uart->stats.tx_timeouts++;
 	if (pending != NULL)
-		*pending = tx_ring_empty(uart) ? 0u : pl011_ring_count(&uart->tx_ring);
+		*pending = pl011_tx_queued(uart);
 	return err;
+}
+
+size_t pl011_tx_queued(const struct pl011 *uart)
+{
+	if (uart == NULL || pl011_state_get(uart) == PL011_STATE_STOPPED || !pl011_tx_uses_ring(uart))
+		return 0;
+	return pl011_ring_count(&uart->tx.ring);
+}
+
+/* Owner: every queued ring byte, by polling, within the wait. */
+static bool drain_ring_polled(struct pl011 *uart, struct pl011_wait *wait)
+{
+	for (;;) {
+		bool full = fill_polling(uart, UINT32_MAX, NULL, NULL);
+		if (!full)
+			return true; /* the ring ran dry */
+		if ((pl011_wait_fr(uart, PL011_FR_TXFF, 0, wait) & PL011_FR_TXFF) != 0)
+			return false;
+	}
+}
+
+static size_t panic_as_owner(struct pl011 *uart, const uint8_t *data, size_t len,
+			     struct pl011_wait *wait)
+{
+	if (!pl011_tx_uses_ring(uart)) {
+		size_t done = write_bytes_polled(uart, data, len, wait);
+		tx_release_polled(uart);
+		return done;
+	}
+	uart->tx.poll_next = 1;
+	size_t done = drain_ring_polled(uart, wait) ? write_bytes_polled(uart, data, len, wait) : 0u;
+	tx_send_and_release(uart, false);
+	return done;
+}
+
+/*
+ * Without ownership: the owner may be preempted between an FR read and the DR write it
+ * allows, or in a blind refill. Write only into an empty FIFO, one byte at a time, and leave it
+ * empty again, so that its FR value and blind count stay true; on another core the owner finds
+ * at most one character it did not write, which its counts leave room for.
+ */
+static size_t panic_beside_owner(struct pl011 *uart, const uint8_t *data, size_t len,
+				 struct pl011_wait *wait)
+{
+	size_t done = 0;
+	while (done < len) {
+		if ((pl011_wait_fr(uart, PL011_FR_TXFE, PL011_FR_TXFE, wait) & PL011_FR_TXFE) == 0)
+			break;
+		pl011_reg_write(uart, PL011_DR, data[done++]);
+	}
+	/* Our last character needs a frame to leave the FIFO, more if one is shifting ahead. */
+	(void)pl011_wait_fr_for(uart, PL011_FR_TXFE, PL011_FR_TXFE, pl011_frames_us(uart, 2) + 1000u);
+	pl011_io_atomic_point();
+	(void)__atomic_fetch_add(&uart->tx.unowned_bytes, (uint32_t)done, __ATOMIC_RELAXED);
+	return done;
 }
 
 int pl011_write_panic(struct pl011 *uart, const void *data, size_t len)
@@ -481,35 +597,9 @@ int pl011_write_panic(struct pl011 *uart, const void *data, size_t len)
 		return PL011_EINVAL;
 	if (pl011_state_get(uart) == PL011_STATE_STOPPED)
 		return PL011_ESHUTDOWN;
-	size_t queued = pl011_tx_uses_ring(uart) ? pl011_ring_count(&uart->tx_ring) : 0u;
 	struct pl011_wait wait;
-	pl011_wait_start(&wait, uart, pl011_backlog_deadline_us(uart, queued + len));
-
-	/* If the lock is held, we interrupted its holder on this core: go on without it (we
-	 * poll FR, so the FIFO cannot overflow) and void the holder's blind guarantee. */
-	bool locked = tx_lock_try(uart);
-	__atomic_store_n(&uart->tx_fifo_shared, 1u, __ATOMIC_RELAXED);
-	bool ok = true;
-	if (pl011_tx_uses_ring(uart)) {
-		const uint8_t *segment;
-		while (ok && pl011_ring_peek(&uart->tx_ring, &segment) != 0) {
-			ok = put_polled(uart, segment[0], &wait);
-			if (ok)
-				pl011_ring_skip(&uart->tx_ring, 1);
-		}
-	}
-	const uint8_t *bytes = data;
-	size_t done = 0;
-	while (ok && done < len) {
-		ok = put_polled(uart, bytes[done], &wait);
-		if (ok)
-			done++;
-	}
-	if (locked) {
-		if (pl011_tx_uses_ring(uart))
-			tx_finish_and_release(uart, false);
-		else
-			tx_lock_release(uart);
-	}
+	pl011_wait_start(&wait, uart, pl011_backlog_deadline_us(uart, pl011_tx_queued(uart) + len));
+	size_t done = tx_try_own(uart) ? panic_as_owner(uart, data, len, &wait)
+				       : panic_beside_owner(uart, data, len, &wait);
 	return (int)done;
 }

@@ -679,9 +679,9 @@ static size_t fill_for_shutdown(size_t queued)
 			die("pl011_write: %s", pl011_error_name(n));
 		sent += (size_t)n;
 	}
-	if (sent != total || pl011_ring_count(&h.uart.tx_ring) != queued)
+	if (sent != total || pl011_tx_queued(&h.uart) != queued)
 		die("shutdown set-up: %zu of %zu accepted, %zu queued", sent, total,
-		    pl011_ring_count(&h.uart.tx_ring));
+		    pl011_tx_queued(&h.uart));
 	return total;
 }
 

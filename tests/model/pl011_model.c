@@ -102,6 +102,8 @@ struct pl011_model {
 };
 
 static struct pl011_model *registry[PL011_MODEL_MAX];
+static void (*preempt_hook)(void *context);
+static void *preempt_context;
 
 static void run_until(struct pl011_model *m, uint64_t budget_ns);
 
@@ -771,9 +773,27 @@ static struct pl011_model *lookup(uintptr_t addr, uint32_t *off)
 	return NULL;
 }
 
+void pl011_model_set_preempt_hook(void (*hook)(void *context), void *context)
+{
+	preempt_hook = hook;
+	preempt_context = context;
+}
+
+void pl011_io_atomic_point(void)
+{
+	if (preempt_hook)
+		preempt_hook(preempt_context);
+}
+
+/* The model orders everything already: a barrier costs nothing and changes nothing. */
+void pl011_io_barrier(void)
+{
+}
+
 /* The access takes effect after its cost: an interrupt due meanwhile runs before it. */
 uint32_t pl011_io_read(uintptr_t addr)
 {
+	pl011_io_atomic_point();
 	uint32_t off;
 	struct pl011_model *m = lookup(addr, &off);
 	m->c.reads[off / 4u]++;
@@ -784,6 +804,7 @@ uint32_t pl011_io_read(uintptr_t addr)
 
 void pl011_io_write(uintptr_t addr, uint32_t value)
 {
+	pl011_io_atomic_point();
 	uint32_t off;
 	struct pl011_model *m = lookup(addr, &off);
 	m->c.writes[off / 4u]++;
@@ -901,6 +922,18 @@ bool pl011_model_irq_line(const struct pl011_model *model)
 bool pl011_model_in_irq(const struct pl011_model *model)
 {
 	return model->in_irq;
+}
+
+void pl011_model_run_as_irq(struct pl011_model *model, void (*fn)(void *context), void *context)
+{
+	bool outer = model->in_irq;
+	model->in_irq = true;
+	model->irq_pending = false;
+	model->c.irq_dispatches++;
+	spend(model, model->cfg.irq_entry_cost_ns);
+	fn(context);
+	model->in_irq = outer;
+	update_line(model);
 }
 
 void pl011_model_set_tx_irq_broken(struct pl011_model *model, bool broken)

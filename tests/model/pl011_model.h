@@ -106,6 +106,19 @@ void pl011_model_set_irq_handler(struct pl011_model *model, void (*handler)(void
 bool pl011_model_irq_line(const struct pl011_model *model); /* (RIS & IMSC) != 0 */
 bool pl011_model_in_irq(const struct pl011_model *model);
 
+/*
+ * Preemption points, for the explorers. The hook (global: the driver's atomic points carry no
+ * address) is called at the start of every register access, before its cost and effect, and
+ * at every pl011_io_atomic_point the driver passes. A hook that runs driver code (an interrupt
+ * it delivers) is called again from inside it: it must keep its own count. NULL removes it.
+ */
+void pl011_model_set_preempt_hook(void (*hook)(void *context), void *context);
+
+/* Run fn(context) as an interrupt handler of another source: while it runs the model does not
+ * dispatch this UART's handler (interrupts are masked in a handler, as on a bare-metal core
+ * without nesting), and its time counts as handler time. Nests. */
+void pl011_model_run_as_irq(struct pl011_model *model, void (*fn)(void *context), void *context);
+
 /* ---- faults and inputs ---- */
 void pl011_model_set_tx_irq_broken(struct pl011_model *model, bool broken); /* TXRIS never sets */
 void pl011_model_set_tx_stalled(struct pl011_model *model, bool stalled);   /* no new TX char */

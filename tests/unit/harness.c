@@ -4,6 +4,10 @@
 
 #include "harness.h"
 
+#include <stdio.h>
+
+#include "pl011_regs.h"
+
 static void harness_irq(void *context)
 {
 	pl011_irq_handler(context);
@@ -14,7 +18,7 @@ size_t harness_tx_backlog(void *context)
 	struct pl011 *uart = context;
 	if (uart->config.tx_mode == PL011_TX_POLLED)
 		return 0;
-	return pl011_ring_count(&uart->tx_ring);
+	return pl011_tx_queued(uart);
 }
 
 /* Waits let simulated time pass in 2 us steps, like a WFI until the next event, so a wait of
@@ -94,6 +98,29 @@ void harness_fill_random(uint8_t *data, size_t len, uint32_t seed)
 	uint32_t state = seed ? seed : 1u;
 	for (size_t i = 0; i < len; i++)
 		data[i] = (uint8_t)(harness_random(&state) >> 24);
+}
+
+const char *harness_tx_stuck(const struct harness *h)
+{
+	static char text[160];
+	size_t queued = pl011_tx_queued(&h->uart);
+	if (queued == 0)
+		return NULL;
+	uint32_t imsc = pl011_model_peek(h->model, PL011_IMSC);
+	uint32_t ris = pl011_model_ris(h->model);
+	uint32_t ifls = pl011_model_peek(h->model, PL011_IFLS);
+	static const unsigned eighths[5] = {1, 2, 4, 6, 7};
+	unsigned code = ifls & PL011_IFLS_LEVEL_MASK;
+	unsigned depth = (unsigned)pl011_get_fifo_depth(&h->uart);
+	unsigned trigger = depth * eighths[code < 5u ? code : 2u] / 8u;
+	unsigned level = pl011_model_tx_level(h->model);
+	if ((imsc & PL011_INT_TX) != 0 && ((ris & PL011_INT_TX) != 0 || level > trigger))
+		return NULL;
+	snprintf(text, sizeof text,
+		 "stuck ring: %zu bytes queued, TXIM %s, TXRIS %u, FIFO %u of trigger %u", queued,
+		 (imsc & PL011_INT_TX) ? "armed" : "masked", (ris & PL011_INT_TX) ? 1u : 0u, level,
+		 trigger);
+	return text;
 }
 
 size_t harness_wire(const struct harness *h, uint8_t *out, size_t max)

@@ -44,6 +44,14 @@ uint32_t harness_random(uint32_t *state);
 /* Deterministic bytes: xorshift32 from a seed. */
 void harness_fill_random(uint8_t *data, size_t len, uint32_t seed);
 
+/*
+ * The "never a stuck ring" invariant, checked from the model's registers after a driver call
+ * returns on one core: while the TX ring holds bytes, TXIM is unmasked and the TX interrupt is
+ * sure to come (its cause is latched, or the FIFO is above the trigger so draining crosses it).
+ * Returns NULL when it holds (or the port is not in an interrupt TX mode), else a description.
+ */
+const char *harness_tx_stuck(const struct harness *h);
+
 /* Copy the wire into out (up to max bytes); returns the wire length. */
 size_t harness_wire(const struct harness *h, uint8_t *out, size_t max);
 

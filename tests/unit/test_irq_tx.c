@@ -58,7 +58,7 @@ static void send_stream(const uint8_t *data, size_t len, uint64_t step_ns)
 		if (sent < len)
 			pl011_model_advance(h.model, step_ns);
 	}
-	while (pl011_ring_count(&h.uart.tx_ring) != 0)
+	while (pl011_tx_queued(&h.uart) != 0)
 		pl011_model_advance(h.model, step_ns);
 	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
 }
@@ -166,7 +166,7 @@ static void test_irq_tx_console_and_panic_writes_keep_order_without_overflow(voi
 				expected_len += 7;
 			}
 		}
-		while (pl011_ring_count(&h.uart.tx_ring) != 0)
+		while (pl011_tx_queued(&h.uart) != 0)
 			pl011_model_advance(h.model, 10000u);
 		assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
 		expect_wire_equals(stream, expected_len, strategy_names[m]);
@@ -233,6 +233,69 @@ static void test_irq_tx_stalled_transmitter_times_out_within_bound(void **state)
 	harness_teardown(&h);
 }
 
+static uint32_t slow_callback_ns;
+
+/* An RX callback that works a while, as an application's protocol parser might. */
+static void slow_rx_callback(struct pl011 *uart, size_t available, void *context)
+{
+	(void)context;
+	uint8_t sink[64];
+	while (available != 0) {
+		int n = pl011_read(uart, sink, sizeof sink, PL011_NO_WAIT);
+		available = n > 0 ? available - (size_t)n : 0u;
+	}
+	pl011_model_advance(h.model, slow_callback_ns);
+}
+
+/*
+ * The lost wake-up: at 3 Mbaud, with RX interrupts every few characters and a callback of
+ * 10-30 us, the writer priming an idle FIFO is preempted so often that the FIFO never gets
+ * above the trigger; arming TXIM then brings no interrupt. After every call the ring must be
+ * empty or an interrupt sure to come, and every byte must reach the wire.
+ */
+static void test_irq_tx_priming_slowed_by_rx_callbacks_never_strands_the_ring(void **state)
+{
+	(void)state;
+	static const uint32_t callback_us[] = {10, 20, 30};
+	for (size_t m = 0; m < sizeof strategies / sizeof strategies[0]; m++) {
+		for (size_t c = 0; c < sizeof callback_us / sizeof callback_us[0]; c++) {
+			struct scenario s = {3000000u, 16, false, strategies[m]};
+			slow_callback_ns = callback_us[c] * 1000u;
+			struct pl011_model_config model_config;
+			pl011_model_default_config(&model_config);
+			model_config.base = HARNESS_BASE;
+			/* A fast interrupt controller: the writer gets only a few accesses between
+			 * two callbacks, fewer characters than drain meanwhile. */
+			model_config.irq_latency_ns = 100u;
+			harness_setup_with(&h, &model_config);
+			h.config.baud = s.baud;
+			h.config.tx_mode = s.mode;
+			h.config.rx_mode = PL011_RX_LOW_LATENCY;
+			h.config.rx_callback = slow_rx_callback;
+			assert_int_equal(harness_start(&h), 0);
+			harness_fill_random(stream, 4000, (uint32_t)(m * 3u + c + 1u));
+			(void)pl011_model_rx_inject_stream(h.model, stream, 4000,
+							   pl011_model_now_ns(h.model));
+			pl011_model_advance(h.model, 8000u); /* the callbacks have begun */
+			size_t sent = 0;
+			for (int round = 0; round < 10; round++) {
+				/* More than two FIFOs, so that a bounded priming would stop short. */
+				int n = pl011_write(&h.uart, stream + sent, 100, PL011_NO_WAIT);
+				assert_true(n >= 0);
+				sent += (size_t)n;
+				const char *stuck = harness_tx_stuck(&h);
+				if (stuck != NULL)
+					fail_msg("%s, callback %u us, round %d: %s", strategy_names[m],
+						 callback_us[c], round, stuck);
+				pl011_model_advance(h.model, 1000u);
+			}
+			pl011_model_advance(h.model, 20000000u);
+			expect_wire_equals(stream, sent, strategy_names[m]);
+			harness_teardown(&h);
+		}
+	}
+}
+
 static void test_send_break_waits_for_the_drain_then_holds_the_line_low(void **state)
 {
 	(void)state;
@@ -290,6 +353,7 @@ int main(void)
 		HARNESS_TEST(test_irq_tx_console_and_panic_writes_keep_order_without_overflow, &h),
 		HARNESS_TEST(test_irq_tx_lost_interrupt_writes_and_flush_still_finish, &h),
 		HARNESS_TEST(test_irq_tx_stalled_transmitter_times_out_within_bound, &h),
+		HARNESS_TEST(test_irq_tx_priming_slowed_by_rx_callbacks_never_strands_the_ring, &h),
 		HARNESS_TEST(test_send_break_waits_for_the_drain_then_holds_the_line_low, &h),
 		HARNESS_TEST(test_rts_cts_flag_enables_hardware_flow_control, &h),
 	};

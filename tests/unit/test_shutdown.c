@@ -88,7 +88,7 @@ static void test_shutdown_ctrl_c_at_1000_random_moments_loses_nothing_silently(v
 		uint32_t choice = harness_random(&seed) % 3u;
 		uint32_t bound = choice == 0 ? PL011_WAIT_AUTO
 					     : choice == 1 ? harness_random(&seed) % 50000u : 0u;
-		size_t queued = pl011_ring_count(&h.uart.tx_ring);
+		size_t queued = pl011_tx_queued(&h.uart);
 		uint64_t deadline = documented_deadline_ns(queued);
 		if (bound != PL011_WAIT_AUTO && (uint64_t)bound * 1000u < deadline)
 			deadline = (uint64_t)bound * 1000u;
@@ -180,7 +180,7 @@ static void test_shutdown_bound_zero_discards_now_and_reports_exact_count(void *
 	harness_fill_random(stream, 3000, 9u);
 	assert_int_equal(pl011_write(&h.uart, stream, 3000, PL011_NO_WAIT), 3000);
 	pl011_model_advance(h.model, 50u * pl011_model_frame_ns(h.model));
-	size_t queued = pl011_ring_count(&h.uart.tx_ring);
+	size_t queued = pl011_tx_queued(&h.uart);
 	uint64_t begin = pl011_model_now_ns(h.model);
 	int discarded = pl011_shutdown(&h.uart, 0);
 	uint64_t took = pl011_model_now_ns(h.model) - begin;

@@ -1,0 +1,128 @@
+/* Time on the line (frames, deadlines) and the bounded waits every blocking path uses. */
+#include "pl011_internal.h"
+
+/* Every bound derived from the line gets a quarter more plus this, for interrupt latency and
+ * clock granularity (docs/waiting.md). */
+#define PL011_MARGIN_US 1000u
+
+/* Steps without the clock moving before it counts as frozen. A working microsecond clock
+ * moves within a few hundred polls even on a fast core; a million (50 ms of FR reads at 50 ns)
+ * leaves room for a coarse clock and still ends a wait whose clock died. */
+#define PL011_FROZEN_CLOCK_STEPS 1000000u
+
+uint32_t pl011_level_entries(uint32_t depth, uint32_t level)
+{
+	static const uint8_t eighths[] = {0, 1, 2, 4, 6, 7};
+	if (level >= sizeof eighths)
+		return depth / 2u;
+	return depth * eighths[level] / 8u;
+}
+
+static uint32_t saturate_us(uint64_t us)
+{
+	/* PL011_WAIT_AUTO is UINT32_MAX: a derived bound stays below it. */
+	return us >= PL011_WAIT_AUTO ? PL011_WAIT_AUTO - 1u : (uint32_t)us;
+}
+
+/* frames * frame_ns / 1000 rounded up, without overflowing 64 bits for any frames. */
+static uint64_t frames_to_us(uint64_t frames, uint64_t frame_ns)
+{
+	const uint64_t ceiling = (uint64_t)PL011_WAIT_AUTO * 1000u;
+	if (frame_ns != 0 && frames > ceiling / frame_ns)
+		return PL011_WAIT_AUTO;
+	return (frames * frame_ns + 999u) / 1000u;
+}
+
+uint32_t pl011_frames_us(const struct pl011 *uart, uint64_t frames)
+{
+	return saturate_us(frames_to_us(frames, uart->line.frame_ns));
+}
+
+uint32_t pl011_backlog_deadline_us(const struct pl011 *uart, size_t queued)
+{
+	if (uart == NULL || uart->line.frame_ns == 0)
+		return PL011_MARGIN_US;
+	/* (uint64_t)SIZE_MAX + depth would wrap: queued beyond 2^32 frames saturates anyway. */
+	uint64_t frames = queued > UINT32_MAX ? UINT32_MAX : (uint64_t)queued;
+	uint64_t us = frames_to_us(frames + uart->line.fifo_depth, uart->line.frame_ns);
+	return saturate_us(us + us / 4u + PL011_MARGIN_US);
+}
+
+static uint32_t spins_per_us(const struct pl011 *uart)
+{
+	return uart->config.spins_per_us ? uart->config.spins_per_us : 1u;
+}
+
+static uint32_t clock_now(const struct pl011 *uart)
+{
+	return uart->config.clock(uart->config.clock_context);
+}
+
+void pl011_wait_start(struct pl011_wait *wait, const struct pl011 *uart, uint32_t budget_us)
+{
+	wait->uart = uart;
+	wait->budget_us = budget_us;
+	wait->elapsed_us = 0;
+	wait->spins_since_change = 0;
+	wait->spin_fraction = 0;
+	wait->last_us = uart->config.clock != NULL ? clock_now(uart) : 0u;
+}
+
+uint32_t pl011_wait_elapsed_us(const struct pl011_wait *wait)
+{
+	return wait->elapsed_us > UINT32_MAX ? UINT32_MAX : (uint32_t)wait->elapsed_us;
+}
+
+/* One step without time from the clock: 1 / spins_per_us microseconds. */
+static void count_spin(struct pl011_wait *wait)
+{
+	if (++wait->spin_fraction >= spins_per_us(wait->uart)) {
+		wait->spin_fraction = 0;
+		wait->elapsed_us++;
+	}
+}
+
+/* Adds the clock's step; a clock that never moves would hang the wait, so past the frozen
+ * limit the step counts as a spin instead. */
+static void count_clock(struct pl011_wait *wait)
+{
+	uint32_t now = clock_now(wait->uart);
+	uint32_t step = now - wait->last_us;
+	wait->last_us = now;
+	if (step != 0) {
+		wait->elapsed_us += step;
+		wait->spins_since_change = 0;
+	} else if (++wait->spins_since_change >= PL011_FROZEN_CLOCK_STEPS) {
+		count_spin(wait);
+	}
+}
+
+bool pl011_wait_expired(struct pl011_wait *wait)
+{
+	const struct pl011_config *config = &wait->uart->config;
+	if (config->wait_hook != NULL)
+		config->wait_hook(config->wait_context);
+	if (config->clock != NULL)
+		count_clock(wait);
+	else
+		count_spin(wait);
+	return wait->elapsed_us >= wait->budget_us;
+}
+
+uint32_t pl011_wait_fr(const struct pl011 *uart, uint32_t mask, uint32_t want,
+		       struct pl011_wait *wait)
+{
+	for (;;) {
+		uint32_t fr = pl011_reg_read(uart, PL011_FR);
+		if ((fr & mask) == want || pl011_wait_expired(wait))
+			return fr;
+	}
+}
+
+int pl011_wait_fr_for(const struct pl011 *uart, uint32_t mask, uint32_t want, uint32_t budget_us)
+{
+	struct pl011_wait wait;
+	pl011_wait_start(&wait, uart, budget_us);
+	uint32_t fr = pl011_wait_fr(uart, mask, want, &wait);
+	return (fr & mask) == want ? 0 : PL011_ETIMEDOUT;
+}

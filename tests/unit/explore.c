@@ -1,0 +1,331 @@
+/* One explorer run: a thread scenario with an interrupt at a chosen preemption point (explore.h). */
+#include "explore.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+#include "pl011_regs.h"
+
+#define SMALL_RING 64u
+#define RX_CHARACTERS 4u /* above the 1/8 RX trigger of either depth */
+
+/* Bytes by source, told apart on the wire by their values: the thread writes lowercase
+ * letters (and '#' from its own panic write), the delivered interrupt's panic writes PANIC,
+ * the nested one digits. */
+static const uint8_t outer_message[] = {'P', 'A', 'N', 'I', 'C'};
+static const uint8_t inner_message[] = {'0', '1', '2', '3'};
+static const uint8_t thread_panic_message[] = {'#', '#'};
+
+static struct harness h;
+static const struct explore_params *params;
+static struct explore_result *result;
+static char failure_text[400];
+static uint8_t expected[4096]; /* the thread's accepted stream, in order */
+static size_t expected_len;
+static uint32_t stream_position;
+static int outer_written, inner_written; /* panic write results, -1 when not called */
+static bool in_outer, in_inner, callback_armed;
+static bool checking; /* the test's own look at the driver is not a point of the thread's */
+static uint8_t wire[8192];
+
+static void fail(const char *format, ...)
+{
+	if (result->failure != NULL)
+		return;
+	va_list args;
+	va_start(args, format);
+	vsnprintf(failure_text, sizeof failure_text, format, args);
+	va_end(args);
+	result->failure = failure_text;
+}
+
+void explore_default_params(struct explore_params *p)
+{
+	memset(p, 0, sizeof *p);
+	p->mode = PL011_TX_HALF_FIFO;
+	p->tx_trigger = PL011_LEVEL_DEFAULT;
+	p->depth = 16;
+	p->baud = 3000000u;
+	p->scenario = EXPLORE_PRIME_IDLE;
+	p->interrupt = EXPLORE_UART_HANDLER;
+	p->point = EXPLORE_NEVER;
+	p->inner_point = EXPLORE_NEVER;
+	p->callback_ns = 20000u;
+	p->latency_ns = 1000u;
+	p->seed = 1;
+}
+
+static void inner_interrupt(void *unused)
+{
+	(void)unused;
+	inner_written = pl011_write_panic(&h.uart, inner_message, sizeof inner_message);
+}
+
+static void outer_interrupt(void *unused)
+{
+	(void)unused;
+	in_outer = true;
+	switch (params->interrupt) {
+	case EXPLORE_PANIC_OTHER:
+		outer_written = pl011_write_panic(&h.uart, outer_message, sizeof outer_message);
+		break;
+	case EXPLORE_RX_PANIC:
+	case EXPLORE_RX_SLOW:
+		for (unsigned i = 0; i < RX_CHARACTERS; i++)
+			pl011_model_rx_inject(h.model, 'r', 0, pl011_model_now_ns(h.model));
+		callback_armed = true;
+		pl011_irq_handler(&h.uart);
+		callback_armed = false;
+		break;
+	default:
+		pl011_irq_handler(&h.uart);
+		break;
+	}
+	in_outer = false;
+}
+
+/* Called before every register access and atomic operation of the driver. */
+static void preemption_point(void *unused)
+{
+	(void)unused;
+	if (checking)
+		return;
+	if (!pl011_model_in_irq(h.model)) {
+		if (result->thread_points++ == params->point && !result->delivered) {
+			result->delivered = true;
+			pl011_model_run_as_irq(h.model, outer_interrupt, NULL);
+		}
+		return;
+	}
+	if (!in_outer || in_inner || params->interrupt != EXPLORE_NESTED)
+		return;
+	if (result->inner_points++ == params->inner_point && !result->inner_delivered) {
+		result->inner_delivered = true;
+		in_inner = true;
+		pl011_model_run_as_irq(h.model, inner_interrupt, NULL);
+		in_inner = false;
+	}
+}
+
+static void rx_callback(struct pl011 *uart, size_t available, void *context)
+{
+	(void)available;
+	(void)context;
+	if (!callback_armed)
+		return;
+	callback_armed = false;
+	if (params->interrupt == EXPLORE_RX_PANIC)
+		outer_written = pl011_write_panic(uart, outer_message, sizeof outer_message);
+	else
+		pl011_model_advance(h.model, params->callback_ns);
+}
+
+static void check_not_stuck(const char *after)
+{
+	checking = true;
+	const char *stuck = harness_tx_stuck(&h);
+	if (stuck != NULL)
+		fail("after %s: %s", after, stuck);
+	checking = false;
+}
+
+static void accept(const uint8_t *data, int n)
+{
+	if (n < 0 || expected_len + (size_t)n > sizeof expected) {
+		fail("write returned %d", n);
+		return;
+	}
+	memcpy(expected + expected_len, data, (size_t)n);
+	expected_len += (size_t)n;
+}
+
+static void thread_write(size_t len, uint32_t bound_us)
+{
+	uint8_t data[256];
+	for (size_t i = 0; i < len; i++)
+		data[i] = (uint8_t)('a' + (stream_position + i) % 26u);
+	int n = pl011_write(&h.uart, data, len, bound_us);
+	accept(data, n);
+	if (n > 0)
+		stream_position += (uint32_t)n;
+	check_not_stuck("pl011_write");
+}
+
+static void start_port(void)
+{
+	int err = harness_start(&h);
+	if (err != 0)
+		fail("pl011_init: %s", pl011_error_name(err));
+}
+
+static void thread_shutdown_and_restart(void)
+{
+	int discarded = pl011_shutdown(&h.uart, 10u);
+	if (discarded < 0 || (size_t)discarded > expected_len) {
+		fail("pl011_shutdown returned %d with %zu accepted", discarded, expected_len);
+		return;
+	}
+	expected_len -= (size_t)discarded; /* the newest bytes are the ones discarded */
+	if (pl011_model_peek(h.model, PL011_IMSC) != 0)
+		fail("stopped port has IMSC 0x%x", pl011_model_peek(h.model, PL011_IMSC));
+	start_port();
+	thread_write(10, PL011_NO_WAIT);
+}
+
+static void run_scenario(void)
+{
+	thread_write(40, PL011_NO_WAIT);
+	switch (params->scenario) {
+	case EXPLORE_WRITE_BUSY:
+		pl011_model_advance(h.model, 20000u);
+		thread_write(40, PL011_NO_WAIT);
+		break;
+	case EXPLORE_WRITE_WAIT:
+		thread_write(160, PL011_WAIT_AUTO);
+		break;
+	case EXPLORE_FLUSH:
+		if (pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL) != 0)
+			fail("flush timed out");
+		check_not_stuck("pl011_flush");
+		break;
+	case EXPLORE_PANIC:
+		accept(thread_panic_message, pl011_write_panic(&h.uart, thread_panic_message,
+							       sizeof thread_panic_message));
+		check_not_stuck("pl011_write_panic");
+		break;
+	case EXPLORE_SHUTDOWN:
+		thread_shutdown_and_restart();
+		break;
+	case EXPLORE_REINIT:
+		start_port();
+		thread_write(10, PL011_NO_WAIT);
+		break;
+	default:
+		break;
+	}
+	size_t pending = 0;
+	int err = pl011_flush(&h.uart, PL011_WAIT_AUTO, &pending);
+	if (err != 0)
+		fail("final flush: %s with %zu pending", pl011_error_name(err), pending);
+}
+
+/* A panic's bytes on the wire: in order, and together (nothing else between them). */
+static void check_block(const uint8_t *message, size_t length, int written,
+			bool (*is_mine)(uint8_t), size_t wire_len, const char *name)
+{
+	size_t count = 0, first = 0, last = 0;
+	for (size_t i = 0; i < wire_len; i++) {
+		if (!is_mine(wire[i]))
+			continue;
+		if (count == 0)
+			first = i;
+		last = i;
+		if (count >= length || wire[i] != message[count])
+			fail("%s byte %zu on the wire is '%c'", name, count, wire[i]);
+		count++;
+	}
+	if ((int)count != (written > 0 ? written : 0))
+		fail("%s wrote %d bytes, the wire shows %zu", name, written, count);
+	if (count != 0 && last - first + 1 != count)
+		fail("%s bytes are split on the wire (%zu over %zu places)", name, count,
+		     last - first + 1);
+}
+
+static bool is_outer(uint8_t c)
+{
+	return c >= 'A' && c <= 'Z';
+}
+
+static bool is_inner(uint8_t c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static void check_wire(void)
+{
+	size_t wire_len = harness_wire(&h, wire, sizeof wire);
+	size_t thread_seen = 0;
+	for (size_t i = 0; i < wire_len && wire_len <= sizeof wire; i++) {
+		if (is_outer(wire[i]) || is_inner(wire[i]))
+			continue;
+		if (thread_seen >= expected_len || wire[i] != expected[thread_seen]) {
+			fail("thread byte %zu differs on the wire ('%c')", thread_seen, wire[i]);
+			return;
+		}
+		thread_seen++;
+	}
+	if (thread_seen != expected_len)
+		fail("wire shows %zu thread bytes, %zu accepted", thread_seen, expected_len);
+	check_block(outer_message, sizeof outer_message, outer_written, is_outer, wire_len,
+		    "interrupt's panic");
+	check_block(inner_message, sizeof inner_message, inner_written, is_inner, wire_len,
+		    "nested panic");
+	struct pl011_stats stats;
+	(void)pl011_get_stats(&h.uart, &stats);
+	/* Counters restart with the port after a shutdown; otherwise every byte is counted. */
+	if (params->scenario != EXPLORE_SHUTDOWN && stats.tx_bytes != wire_len)
+		fail("stats.tx_bytes %u, wire %zu", stats.tx_bytes, wire_len);
+}
+
+static void check_final_state(void)
+{
+	/* A panic taken after the flush's last look may still be on its way out. */
+	pl011_model_advance(h.model, pl011_model_frame_ns(h.model) * 40u);
+	const struct pl011_model_counters *counters = pl011_model_counters(h.model);
+	if (counters->tx_overflows != 0)
+		fail("%llu FIFO overflows", (unsigned long long)counters->tx_overflows);
+	if (pl011_tx_queued(&h.uart) != 0)
+		fail("%zu bytes still queued after the flush", pl011_tx_queued(&h.uart));
+	if (pl011_model_peek(h.model, PL011_IMSC) & PL011_INT_TX)
+		fail("TXIM left armed with nothing to send");
+	check_wire();
+	/* Ownership was released: a write now goes out by itself. */
+	size_t before = expected_len;
+	thread_write(20, PL011_WAIT_AUTO);
+	if (expected_len != before + 20)
+		fail("a write after the run was refused");
+	pl011_model_advance(h.model, pl011_model_frame_ns(h.model) * 60u);
+	if (pl011_model_wire_len(h.model) < before + 20u)
+		fail("a write after the run did not reach the wire");
+}
+
+static void setup(void)
+{
+	struct pl011_model_config model_config;
+	pl011_model_default_config(&model_config);
+	model_config.base = HARNESS_BASE;
+	model_config.fifo_depth = params->depth;
+	model_config.irq_latency_ns = params->latency_ns;
+	model_config.latency_jitter_ns = params->jitter_ns;
+	model_config.latency_seed = params->seed ? params->seed : 1u;
+	harness_setup_with(&h, &model_config);
+	h.config.baud = params->baud;
+	h.config.tx_mode = params->mode;
+	h.config.tx_trigger = params->tx_trigger;
+	h.config.rx_mode = PL011_RX_LOW_LATENCY;
+	h.config.rx_callback = rx_callback;
+	if (params->scenario == EXPLORE_WRITE_WAIT)
+		h.config.tx_buffer_size = SMALL_RING;
+}
+
+void explore_run(const struct explore_params *p, struct explore_result *r)
+{
+	params = p;
+	result = r;
+	memset(r, 0, sizeof *r);
+	expected_len = 0;
+	stream_position = 0;
+	outer_written = inner_written = -1;
+	in_outer = in_inner = callback_armed = checking = false;
+	setup();
+	start_port();
+	pl011_model_set_preempt_hook(preemption_point, NULL);
+	if (r->failure == NULL)
+		run_scenario();
+	pl011_model_set_preempt_hook(NULL, NULL);
+	if (r->failure == NULL)
+		check_final_state();
+	harness_teardown(&h);
+}

@@ -1,0 +1,64 @@
+/* One explorer run: a thread scenario on the model with an interrupt delivered at a chosen
+ * preemption point, and the TX invariants checked afterwards (preemption explorer, fuzzer). */
+#ifndef TEST_EXPLORE_H
+#define TEST_EXPLORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pl011.h"
+
+/* What the thread does (each call is followed by the stuck-ring check). */
+enum explore_scenario {
+	EXPLORE_PRIME_IDLE,  /* write 40 bytes without waiting to an idle port */
+	EXPLORE_WRITE_BUSY,  /* write 40, let 20 us pass, write 40 more while TX runs */
+	EXPLORE_WRITE_WAIT,  /* 200 bytes through a 64-byte ring, waiting for room */
+	EXPLORE_FLUSH,       /* write 40, then flush */
+	EXPLORE_PANIC,       /* write 40, then a panic write from the thread itself */
+	EXPLORE_SHUTDOWN,    /* write 40, shut down with a 10 us bound, start again, write 10 */
+	EXPLORE_REINIT,      /* write 40, pl011_init on the running port, write 10 */
+	EXPLORE_SCENARIOS,
+};
+
+/* What the interrupt delivered at the chosen point does. */
+enum explore_interrupt {
+	EXPLORE_UART_HANDLER, /* this UART's handler (latency ending exactly there) */
+	EXPLORE_PANIC_OTHER,  /* another source's handler calls pl011_write_panic */
+	EXPLORE_RX_PANIC,     /* two RX characters arrive; the RX callback calls pl011_write_panic */
+	EXPLORE_RX_SLOW,      /* two RX characters arrive; the RX callback works callback_ns */
+	EXPLORE_NESTED,       /* the UART handler, itself preempted at inner_point by a panic */
+	EXPLORE_INTERRUPTS,
+};
+
+#define EXPLORE_NEVER UINT64_MAX
+
+struct explore_params {
+	enum pl011_tx_mode mode;
+	enum pl011_level tx_trigger;
+	unsigned depth;
+	uint32_t baud;
+	enum explore_scenario scenario;
+	enum explore_interrupt interrupt;
+	uint64_t point;       /* deliver at the thread's point number `point` (from 0) */
+	uint64_t inner_point; /* EXPLORE_NESTED: the panic at this point of the handler */
+	uint32_t callback_ns; /* EXPLORE_RX_SLOW: CPU time the callback takes */
+	uint64_t latency_ns;  /* the model's own interrupt latency */
+	uint64_t jitter_ns;
+	uint32_t seed;
+};
+
+struct explore_result {
+	uint64_t thread_points; /* preemption points the thread passed */
+	uint64_t inner_points;  /* points inside the delivered interrupt (before any nesting) */
+	bool delivered;
+	bool inner_delivered;
+	const char *failure; /* NULL when every invariant held */
+};
+
+/* Defaults: HALF_FIFO, trigger default, depth 16, 3 Mbaud, PRIME_IDLE, UART handler, never
+ * delivered, 20 us callback, 1 us latency, no jitter. */
+void explore_default_params(struct explore_params *params);
+
+void explore_run(const struct explore_params *params, struct explore_result *result);
+
+#endif

@@ -1,0 +1,150 @@
+/* Preemption explorer: an interrupt at every register access and atomic operation of the
+ * thread, in every scenario, strategy, FIFO depth and kind of interrupt; TX invariants after. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#include "explore.h"
+
+/* The nested kind multiplies the runs by the handler's points: explore it on every k'th
+ * thread point only. */
+#define NESTED_STRIDE 5u
+
+static const enum pl011_tx_mode modes[] = {PL011_TX_POLLED, PL011_TX_HALF_FIFO,
+					   PL011_TX_POLL_FULL, PL011_TX_HYBRID, PL011_TX_ADAPTIVE};
+static const char *const mode_names[] = {"POLLED", "HALF_FIFO", "POLL_FULL", "HYBRID",
+					 "ADAPTIVE"};
+static const char *const scenario_names[] = {"prime idle", "write busy", "write wait", "flush",
+					     "panic",      "shutdown",   "re-init"};
+static const char *const interrupt_names[] = {"UART handler", "panic", "RX callback panic",
+					      "slow RX callback", "nested"};
+
+struct tally {
+	unsigned long runs;
+	unsigned long points;
+	unsigned long failures;
+};
+
+static void report_failure(const struct explore_params *p, const struct explore_result *r,
+			   struct tally *tally)
+{
+	if (tally->failures++ < 10)
+		print_message("FAIL %s depth %u, %s, %s at point %llu/%llu: %s\n",
+			      mode_names[p->mode], p->depth, scenario_names[p->scenario],
+			      interrupt_names[p->interrupt], (unsigned long long)p->point,
+			      (unsigned long long)p->inner_point, r->failure);
+}
+
+static void explore_nested(struct explore_params *p, struct tally *tally)
+{
+	struct explore_result r;
+	for (uint64_t inner = 0;; inner++) {
+		p->inner_point = inner;
+		explore_run(p, &r);
+		tally->runs++;
+		if (r.failure != NULL)
+			report_failure(p, &r, tally);
+		if (!r.inner_delivered)
+			return;
+		tally->points++;
+	}
+}
+
+/* Every point of one case: a dry run counts them, then one run per point. */
+static void explore_case(struct explore_params *p, struct tally *tally)
+{
+	struct explore_result dry;
+	p->point = EXPLORE_NEVER;
+	p->inner_point = EXPLORE_NEVER;
+	explore_run(p, &dry);
+	tally->runs++;
+	if (dry.failure != NULL)
+		report_failure(p, &dry, tally);
+	for (uint64_t k = 0; k < dry.thread_points; k++) {
+		p->point = k;
+		if (p->interrupt == EXPLORE_NESTED) {
+			if (k % NESTED_STRIDE == 0)
+				explore_nested(p, tally);
+			continue;
+		}
+		struct explore_result r;
+		explore_run(p, &r);
+		tally->runs++;
+		tally->points++;
+		if (r.failure != NULL)
+			report_failure(p, &r, tally);
+	}
+}
+
+static void explore_interrupt_kind(enum explore_interrupt interrupt, uint32_t callback_ns)
+{
+	struct tally tally = {0, 0, 0};
+	struct explore_params p;
+	explore_default_params(&p);
+	p.interrupt = interrupt;
+	p.callback_ns = callback_ns;
+	for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+		for (unsigned depth = 16; depth <= 32; depth += 16) {
+			for (unsigned s = 0; s < EXPLORE_SCENARIOS; s++) {
+				p.mode = modes[m];
+				p.depth = depth;
+				p.scenario = (enum explore_scenario)s;
+				explore_case(&p, &tally);
+			}
+		}
+	}
+	print_message("preemption explorer, %s: %lu runs, %lu points delivered, %lu failures\n",
+		      interrupt_names[interrupt], tally.runs, tally.points, tally.failures);
+	if (interrupt == EXPLORE_RX_SLOW)
+		print_message("  (the callback took %u us)\n", callback_ns / 1000u);
+	assert_int_equal(tally.failures, 0);
+}
+
+static void test_preempted_by_the_uart_handler(void **state)
+{
+	(void)state;
+	explore_interrupt_kind(EXPLORE_UART_HANDLER, 0);
+}
+
+static void test_preempted_by_a_panic_write(void **state)
+{
+	(void)state;
+	explore_interrupt_kind(EXPLORE_PANIC_OTHER, 0);
+}
+
+static void test_preempted_by_an_rx_callback_panic_write(void **state)
+{
+	(void)state;
+	explore_interrupt_kind(EXPLORE_RX_PANIC, 0);
+}
+
+/* 20 us: a few characters drain meanwhile at 3 Mbaud; 100 us: the whole FIFO runs dry while
+ * the writer is priming it. */
+static void test_preempted_by_a_slow_rx_callback(void **state)
+{
+	(void)state;
+	explore_interrupt_kind(EXPLORE_RX_SLOW, 20000u);
+	explore_interrupt_kind(EXPLORE_RX_SLOW, 100000u);
+}
+
+static void test_preempted_by_two_nested_interrupts(void **state)
+{
+	(void)state;
+	explore_interrupt_kind(EXPLORE_NESTED, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_preempted_by_the_uart_handler),
+		cmocka_unit_test(test_preempted_by_a_panic_write),
+		cmocka_unit_test(test_preempted_by_an_rx_callback_panic_write),
+		cmocka_unit_test(test_preempted_by_a_slow_rx_callback),
+		cmocka_unit_test(test_preempted_by_two_nested_interrupts),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
