@@ -597,9 +597,14 @@ int pl011_write_panic(struct pl011 *uart, const void *data, size_t len)
 		return PL011_EINVAL;
 	if (pl011_state_get(uart) == PL011_STATE_STOPPED)
 		return PL011_ESHUTDOWN;
+	/* An owner on another core lets go within one refill: wait for it, a FIFO's worth of
+	 * frames plus 100 us. An owner on this core (we preempted it) cannot: after that bound
+	 * write beside it. */
 	struct pl011_wait wait;
+	pl011_wait_start(&wait, uart, pl011_frames_us(uart, uart->line.fifo_depth) + 100u);
+	bool owned = tx_own_within(uart, &wait);
 	pl011_wait_start(&wait, uart, pl011_backlog_deadline_us(uart, pl011_tx_queued(uart) + len));
-	size_t done = tx_try_own(uart) ? panic_as_owner(uart, data, len, &wait)
-				       : panic_beside_owner(uart, data, len, &wait);
+	size_t done = owned ? panic_as_owner(uart, data, len, &wait)
+			    : panic_beside_owner(uart, data, len, &wait);
 	return (int)done;
 }

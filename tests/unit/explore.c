@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <ucontext.h>
 
 #include "harness.h"
 #include "pl011_regs.h"
@@ -28,6 +29,8 @@ static uint32_t stream_position;
 static int outer_written, inner_written; /* panic write results, -1 when not called */
 static bool in_outer, in_inner, callback_armed;
 static bool checking; /* the test's own look at the driver is not a point of the thread's */
+
+static void run_scenario(void);
 static uint8_t wire[8192];
 
 static void fail(const char *format, ...)
@@ -55,6 +58,7 @@ void explore_default_params(struct explore_params *p)
 	p->callback_ns = 20000u;
 	p->latency_ns = 1000u;
 	p->seed = 1;
+	p->second_panic_at = EXPLORE_NEVER;
 }
 
 static void inner_interrupt(void *unused)
@@ -86,12 +90,130 @@ static void outer_interrupt(void *unused)
 	in_outer = false;
 }
 
+/* ---- two cores, as coroutines switched at preemption points ---- */
+
+#define CORE_STACK (256u * 1024u)
+
+static ucontext_t main_context, core_context[2];
+static char core_stack[2][CORE_STACK];
+static int running_core;
+static bool thread_done, second_done, second_panicked;
+static int script_stage;
+static uint32_t schedule_state;
+
+static void switch_core(int to)
+{
+	int from = running_core;
+	running_core = to;
+	swapcontext(&core_context[from], &core_context[to]);
+}
+
+/*
+ * Scripted: core 1 takes the interrupt as soon as its line is up, except that at core 0's
+ * point `point` core 1 starts (stage 1) and runs only `inner_point` points of its own before
+ * core 0 resumes for `resume_points` points (stage 2); then core 1 finishes (stage 3).
+ */
+static uint64_t stage_mark;
+
+static bool scripted_switch(void)
+{
+	if (script_stage == 0 && running_core == 0 && result->thread_points > params->point) {
+		script_stage = 1;
+		stage_mark = result->second_points;
+		return true;
+	}
+	if (script_stage == 1 && running_core == 1 &&
+	    result->second_points - stage_mark > params->inner_point) {
+		script_stage = 2;
+		stage_mark = result->thread_points;
+		return true;
+	}
+	if (script_stage == 2 && running_core == 0 &&
+	    result->thread_points - stage_mark > params->resume_points) {
+		script_stage = 3;
+		return true;
+	}
+	return script_stage != 1 && script_stage != 2 && running_core == 0 &&
+	       pl011_model_irq_line(h.model);
+}
+
+static void two_core_point(void)
+{
+	if (running_core == 0)
+		result->thread_points++;
+	else
+		result->second_points++;
+	bool go = params->switch_one_in != 0
+			  ? harness_random(&schedule_state) % params->switch_one_in == 0
+			  : scripted_switch();
+	if (go)
+		switch_core(1 - running_core);
+}
+
+static void thread_core(void)
+{
+	run_scenario();
+	thread_done = true;
+	while (!second_done)
+		switch_core(1);
+	/* uc_link: back to explore_run with both cores done */
+}
+
+/* Core 1: the UART's interrupt whenever its line is up, a panic write when it is time. */
+static void second_core(void)
+{
+	if (script_stage == 1)
+		result->delivered = true; /* the scripted interleaving took place */
+	for (;;) {
+		if (pl011_model_irq_line(h.model)) {
+			pl011_irq_handler(&h.uart);
+			continue;
+		}
+		if (!second_panicked && result->thread_points >= params->second_panic_at) {
+			second_panicked = true;
+			outer_written = pl011_write_panic(&h.uart, outer_message, sizeof outer_message);
+			continue;
+		}
+		if (thread_done)
+			break;
+		switch_core(0);
+	}
+	second_done = true;
+	switch_core(0);
+}
+
+static void start_core(int core, void (*entry)(void))
+{
+	getcontext(&core_context[core]);
+	core_context[core].uc_stack.ss_sp = core_stack[core];
+	core_context[core].uc_stack.ss_size = CORE_STACK;
+	core_context[core].uc_link = &main_context;
+	makecontext(&core_context[core], entry, 0);
+}
+
+static void run_two_cores(void)
+{
+	thread_done = second_done = second_panicked = false;
+	script_stage = 0;
+	schedule_state = params->seed ? params->seed : 1u;
+	pl011_model_set_irq_handler(h.model, NULL, NULL);
+	start_core(0, thread_core);
+	start_core(1, second_core);
+	running_core = 0;
+	swapcontext(&main_context, &core_context[0]);
+	harness_route_irq(&h);
+}
+
 /* Called before every register access and atomic operation of the driver. */
 static void preemption_point(void *unused)
 {
 	(void)unused;
 	if (checking)
 		return;
+	if (params->two_cores) {
+		two_core_point();
+		return;
+	}
 	if (!pl011_model_in_irq(h.model)) {
 		if (result->thread_points++ == params->point && !result->delivered) {
 			result->delivered = true;
@@ -124,6 +246,8 @@ static void rx_callback(struct pl011 *uart, size_t available, void *context)
 
 static void check_not_stuck(const char *after)
 {
+	if (params->two_cores)
+		return; /* core 1 may be sending: checked once both cores are done */
 	checking = true;
 	const char *stuck = harness_tx_stuck(&h);
 	if (stuck != NULL)
@@ -228,7 +352,7 @@ static void check_block(const uint8_t *message, size_t length, int written,
 	}
 	if ((int)count != (written > 0 ? written : 0))
 		fail("%s wrote %d bytes, the wire shows %zu", name, written, count);
-	if (count != 0 && last - first + 1 != count)
+	if (count != 0 && last - first + 1 != count && !params->two_cores)
 		fail("%s bytes are split on the wire (%zu over %zu places)", name, count,
 		     last - first + 1);
 }
@@ -280,6 +404,11 @@ static void check_final_state(void)
 		fail("%zu bytes still queued after the flush", pl011_tx_queued(&h.uart));
 	if (pl011_model_peek(h.model, PL011_IMSC) & PL011_INT_TX)
 		fail("TXIM left armed with nothing to send");
+	checking = true;
+	const char *stuck = harness_tx_stuck(&h);
+	if (stuck != NULL)
+		fail("at the end: %s", stuck);
+	checking = false;
 	check_wire();
 	/* Ownership was released: a write now goes out by itself. */
 	size_t before = expected_len;
@@ -322,7 +451,9 @@ void explore_run(const struct explore_params *p, struct explore_result *r)
 	setup();
 	start_port();
 	pl011_model_set_preempt_hook(preemption_point, NULL);
-	if (r->failure == NULL)
+	if (r->failure == NULL && p->two_cores)
+		run_two_cores();
+	else if (r->failure == NULL)
 		run_scenario();
 	pl011_model_set_preempt_hook(NULL, NULL);
 	if (r->failure == NULL)

@@ -45,10 +45,24 @@ struct explore_params {
 	uint64_t latency_ns;  /* the model's own interrupt latency */
 	uint64_t jitter_ns;
 	uint32_t seed;
+	/*
+	 * Two cores: the scenario runs on core 0 while core 1 takes the UART interrupt whenever
+	 * its line is asserted (the model's own dispatch is off), and the cores switch at
+	 * preemption points. switch_one_in > 0: at each point switch with probability 1 in
+	 * switch_one_in, from a generator seeded with seed. 0: scripted: core 0 runs to its point
+	 * `point`, core 1 to its point `inner_point`, core 0 `resume_points` more, then core 1 runs
+	 * whenever the line is up. second_panic_at: core 1 calls pl011_write_panic once core 0
+	 * has passed that many points (EXPLORE_NEVER: never). `interrupt` is not used.
+	 */
+	bool two_cores;
+	uint32_t switch_one_in;
+	uint64_t resume_points;
+	uint64_t second_panic_at;
 };
 
 struct explore_result {
-	uint64_t thread_points; /* preemption points the thread passed */
+	uint64_t thread_points; /* preemption points the thread passed (core 0) */
+	uint64_t second_points; /* two cores: points core 1 passed */
 	uint64_t inner_points;  /* points inside the delivered interrupt (before any nesting) */
 	bool delivered;
 	bool inner_delivered;
@@ -56,7 +70,7 @@ struct explore_result {
 };
 
 /* Defaults: HALF_FIFO, trigger default, depth 16, 3 Mbaud, PRIME_IDLE, UART handler, never
- * delivered, 20 us callback, 1 us latency, no jitter. */
+ * delivered, 20 us callback, 1 us latency, no jitter, one core. */
 void explore_default_params(struct explore_params *params);
 
 void explore_run(const struct explore_params *params, struct explore_result *result);

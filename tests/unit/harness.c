@@ -13,6 +13,11 @@ static void harness_irq(void *context)
 	pl011_irq_handler(context);
 }
 
+void harness_route_irq(struct harness *h)
+{
+	pl011_model_set_irq_handler(h->model, harness_irq, &h->uart);
+}
+
 size_t harness_tx_backlog(void *context)
 {
 	struct pl011 *uart = context;
@@ -50,7 +55,7 @@ void harness_setup_with(struct harness *h, const struct pl011_model_config *mode
 		.wait_hook = harness_wait_step,
 		.wait_context = h->model,
 	};
-	pl011_model_set_irq_handler(h->model, harness_irq, &h->uart);
+	harness_route_irq(h);
 	pl011_model_set_backlog_probe(h->model, harness_tx_backlog, &h->uart);
 }
 

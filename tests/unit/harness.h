@@ -26,6 +26,8 @@ void harness_setup(struct harness *h, uint32_t uartclk_hz, unsigned fifo_depth);
 void harness_setup_with(struct harness *h, const struct pl011_model_config *model_config);
 /* pl011_init with h->config; routes the model's interrupt to pl011_irq_handler. */
 int harness_start(struct harness *h);
+/* Route the model's interrupt to pl011_irq_handler again (after a test took it over). */
+void harness_route_irq(struct harness *h);
 void harness_teardown(struct harness *h);
 
 /* cmocka teardown for tests registered with the harness as prestate: a failed test skips its
