@@ -185,22 +185,21 @@ qemu-test: deps-stamp
 openocd-check: deps-stamp
 	$(Q)sh tests/openocd/check_configs.sh
 
-# libFuzzer: the fuzzer's bytes choose sequences of driver calls against the model
-# (tests/unit/operations.c) and any broken invariant aborts. Not part of make test: it is
-# open-ended. FUZZ_SECONDS bounds a run; the corpus is kept under build/.
+# libFuzzer: the fuzzer's bytes choose preemption runs (tests/unit/explore.c) and sequences of
+# driver calls (tests/unit/operations.c) against the model; any broken invariant aborts.
+# FUZZ_SECONDS bounds a run (make test runs 30 s); the corpus is kept under build/.
 FUZZ_SECONDS ?= 60
 FUZZ_BIN := $(HOST_OUT)/fuzz_operations
-$(FUZZ_BIN): tests/fuzz/fuzz_operations.c tests/unit/operations.c tests/unit/harness.c \
+FUZZ_SUPPORT := $(filter-out tests/unit/test_%.c,$(wildcard tests/unit/*.c))
+$(FUZZ_BIN): tests/fuzz/fuzz_operations.c $(FUZZ_SUPPORT) \
 		$(wildcard tests/model/*.c tests/model/*.h tests/unit/*.h lib/*.c lib/*.h include/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CLANG   $@ (libFuzzer)"
 	$(Q)clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -DPL011_IO_HOOKS \
 		-Iinclude -Ilib -Itests/model -Itests/unit tests/fuzz/fuzz_operations.c \
-		tests/unit/operations.c tests/unit/harness.c $(wildcard tests/model/*.c) $(LIB_SRCS) -o $@
+		$(FUZZ_SUPPORT) $(wildcard tests/model/*.c) $(LIB_SRCS) -o $@
 fuzz: deps-stamp $(FUZZ_BIN)
-	@mkdir -p $(BUILD)/fuzz-corpus
-	$(Q)$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=60 \
-		$(BUILD)/fuzz-corpus
+	$(Q)$(PYTHON) tests/fuzz/run_fuzz.py $(FUZZ_BIN) $(FUZZ_SECONDS) $(BUILD)/fuzz-corpus
 
 # Static checks of lib/: cppcheck, clang-tidy (memcpy "insecure API" noise off), and that the
 # library needs nothing but memcpy/memset and compiler helpers on every board.
@@ -220,6 +219,7 @@ analyze: deps-stamp
 test: deps-stamp
 	$(Q)$(MAKE) --no-print-directory analyze
 	$(Q)$(MAKE) --no-print-directory unit-test
+	$(Q)$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
 	$(Q)$(MAKE) --no-print-directory qemu-test
 	$(Q)if [ -d tests/openocd ]; then $(MAKE) --no-print-directory openocd-check; fi
 

@@ -216,8 +216,7 @@ static uint32_t refill_adaptive(struct pl011 *uart, uint32_t guaranteed)
 		uart->tx.clean_refills = 0;
 		if (uart->tx.level < ADAPTIVE_CEILING)
 			set_tx_level(uart, uart->tx.level + 1u);
-		/* One slot stays free for a panic write on another core (pl011_write_panic). */
-		return fill_blind(uart, uart->line.fifo_depth - 1u);
+		return fill_blind(uart, uart->line.fifo_depth);
 	}
 	uint32_t written = fill_blind(uart, guaranteed);
 	if (++uart->tx.clean_refills >= uart->tx.patience) {
@@ -234,8 +233,7 @@ static uint32_t refill_adaptive(struct pl011 *uart, uint32_t guaranteed)
 /*
  * The interrupt's refill, with its TX cause latched. After TXIS the FIFO holds at most
  * `trigger` entries, so `depth - trigger` can go blind, unless someone else wrote the FIFO
- * since (then poll). The trigger is at least 1/8 of the depth, so the blind count also leaves
- * room for the one character a panic write on another core may add (pl011_write_panic).
+ * since (then poll).
  */
 static void refill_by_strategy(struct pl011 *uart)
 {
@@ -572,8 +570,8 @@ static size_t panic_as_owner(struct pl011 *uart, const uint8_t *data, size_t len
 /*
  * Without ownership: the owner may be preempted between an FR read and the DR write it
  * allows, or in a blind refill. Write only into an empty FIFO, one byte at a time, and leave it
- * empty again, so that its FR value and blind count stay true; on another core the owner finds
- * at most one character it did not write, which its counts leave room for.
+ * empty again, so that its FR value and blind count stay true. (On another core, after the
+ * owner failed to let go within the panic's wait, this is not enough: docs/design.md.)
  */
 static size_t panic_beside_owner(struct pl011 *uart, const uint8_t *data, size_t len,
 				 struct pl011_wait *wait)

@@ -30,11 +30,11 @@
 #define READER_STEP_NS 100000u
 #define LOAD_SEED 0xC0FFEEu
 #define SEED_RUNS 5u
-#define LATENCY_BAND_NS 250000u /* SEEDS section 2: the control loop's 250 us band */
+#define LATENCY_BAND_NS 250000u /* the 2019 control loop's 250 us band (docs/background.md) */
 #define MESSAGES 1000u
 #define MESSAGE_MIN_LEN 5u
 #define MESSAGE_MAX_LEN 6u
-#define MESSAGE_PERIOD_NS 1000000u /* a 1,000 Hz control loop (SEEDS section 2) */
+#define MESSAGE_PERIOD_NS 1000000u /* a 1,000 Hz control loop (docs/background.md) */
 
 static struct harness h;
 static uint8_t tx_stream[TX_BYTES];
@@ -260,7 +260,7 @@ static void bench_tx_strategies(void)
 			}
 }
 
-/* The SEEDS section 1 histogram, for the polling strategies at 3 Mbaud, FIFO 16. */
+/* The 2015 Raspberry Pi histogram (docs/background.md), for the polling strategies at 3 Mbaud, FIFO 16. */
 static void bench_tx_histogram(void)
 {
 	printf("#### Extra characters per refill, 3000000 baud, FIFO 16 (refills by extra count)\n\n");

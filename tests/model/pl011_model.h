@@ -1,4 +1,4 @@
-/* Discrete-event behavioural model of the ARM PL011 UART for host tests (DESIGN.md "Host model"). */
+/* Discrete-event behavioural model of the ARM PL011 UART for host tests (docs/design.md, "Layers"). */
 #ifndef PL011_MODEL_H
 #define PL011_MODEL_H
 
