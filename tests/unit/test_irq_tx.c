@@ -233,6 +233,47 @@ static void test_irq_tx_stalled_transmitter_times_out_within_bound(void **state)
 	harness_teardown(&h);
 }
 
+/* 64 KiB at 3 Mbaud on silicon whose PeriphID claims 32 entries but whose FIFO has 16 (the
+ * BCM2835/6/7), with the depth the config states; returns the FIFO overflows. */
+static uint64_t overflows_with_lying_id(enum pl011_tx_mode mode, uint32_t stated_depth)
+{
+	struct pl011_model_config model_config;
+	pl011_model_default_config(&model_config);
+	model_config.base = HARNESS_BASE;
+	model_config.fifo_depth = 16;
+	model_config.id_fifo_depth = 32;
+	harness_setup_with(&h, &model_config);
+	h.config.baud = 3000000u;
+	h.config.tx_mode = mode;
+	h.config.fifo_depth = stated_depth;
+	assert_int_equal(harness_start(&h), 0);
+	harness_fill_random(stream, STREAM_BYTES, 7);
+	size_t sent = 0;
+	while (sent < STREAM_BYTES) {
+		int n = pl011_write(&h.uart, stream + sent, STREAM_BYTES - sent, PL011_NO_WAIT);
+		sent += (size_t)n;
+		pl011_model_advance(h.model, 20000u);
+	}
+	(void)pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL);
+	uint64_t overflows = pl011_model_counters(h.model)->tx_overflows;
+	if (stated_depth != 0)
+		expect_wire_equals(stream, STREAM_BYTES, strategy_names[mode - 1]);
+	harness_teardown(&h);
+	return overflows;
+}
+
+static void test_irq_tx_a_lying_periph_id_needs_the_board_stated_depth(void **state)
+{
+	(void)state;
+	for (size_t m = 0; m < sizeof strategies / sizeof strategies[0]; m++)
+		assert_int_equal(overflows_with_lying_id(strategies[m], 16u), 0);
+	/* Trusting the ID, the blind strategies write twice what the FIFO holds. */
+	uint64_t trusted = overflows_with_lying_id(PL011_TX_HALF_FIFO, 0u);
+	print_message("ID says 32, FIFO is 16, depth from the ID: HALF_FIFO lost %llu of %u bytes\n",
+		      (unsigned long long)trusted, STREAM_BYTES);
+	assert_true(trusted > 1000u);
+}
+
 static uint32_t slow_callback_ns;
 
 /* An RX callback that works a while, as an application's protocol parser might. */
@@ -354,6 +395,7 @@ int main(void)
 		HARNESS_TEST(test_irq_tx_lost_interrupt_writes_and_flush_still_finish, &h),
 		HARNESS_TEST(test_irq_tx_stalled_transmitter_times_out_within_bound, &h),
 		HARNESS_TEST(test_irq_tx_priming_slowed_by_rx_callbacks_never_strands_the_ring, &h),
+		HARNESS_TEST(test_irq_tx_a_lying_periph_id_needs_the_board_stated_depth, &h),
 		HARNESS_TEST(test_send_break_waits_for_the_drain_then_holds_the_line_low, &h),
 		HARNESS_TEST(test_rts_cts_flag_enables_hardware_flow_control, &h),
 	};
