@@ -17,7 +17,7 @@ void board_tick_start(uint32_t period_us, void (*tick)(void *context), void *con
 
 void board_console_route(bool enable)
 {
-	bcm2835_irq_line_enable(BCM283X_GPU_IRQ_UART0, enable);
+	bcm2835_irq_line_enable(BOARD_UART_IRQ, enable);
 }
 
 void board_irq_dispatch(void)

@@ -34,6 +34,8 @@ void board_console_start(uintptr_t base, uint32_t clock_hz)
 		.data_bits = 8,
 		.stop_bits = 1,
 		.parity = PL011_PARITY_NONE,
+		/* Stated, not read from PeriphID: some SoCs report the wrong revision (board.h). */
+		.fifo_depth = BOARD_UART_FIFO_DEPTH,
 		.tx_mode = PL011_TX_POLLED,
 		.rx_mode = PL011_RX_POLLED,
 		.clock = board_now_us,

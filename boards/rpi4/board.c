@@ -30,7 +30,6 @@
 #define GIC_DISPATCH_PASSES 4u
 
 #define GIC_ID_TICK BOARD_GIC_ID_VIDEOCORE(BCM283X_GPU_IRQ_TICK)   /* 97 */
-#define GIC_ID_UART0 BOARD_GIC_ID_VIDEOCORE(BCM283X_GPU_IRQ_UART0) /* 153 = SPI 121 */
 
 static uintptr_t gicd(uint32_t offset)
 {
@@ -104,7 +103,7 @@ void board_tick_start(uint32_t period_us, void (*tick)(void *context), void *con
 
 void board_console_route(bool enable)
 {
-	gic_enable(GIC_ID_UART0, enable);
+	gic_enable(BOARD_UART_IRQ, enable);
 }
 
 void board_irq_dispatch(void)
@@ -117,7 +116,7 @@ void board_irq_dispatch(void)
 		bcm283x_barrier();
 		if (id >= GIC_FIRST_SPURIOUS_ID)
 			return;
-		if (id == GIC_ID_UART0) {
+		if (id == BOARD_UART_IRQ) {
 			board_console_irq();
 		} else if (id == GIC_ID_TICK && bcm283x_tick_acknowledge()) {
 			board_tick_run();
