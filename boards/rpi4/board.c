@@ -132,7 +132,7 @@ void board_init(void)
 	gic_init();
 	bcm283x_tick_timer_stop();
 	/* The mailbox clock query runs with the caches still off: no cache maintenance. */
-	bcm283x_console_init(bcm2711_uart0_pins_pulls_off);
+	bcm283x_console_init(bcm2711_uart0_pins_pulls);
 	board_mmu_enable(BOARD_DEVICE_START);
 	bcm283x_exclusives_check();
 }
