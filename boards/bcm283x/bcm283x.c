@@ -64,6 +64,7 @@
 #define PROPERTY_RESPONSE_SUCCESS 0x80000000u
 #define PROPERTY_TAG_RESPONSE 0x80000000u
 #define PROPERTY_TAG_GET_CLOCK_RATE 0x00030002u /* 0x00038002 is "set clock rate" */
+#define PROPERTY_TAG_GET_ARM_MEMORY 0x00010005u /* answer: base, size in bytes */
 #define PROPERTY_TAG_END 0u
 /* Sanity bounds on a reported clock: anything outside is treated as no answer. */
 #define CLOCK_PLAUSIBLE_MIN_HZ 1000000u
@@ -246,9 +247,11 @@ void bcm2711_uart0_pins_pulls(void)
 
 /* ---- mailbox ------------------------------------------------------------------------ */
 
-/* One "get clock rate" request: size, code, then the tag (id, value buffer size, request /
- * response code, clock id, rate), then the end tag. The VideoCore reads and rewrites it in
- * RAM, hence volatile; 16-byte aligned because the low 4 bits of the message are the channel. */
+/* One property request with one tag of two value words: size, code, then the tag (id, value
+ * buffer size, request / response code, two values), then the end tag. Both tags used here
+ * ("get clock rate": clock id, rate; "get ARM memory": base, size) have that shape. The
+ * VideoCore reads and rewrites it in RAM, hence volatile; 16-byte aligned because the low
+ * 4 bits of the message are the channel. */
 static volatile uint32_t mailbox_message[8] __attribute__((aligned(16)));
 
 static bool mailbox_wait(uintptr_t status, uint32_t busy_bit, uint32_t start_us)
@@ -260,15 +263,18 @@ static bool mailbox_wait(uintptr_t status, uint32_t busy_bit, uint32_t start_us)
 	return true;
 }
 
-bool bcm283x_mailbox_clock_rate(uint32_t clock_id, uint32_t *rate_hz)
+/* Send `tag` with values[0..1] and wait (bounded) for the answer; true and values[] replaced
+ * by the answer only if the firmware and the tag both report success. Runs with the data cache
+ * off (board_init calls it before board_mmu_enable), so the buffer needs no maintenance. */
+static bool mailbox_property(uint32_t tag, uint32_t values[2])
 {
 	mailbox_message[0] = sizeof mailbox_message;
 	mailbox_message[1] = PROPERTY_PROCESS_REQUEST;
-	mailbox_message[2] = PROPERTY_TAG_GET_CLOCK_RATE;
-	mailbox_message[3] = 8u; /* value buffer: clock id, rate */
+	mailbox_message[2] = tag;
+	mailbox_message[3] = 8u; /* value buffer: two words */
 	mailbox_message[4] = 0u; /* request */
-	mailbox_message[5] = clock_id;
-	mailbox_message[6] = 0u;
+	mailbox_message[5] = values[0];
+	mailbox_message[6] = values[1];
 	mailbox_message[7] = PROPERTY_TAG_END;
 	/* The VideoCore sees ARM RAM through a bus alias (BOARD_MAILBOX_BUS_ALIAS). */
 	uint32_t message = (uint32_t)(uintptr_t)mailbox_message | BOARD_MAILBOX_BUS_ALIAS;
@@ -291,12 +297,32 @@ bool bcm283x_mailbox_clock_rate(uint32_t clock_id, uint32_t *rate_hz)
 	}
 	bcm283x_sync();
 
-	uint32_t rate = mailbox_message[6];
 	if (mailbox_message[1] != PROPERTY_RESPONSE_SUCCESS ||
-	    (mailbox_message[4] & PROPERTY_TAG_RESPONSE) == 0 || mailbox_message[5] != clock_id ||
-	    rate < CLOCK_PLAUSIBLE_MIN_HZ || rate > CLOCK_PLAUSIBLE_MAX_HZ)
+	    (mailbox_message[4] & PROPERTY_TAG_RESPONSE) == 0)
 		return false;
-	*rate_hz = rate;
+	values[0] = mailbox_message[5];
+	values[1] = mailbox_message[6];
+	return true;
+}
+
+bool bcm283x_mailbox_clock_rate(uint32_t clock_id, uint32_t *rate_hz)
+{
+	uint32_t values[2] = {clock_id, 0u};
+	if (!mailbox_property(PROPERTY_TAG_GET_CLOCK_RATE, values) || values[0] != clock_id ||
+	    values[1] < CLOCK_PLAUSIBLE_MIN_HZ || values[1] > CLOCK_PLAUSIBLE_MAX_HZ)
+		return false;
+	*rate_hz = values[1];
+	return true;
+}
+
+bool bcm283x_mailbox_arm_memory(uint32_t *base, uint32_t *size)
+{
+	uint32_t values[2] = {0u, 0u};
+	if (!mailbox_property(PROPERTY_TAG_GET_ARM_MEMORY, values) || values[1] == 0u ||
+	    values[0] + values[1] < values[0])
+		return false;
+	*base = values[0];
+	*size = values[1];
 	return true;
 }
 
@@ -344,6 +370,31 @@ void bcm283x_console_init(void (*pulls)(void))
 	if (source == BCM283X_CLOCK_FALLBACK)
 		console_warning(": the firmware did not report the UART clock; assuming 48 MHz "
 				"(build with BOARD_UART_CLOCK_HZ=<hz> to set it)\r\n");
+}
+
+/* Linker symbols (linker/common_sections.ld): the image runs from _start to the stack tops. */
+extern char _start[];
+extern char __svc_stack_top[];
+
+void bcm283x_memory_init(void)
+{
+	uint32_t image_start = (uint32_t)(uintptr_t)_start;
+	uint32_t image_end = (uint32_t)(uintptr_t)__svc_stack_top;
+	uint32_t base;
+	uint32_t size;
+	uint32_t end;
+	if (bcm283x_mailbox_arm_memory(&base, &size) && base <= image_start &&
+	    image_end - base <= size) {
+		end = base + size;
+	} else {
+		/* No (believable) answer: only what the image itself occupies is known to be RAM. */
+		base = 0;
+		end = (image_end + BCM283X_SECTION_BYTES - 1u) & ~(BCM283X_SECTION_BYTES - 1u);
+		console_warning(": the firmware did not report the ARM memory; mapping only the "
+				"image's own RAM\r\n");
+	}
+	board_mmu_enable(base, end, BOARD_DEVICE_START);
+	bcm283x_exclusives_check();
 }
 
 void bcm283x_exclusives_check(void)

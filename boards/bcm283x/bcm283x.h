@@ -116,6 +116,24 @@ bool bcm283x_exclusives_work(void);
 void bcm283x_exclusives_check(void);
 
 /*
+ * Ask the firmware which RAM belongs to the ARM (mailbox property tag 0x00010005 "get ARM
+ * memory": base and size in bytes; the rest of the SDRAM belongs to the VideoCore). Bounded
+ * like the clock query; true only for a complete answer.
+ */
+bool bcm283x_mailbox_arm_memory(uint32_t *base, uint32_t *size);
+
+/* The MMU maps in 1 MiB sections. */
+#define BCM283X_SECTION_BYTES 0x100000u
+
+/*
+ * After the console is up: map the ARM's RAM as the firmware reports it (or, without an
+ * answer, only the image's own sections, with a warning), everything else below
+ * BOARD_DEVICE_START faulting, turn the MMU and caches on (board_mmu_enable), then
+ * bcm283x_exclusives_check.
+ */
+void bcm283x_memory_init(void);
+
+/*
  * Board start of the console: GPIO 14/15 to ALT0, their resistors by pulls (the SoC's scheme),
  * UART clock by bcm283x_uart_clock_hz, then the polled console on UART0. Prints a warning line
  * only when something will not work as expected (clock fallback used, exclusives failing).

@@ -133,6 +133,5 @@ void board_init(void)
 	bcm283x_tick_timer_stop();
 	/* The mailbox clock query runs with the caches still off: no cache maintenance. */
 	bcm283x_console_init(bcm2711_uart0_pins_pulls);
-	board_mmu_enable(BOARD_DEVICE_START);
-	bcm283x_exclusives_check();
+	bcm283x_memory_init();
 }
