@@ -434,6 +434,11 @@ void bcm2835_irq_controller_init(void)
 	mmio_write(INTERRUPT_DISABLE1, 0xFFFFFFFFu);
 	mmio_write(INTERRUPT_DISABLE2, 0xFFFFFFFFu);
 	mmio_write(INTERRUPT_DISABLE_BASIC, 0xFFFFFFFFu);
+#ifdef BOARD_LOCAL_CORE0_TIMER_CONTROL
+	/* BCM2836/7: the generic timers' interrupts too (the start-up stopped the timers). */
+	bcm283x_barrier();
+	mmio_write(BOARD_LOCAL_CORE0_TIMER_CONTROL, 0);
+#endif
 	bcm283x_barrier();
 }
 

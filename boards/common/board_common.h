@@ -20,8 +20,8 @@ void board_tick_set(void (*tick)(void *context), void *context);
 /* Called by the board's timer interrupt. */
 void board_tick_run(void);
 
-/* Semihosting SYS_EXIT: status 0 ends QEMU with 0, anything else with 1. Returns only when
- * no debugger/emulator took the call (the SVC vector then halts). */
+/* Semihosting SYS_EXIT: status 0 ends QEMU with 0, anything else with 1. Returns when no
+ * debugger or emulator took the call (the SVC vector returns at once). */
 void board_semihosting_exit(int status);
 
 /* Identity map: the whole 1 MiB sections inside [ram_start, ram_end) Normal cacheable RAM,

@@ -71,7 +71,8 @@ void board_tick_run(void)
 
 void board_exit(int status)
 {
-	/* Everything queued must reach the wire before the emulator is told to stop. */
+	/* Everything queued must reach the wire before the emulator is told to stop. On hardware
+	 * nobody takes the semihosting call: it returns, and the core sleeps here. */
 	(void)pl011_flush(&console, PL011_WAIT_AUTO, NULL);
 	board_irq_disable();
 	board_semihosting_exit(status);

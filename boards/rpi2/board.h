@@ -23,6 +23,9 @@
 /* The console UART's interrupt: GPU IRQ 57 at the BCM2835 interrupt controller (BCM 7.5). */
 #define BOARD_UART_IRQ BCM283X_GPU_IRQ_UART0
 /* The BCM2836 local controller (0x40000000) routes GPU interrupts to core 0 from reset
- * (QA7 rev 3.4, "GPU interrupts routing"), the only core that runs: nothing to set there. */
+ * (QA7 rev 3.4, "GPU interrupts routing"), the only core that runs. Its "Core0 timers
+ * interrupt control" register (QA7 4.6) passes the generic timers' interrupts to core 0 once
+ * Linux, or any earlier program, enabled them: board_init clears it. */
+#define BOARD_LOCAL_CORE0_TIMER_CONTROL 0x40000040u
 
 #endif

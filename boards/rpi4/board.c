@@ -61,7 +61,9 @@ static void gic_init(void)
 	uint32_t lines = 32u * ((mmio_read(gicd(GICD_TYPER)) & 0x1Fu) + 1u);
 	bcm283x_barrier();
 	mmio_write(gicd(GICD_CTLR), 0);
-	for (uint32_t id = 32u; id < lines; id += 32u) {
+	/* From ID 0: the banked SGIs and PPIs too. The generic timer's PPI may still be enabled,
+	 * and pending, from an earlier program (a JTAG restart); the start-up stopped the timer. */
+	for (uint32_t id = 0; id < lines; id += 32u) {
 		mmio_write(gicd(GICD_ICENABLER + id / 8u), 0xFFFFFFFFu);
 		mmio_write(gicd(GICD_ICPENDR + id / 8u), 0xFFFFFFFFu);
 	}
