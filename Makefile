@@ -279,6 +279,7 @@ sdcard: $(OUT)/examples/$(SDCARD_EXAMPLE).img $(BOARD_SDCARD_CONFIG)
 	@printf '%s\n' "$(SDCARD_EXAMPLE) for $(BOARD): copy every file here to the root of a FAT32 SD card," \
 		"together with these files from $(FIRMWARE_URL):" "  $(BOARD_FIRMWARE_FILES)" \
 		"The UART is on GPIO 14 (TX, header pin 8) and 15 (RX, pin 10), 115200 8N1." \
+		"No overlay is needed: the kernel takes the PL011 back from Bluetooth itself." \
 		> $(SDCARD_DIR)/README.txt
 	@echo "  SDCARD  $(SDCARD_DIR)/: kernel.img ($(SDCARD_EXAMPLE)), config.txt, README.txt"
 	@echo "          add from $(FIRMWARE_URL): $(BOARD_FIRMWARE_FILES)"
