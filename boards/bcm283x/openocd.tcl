@@ -73,8 +73,10 @@ proc pl011_dcache_flush_by_set_way {group} {
 }
 
 # Clean the data caches to memory and turn the MMU and the caches off, on the halted current
-# core. Nothing to do when SCTLR shows M, C and I clear (a board fresh from the firmware).
-# Usable on its own before a manual gdb `load`: `monitor pl011_caches_off`.
+# core. The data caches need cleaning only when SCTLR shows the MMU or the D-cache on (after
+# one of our images); the firmware's armstub (armstub7.S) leaves just the I-cache on, which
+# is turned off and invalidated. Nothing at all to do with M, C and I clear. Usable on its own
+# before a manual gdb `load`: `monitor pl011_caches_off`.
 proc pl011_caches_off {} {
 	global PL011_SCTLR_M PL011_SCTLR_C PL011_SCTLR_Z PL011_SCTLR_I
 	set group [pl011_cp15_group]
@@ -83,7 +85,9 @@ proc pl011_caches_off {} {
 	if {($sctlr & $on) == 0} {
 		return
 	}
-	if {[[target current] cget -type] eq "arm11"} {
+	if {($sctlr & ($PL011_SCTLR_M | $PL011_SCTLR_C)) == 0} {
+		# Only the I-cache was on: nothing dirty to write back.
+	} elseif {[[target current] cget -type] eq "arm11"} {
 		# ARM1176JZF-S TRM 3.2.22: clean and invalidate the entire data cache (c7, c14, 0).
 		# Not c7, c7, 0, which would throw dirty lines away without writing them.
 		pl011_cp15 $group 0 7 14 0 0
@@ -98,7 +102,7 @@ proc pl011_caches_off {} {
 	pl011_cp15 $group 0 7 5 6 0
 	pl011_cp15 $group 0 8 7 0 0
 	pl011_cp15_barriers $group
-	echo [format "pl011: SCTLR was 0x%08x: data cache cleaned, MMU and caches off" $sctlr]
+	echo [format "pl011: SCTLR was 0x%08x: MMU and caches off, data written back" $sctlr]
 }
 
 # Load an ELF into RAM and start it at its entry point, the way the firmware would have: halt

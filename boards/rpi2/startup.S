@@ -36,8 +36,9 @@ in_svc:
 
 	/* Stop the physical and virtual generic timers (CNTP_CTL, CNTV_CTL = 0: disabled, so
 	 * their interrupt is deasserted; ARMv7-A ARM B4.1.25/B4.1.28). The firmware's armstub
-	 * sets the timer up for Linux, and after a JTAG restart the previous program's timer may
-	 * still be running with its interrupt pending; nothing here handles that interrupt. */
+	 * (raspberrypi/tools armstubs/armstub7.S) enables the virtual timer with its interrupt
+	 * unmasked for Linux, and after a JTAG restart the previous program's timers may still
+	 * run with their interrupt pending; nothing here handles those interrupts. */
 	mov	r0, #0
 	mcr	p15, 0, r0, c14, c2, 1
 	mcr	p15, 0, r0, c14, c3, 1

@@ -91,7 +91,20 @@ proc pl011_check_caches {} {
 	if {$pl011_fake(ops) != 1} {
 		lappend problems "with the MMU and caches off it issued $pl011_fake(ops) CP15 operations, expected 1"
 	}
-	# 2. After a run of one of our images (SCTLR as QEMU showed it at main: M, C, Z, I set).
+	# 2. Fresh from the firmware's armstub, which turns the I-cache on: no data cache work.
+	set pl011_fake(sctlr) 0x00C51078
+	pl011_caches_off
+	if {$pl011_fake(sctlr) != 0x00C50078 || $pl011_fake(icache) != 1} {
+		lappend problems [format "I-cache only: SCTLR 0x%08x, %d I-cache invalidations (expected 0x00c50078, 1)" \
+			$pl011_fake(sctlr) $pl011_fake(icache)]
+	}
+	if {$pl011_fake(dccisw) + $pl011_fake(dcciall) != 0} {
+		lappend problems "I-cache only: the data cache was cleaned for nothing"
+	}
+	foreach counter {dccisw dcciall icache tlb} {
+		set pl011_fake($counter) 0
+	}
+	# 3. After a run of one of our images (SCTLR as QEMU showed it at main: M, C, Z, I set).
 	set pl011_fake(sctlr) 0x00C5187D
 	pl011_caches_off
 	if {$pl011_fake(sctlr) & 0x1805} {
