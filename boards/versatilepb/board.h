@@ -8,9 +8,9 @@
 
 #define BOARD_UART0_BASE 0x101F1000u
 #define BOARD_UART_CLOCK_HZ 24000000u /* real hardware; QEMU ignores the divisors */
-/* PL011 FIFO entries. PeriphID2 = 0x14 here (revision 1, before r1p5: 16 entries), both in
- * QEMU's model of this board (hw/char/pl011.c, pl011_id_arm) and as Linux reads it: its
- * versatile-pb device tree has no arm,primecell-periphid override. */
+/* PL011 FIFO entries: what this board's PL011 reports, PeriphID2 = 0x14 (revision 1, before
+ * r1p5: 16 entries), in QEMU's model (hw/char/pl011.c, pl011_id_arm), where this project runs
+ * it. Linux's versatile-ab.dts overrides no periphid: it goes by that register too. */
 #define BOARD_UART_FIFO_DEPTH 16u
 #define BOARD_VIC_BASE 0x10140000u    /* PL190 */
 #define BOARD_VIC_LINE_TIMER01 4u
