@@ -41,8 +41,9 @@ proc pl011_cp15_barriers {group} {
 
 # ARMv7/ARMv8 AArch32: clean and invalidate every data or unified cache level up to the point
 # of coherency by set/way (DCCISW, c7, c14, 2), walking CLIDR, CSSELR and CCSIDR (ARMv7-A ARM
-# B4.2.1, B6.2.2 "cache maintenance by set/way"). On the Pi 2-4 this is L1 and L2: a few
-# thousand to 16,384 operations, some seconds over JTAG.
+# B4.2.1, B6.2.2 "cache maintenance by set/way"). On the Pi 2-4 this is L1 and L2: 8,704
+# (Cortex-A7, 32 KiB + 512 KiB) to 16,896 (Cortex-A72, 32 KiB + 1 MiB) operations, each a few
+# JTAG transactions: not timed on hardware, expect seconds to tens of seconds.
 proc pl011_dcache_flush_by_set_way {group} {
 	set clidr [pl011_cp15 $group 1 0 0 1]
 	set loc [expr {($clidr >> 24) & 7}]
