@@ -109,7 +109,7 @@ def doc_table(path):
     return table
 
 
-def compare(board, code, documented):
+def compare(code, documented):
     problems = []
     if documented["fifo_depth"] != code["fifo_depth"]:
         problems.append(f"FIFO depth: board.h says {code['fifo_depth']}, "
@@ -149,7 +149,7 @@ def main():
         else:
             try:
                 code = board_facts(root, board)
-                problems = compare(board, code, table[board])
+                problems = compare(code, table[board])
             except ValueError as error:
                 code, problems = None, [str(error)]
         if problems:
