@@ -67,7 +67,7 @@ UNIT_SUPPORT_OBJS := $(patsubst %.c,$(HOST_OUT)/%.o,$(filter-out tests/unit/test
 UNIT_TESTS := $(sort $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c)))
 UNIT_BINS := $(UNIT_TESTS:%=$(HOST_OUT)/%)
 
-.PHONY: fuzz print-qemu print-qemu-machines all lib examples run test unit-test qemu-test bench size clean help deps flash debug sdcard \
+.PHONY: fuzz print-qemu print-qemu-machines print-board-facts all lib examples run test unit-test qemu-test bench size clean help deps flash debug sdcard \
 	openocd-check analyze
 
 all: lib examples
@@ -132,6 +132,9 @@ print-qemu:
 	@echo $(QEMU) $(QEMU_FLAGS)
 print-qemu-machines:
 	@echo $(BOARD_QEMU_MACHINES)
+# For tests/boards/check_board_facts.py: BOARD's FIFO depth, UART clock and interrupt, as its code sees them.
+print-board-facts:
+	@$(CC) $(APP_CFLAGS) -E -P tests/boards/board_facts.h | grep '^board-fact'
 
 ifeq ($(strip $(BOARD_QEMU_MACHINES)),)
 run:
@@ -221,6 +224,7 @@ test: deps-stamp
 	$(Q)$(MAKE) --no-print-directory unit-test
 	$(Q)$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
 	$(Q)$(MAKE) --no-print-directory qemu-test
+	$(Q)$(PYTHON) tests/boards/check_board_facts.py
 	$(Q)if [ -d tests/openocd ]; then $(MAKE) --no-print-directory openocd-check; fi
 
 # The stamp makes every build depend on the tools being there, checked once per build tree.
@@ -279,6 +283,7 @@ sdcard: $(OUT)/examples/$(SDCARD_EXAMPLE).img $(BOARD_SDCARD_CONFIG)
 	@printf '%s\n' "$(SDCARD_EXAMPLE) for $(BOARD): copy every file here to the root of a FAT32 SD card," \
 		"together with these files from $(FIRMWARE_URL):" "  $(BOARD_FIRMWARE_FILES)" \
 		"The UART is on GPIO 14 (TX, header pin 8) and 15 (RX, pin 10), 115200 8N1." \
+		"No overlay is needed: the kernel takes the PL011 back from Bluetooth itself." \
 		> $(SDCARD_DIR)/README.txt
 	@echo "  SDCARD  $(SDCARD_DIR)/: kernel.img ($(SDCARD_EXAMPLE)), config.txt, README.txt"
 	@echo "          add from $(FIRMWARE_URL): $(BOARD_FIRMWARE_FILES)"

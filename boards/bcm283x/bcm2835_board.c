@@ -17,7 +17,7 @@ void board_tick_start(uint32_t period_us, void (*tick)(void *context), void *con
 
 void board_console_route(bool enable)
 {
-	bcm2835_irq_line_enable(BCM283X_GPU_IRQ_UART0, enable);
+	bcm2835_irq_line_enable(BOARD_UART_IRQ, enable);
 }
 
 void board_irq_dispatch(void)
@@ -30,7 +30,6 @@ void board_init(void)
 	bcm2835_irq_controller_init();
 	bcm283x_tick_timer_stop();
 	/* The mailbox clock query runs with the caches still off: no cache maintenance. */
-	bcm283x_console_init(bcm2835_uart0_pins_pulls_off);
-	board_mmu_enable(BOARD_DEVICE_START);
-	bcm283x_exclusives_check();
+	bcm283x_console_init(bcm2835_uart0_pins_pulls);
+	bcm283x_memory_init();
 }

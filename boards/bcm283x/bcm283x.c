@@ -18,16 +18,35 @@
  * counter already passed would only match after the 2^32 us wrap (71 minutes). */
 #define TICK_MARGIN_US 2u
 
-/* GPIO (BCM 6.1). GPFSEL1 holds pins 10-19, three bits each; ALT0 is 0b100 (BCM 6.2). */
-#define GPIO_GPFSEL1 PERIPHERAL(BCM283X_GPIO_OFFSET + 0x04u)
+/* GPIO (BCM 6.1). GPFSELn holds pins 10n..10n+9, three bits each (BCM 6.2): 0b000 input,
+ * 0b100 ALT0, 0b111 ALT3. */
+#define GPIO_GPFSEL(n) PERIPHERAL(BCM283X_GPIO_OFFSET + 4u * (n))
 #define GPIO_GPPUD PERIPHERAL(BCM283X_GPIO_OFFSET + 0x94u)
 #define GPIO_GPPUDCLK0 PERIPHERAL(BCM283X_GPIO_OFFSET + 0x98u)
 #define GPIO_PUP_PDN_CNTRL_REG0 PERIPHERAL(BCM283X_GPIO_OFFSET + 0xE4u) /* BCM2711 only */
+#define GPIO_FSEL_MASK 7u
+#define GPIO_FSEL_INPUT 0u
 #define GPIO_FSEL_ALT0 4u
+#define GPIO_FSEL_ALT3 7u
 #define GPIO_UART0_TXD 14u
 #define GPIO_UART0_RXD 15u
-/* BCM 6.1 (GPPUDCLK): "wait 150 cycles" to set up the control signal, then to hold the clock. */
-#define GPIO_PULL_SETUP_CYCLES 150u
+/* BCM 6.2: GPIO 30-33 in ALT3 are the PL011's CTS, RTS, TXD and RXD. The firmware routes the
+ * PL011 there for the Bluetooth chip on the Pi 3, Zero W and 4 (Linux's bcm283x pinctrl node
+ * uart0_ctsrts_gpio30 / uart0_gpio32 and Raspberry Pi's disable-bt overlay move it back). */
+#define GPIO_UART0_BT_FIRST 30u
+#define GPIO_UART0_BT_LAST 33u
+/* GPPUD control values (BCM 6.1): 0 off, 1 pull-down, 2 pull-up. */
+#define GPIO_GPPUD_OFF 0u
+#define GPIO_GPPUD_UP 2u
+/* GPIO_PUP_PDN_CNTRL fields (BCM2711 ARM Peripherals 5.2), two bits per pin: 0 none, 1 up. */
+#define GPIO_PUP_PDN_NONE 0u
+#define GPIO_PUP_PDN_UP 1u
+/* BCM 6.1 (GPPUDCLK): wait 150 cycles of the VideoCore clock to set up the control signal, and
+ * again to hold the clock: 0.6 us at the 250 MHz default core clock. Waiting until the 1 MHz
+ * counter has moved on twice gives at least 1 us, enough down to a 150 MHz core clock. */
+#define GPIO_PULL_WAIT_TICKS 2u
+/* Bound of that wait should the system timer not count: far more reads than 2 us take. */
+#define GPIO_PULL_WAIT_MAX_READS 100000u
 
 /* Mailbox (Raspberry Pi firmware wiki, "Mailboxes"): the ARM reads answers from mailbox 0 and
  * writes requests to mailbox 1; each has its own status word. A message is a 16-byte aligned
@@ -45,6 +64,7 @@
 #define PROPERTY_RESPONSE_SUCCESS 0x80000000u
 #define PROPERTY_TAG_RESPONSE 0x80000000u
 #define PROPERTY_TAG_GET_CLOCK_RATE 0x00030002u /* 0x00038002 is "set clock rate" */
+#define PROPERTY_TAG_GET_ARM_MEMORY 0x00010005u /* answer: base, size in bytes */
 #define PROPERTY_TAG_END 0u
 /* Sanity bounds on a reported clock: anything outside is treated as no answer. */
 #define CLOCK_PLAUSIBLE_MIN_HZ 1000000u
@@ -142,54 +162,96 @@ void bcm283x_tick_start(uint32_t period_us, void (*tick)(void *context), void *c
 
 /* ---- pins --------------------------------------------------------------------------- */
 
-static void wait_cycles(uint32_t cycles)
+/* Position of `pin`'s three-bit field in its GPFSEL register. */
+static uint32_t gpio_fsel_shift(uint32_t pin)
 {
-	/* Each pass takes at least one cycle, so this waits at least `cycles`. */
-	for (uint32_t i = 0; i < cycles; i++)
-		__asm__ volatile("nop");
+	return (pin % 10u) * 3u;
+}
+
+static void gpio_set_function(uint32_t pin, uint32_t function)
+{
+	uintptr_t reg = GPIO_GPFSEL(pin / 10u);
+	uint32_t shift = gpio_fsel_shift(pin);
+	uint32_t fsel = mmio_read(reg);
+	mmio_write(reg, (fsel & ~(GPIO_FSEL_MASK << shift)) | (function << shift));
+}
+
+static uint32_t gpio_function(uint32_t pin)
+{
+	return (mmio_read(GPIO_GPFSEL(pin / 10u)) >> gpio_fsel_shift(pin)) & GPIO_FSEL_MASK;
 }
 
 void bcm283x_uart0_pins_alt0(void)
 {
-	uint32_t shift_txd = (GPIO_UART0_TXD - 10u) * 3u;
-	uint32_t shift_rxd = (GPIO_UART0_RXD - 10u) * 3u;
 	bcm283x_barrier();
-	uint32_t fsel = mmio_read(GPIO_GPFSEL1);
-	fsel &= ~((7u << shift_txd) | (7u << shift_rxd));
-	fsel |= (GPIO_FSEL_ALT0 << shift_txd) | (GPIO_FSEL_ALT0 << shift_rxd);
-	mmio_write(GPIO_GPFSEL1, fsel);
+	/* Take the PL011 back from the Bluetooth pins first: with both pin pairs selecting it,
+	 * which RXD input the UART listens to is not documented. Only pins still in ALT3 are
+	 * touched; whatever else uses GPIO 30-33 (a Compute Module's own wiring) is left. */
+	for (uint32_t pin = GPIO_UART0_BT_FIRST; pin <= GPIO_UART0_BT_LAST; pin++) {
+		if (gpio_function(pin) == GPIO_FSEL_ALT3)
+			gpio_set_function(pin, GPIO_FSEL_INPUT);
+	}
+	gpio_set_function(GPIO_UART0_TXD, GPIO_FSEL_ALT0);
+	gpio_set_function(GPIO_UART0_RXD, GPIO_FSEL_ALT0);
 	bcm283x_barrier();
 }
 
-void bcm2835_uart0_pins_pulls_off(void)
+/* At least (GPIO_PULL_WAIT_TICKS - 1) us, bounded by GPIO_PULL_WAIT_MAX_READS timer reads. */
+static void gpio_pull_wait(void)
 {
-	/* BCM 6.1, GPPUDCLK: write the control (0 = off), wait, clock it into the chosen pins,
-	 * wait, then remove both the control and the clock. */
+	uint32_t start = bcm283x_timer_now_us();
+	for (uint32_t reads = 0; reads < GPIO_PULL_WAIT_MAX_READS; reads++) {
+		if (bcm283x_timer_now_us() - start >= GPIO_PULL_WAIT_TICKS)
+			return;
+	}
+}
+
+/* BCM 6.1, GPPUDCLK: write the control, wait, clock it into the chosen pins, wait, then remove
+ * the control and the clock. Each write is completed (DSB) before its wait starts: a write
+ * still in the write buffer would shorten the wait the GPIO block sees. */
+static void bcm2835_gpio_pull(uint32_t pins, uint32_t control)
+{
 	bcm283x_barrier();
-	mmio_write(GPIO_GPPUD, 0);
-	wait_cycles(GPIO_PULL_SETUP_CYCLES);
-	mmio_write(GPIO_GPPUDCLK0, (1u << GPIO_UART0_TXD) | (1u << GPIO_UART0_RXD));
-	wait_cycles(GPIO_PULL_SETUP_CYCLES);
-	mmio_write(GPIO_GPPUD, 0);
+	mmio_write(GPIO_GPPUD, control);
+	bcm283x_sync();
+	gpio_pull_wait();
+	mmio_write(GPIO_GPPUDCLK0, pins);
+	bcm283x_sync();
+	gpio_pull_wait();
+	mmio_write(GPIO_GPPUD, GPIO_GPPUD_OFF);
 	mmio_write(GPIO_GPPUDCLK0, 0);
 	bcm283x_barrier();
 }
 
-void bcm2711_uart0_pins_pulls_off(void)
+void bcm2835_uart0_pins_pulls(void)
 {
-	/* BCM2711 ARM Peripherals 5.2: two bits per pin (0 = no resistor), pins 0-15 in REG0. */
+	/* TXD is driven by the UART: no resistor. RXD gets a pull-up so that an unconnected
+	 * line reads idle (mark) instead of floating into framing errors and breaks, as Linux's
+	 * Raspberry Pi device trees do (uart0_pins: brcm,pull = <0 2>, RX pulled up). */
+	bcm2835_gpio_pull(1u << GPIO_UART0_TXD, GPIO_GPPUD_OFF);
+	bcm2835_gpio_pull(1u << GPIO_UART0_RXD, GPIO_GPPUD_UP);
+}
+
+void bcm2711_uart0_pins_pulls(void)
+{
+	/* BCM2711 ARM Peripherals 5.2: two bits per pin, pins 0-15 in REG0; the same choice as
+	 * bcm2835_uart0_pins_pulls (TXD none, RXD up) in this register's encoding. */
 	bcm283x_barrier();
 	uint32_t pulls = mmio_read(GPIO_PUP_PDN_CNTRL_REG0);
 	pulls &= ~((3u << (2u * GPIO_UART0_TXD)) | (3u << (2u * GPIO_UART0_RXD)));
+	pulls |= (GPIO_PUP_PDN_NONE << (2u * GPIO_UART0_TXD)) |
+		 (GPIO_PUP_PDN_UP << (2u * GPIO_UART0_RXD));
 	mmio_write(GPIO_PUP_PDN_CNTRL_REG0, pulls);
 	bcm283x_barrier();
 }
 
 /* ---- mailbox ------------------------------------------------------------------------ */
 
-/* One "get clock rate" request: size, code, then the tag (id, value buffer size, request /
- * response code, clock id, rate), then the end tag. The VideoCore reads and rewrites it in
- * RAM, hence volatile; 16-byte aligned because the low 4 bits of the message are the channel. */
+/* One property request with one tag of two value words: size, code, then the tag (id, value
+ * buffer size, request / response code, two values), then the end tag. Both tags used here
+ * ("get clock rate": clock id, rate; "get ARM memory": base, size) have that shape. The
+ * VideoCore reads and rewrites it in RAM, hence volatile; 16-byte aligned because the low
+ * 4 bits of the message are the channel. */
 static volatile uint32_t mailbox_message[8] __attribute__((aligned(16)));
 
 static bool mailbox_wait(uintptr_t status, uint32_t busy_bit, uint32_t start_us)
@@ -201,15 +263,18 @@ static bool mailbox_wait(uintptr_t status, uint32_t busy_bit, uint32_t start_us)
 	return true;
 }
 
-bool bcm283x_mailbox_clock_rate(uint32_t clock_id, uint32_t *rate_hz)
+/* Send `tag` with values[0..1] and wait (bounded) for the answer; true and values[] replaced
+ * by the answer only if the firmware and the tag both report success. Runs with the data cache
+ * off (board_init calls it before board_mmu_enable), so the buffer needs no maintenance. */
+static bool mailbox_property(uint32_t tag, uint32_t values[2])
 {
 	mailbox_message[0] = sizeof mailbox_message;
 	mailbox_message[1] = PROPERTY_PROCESS_REQUEST;
-	mailbox_message[2] = PROPERTY_TAG_GET_CLOCK_RATE;
-	mailbox_message[3] = 8u; /* value buffer: clock id, rate */
+	mailbox_message[2] = tag;
+	mailbox_message[3] = 8u; /* value buffer: two words */
 	mailbox_message[4] = 0u; /* request */
-	mailbox_message[5] = clock_id;
-	mailbox_message[6] = 0u;
+	mailbox_message[5] = values[0];
+	mailbox_message[6] = values[1];
 	mailbox_message[7] = PROPERTY_TAG_END;
 	/* The VideoCore sees ARM RAM through a bus alias (BOARD_MAILBOX_BUS_ALIAS). */
 	uint32_t message = (uint32_t)(uintptr_t)mailbox_message | BOARD_MAILBOX_BUS_ALIAS;
@@ -232,12 +297,32 @@ bool bcm283x_mailbox_clock_rate(uint32_t clock_id, uint32_t *rate_hz)
 	}
 	bcm283x_sync();
 
-	uint32_t rate = mailbox_message[6];
 	if (mailbox_message[1] != PROPERTY_RESPONSE_SUCCESS ||
-	    (mailbox_message[4] & PROPERTY_TAG_RESPONSE) == 0 || mailbox_message[5] != clock_id ||
-	    rate < CLOCK_PLAUSIBLE_MIN_HZ || rate > CLOCK_PLAUSIBLE_MAX_HZ)
+	    (mailbox_message[4] & PROPERTY_TAG_RESPONSE) == 0)
 		return false;
-	*rate_hz = rate;
+	values[0] = mailbox_message[5];
+	values[1] = mailbox_message[6];
+	return true;
+}
+
+bool bcm283x_mailbox_clock_rate(uint32_t clock_id, uint32_t *rate_hz)
+{
+	uint32_t values[2] = {clock_id, 0u};
+	if (!mailbox_property(PROPERTY_TAG_GET_CLOCK_RATE, values) || values[0] != clock_id ||
+	    values[1] < CLOCK_PLAUSIBLE_MIN_HZ || values[1] > CLOCK_PLAUSIBLE_MAX_HZ)
+		return false;
+	*rate_hz = values[1];
+	return true;
+}
+
+bool bcm283x_mailbox_arm_memory(uint32_t *base, uint32_t *size)
+{
+	uint32_t values[2] = {0u, 0u};
+	if (!mailbox_property(PROPERTY_TAG_GET_ARM_MEMORY, values) || values[1] == 0u ||
+	    values[0] + values[1] < values[0])
+		return false;
+	*base = values[0];
+	*size = values[1];
 	return true;
 }
 
@@ -274,17 +359,42 @@ static void console_warning(const char *text)
 	console_text(text);
 }
 
-void bcm283x_console_init(void (*pulls_off)(void))
+void bcm283x_console_init(void (*pulls)(void))
 {
 	enum bcm283x_clock_source source;
 	bcm283x_uart0_pins_alt0();
-	pulls_off();
+	pulls();
 	uint32_t clock_hz = bcm283x_uart_clock_hz(&source);
 	board_console_start(PERIPHERAL(BCM283X_UART0_OFFSET), clock_hz);
 	/* If the fallback is wrong this line is garbled, which is itself the hint. */
 	if (source == BCM283X_CLOCK_FALLBACK)
 		console_warning(": the firmware did not report the UART clock; assuming 48 MHz "
 				"(build with BOARD_UART_CLOCK_HZ=<hz> to set it)\r\n");
+}
+
+/* Linker symbols (linker/common_sections.ld): the image runs from _start to the stack tops. */
+extern char _start[];
+extern char __svc_stack_top[];
+
+void bcm283x_memory_init(void)
+{
+	uint32_t image_start = (uint32_t)(uintptr_t)_start;
+	uint32_t image_end = (uint32_t)(uintptr_t)__svc_stack_top;
+	uint32_t base;
+	uint32_t size;
+	uint32_t end;
+	if (bcm283x_mailbox_arm_memory(&base, &size) && base <= image_start &&
+	    image_end - base <= size) {
+		end = base + size;
+	} else {
+		/* No (believable) answer: only what the image itself occupies is known to be RAM. */
+		base = 0;
+		end = (image_end + BCM283X_SECTION_BYTES - 1u) & ~(BCM283X_SECTION_BYTES - 1u);
+		console_warning(": the firmware did not report the ARM memory; mapping only the "
+				"image's own RAM\r\n");
+	}
+	board_mmu_enable(base, end, BOARD_DEVICE_START);
+	bcm283x_exclusives_check();
 }
 
 void bcm283x_exclusives_check(void)
@@ -324,6 +434,11 @@ void bcm2835_irq_controller_init(void)
 	mmio_write(INTERRUPT_DISABLE1, 0xFFFFFFFFu);
 	mmio_write(INTERRUPT_DISABLE2, 0xFFFFFFFFu);
 	mmio_write(INTERRUPT_DISABLE_BASIC, 0xFFFFFFFFu);
+#ifdef BOARD_LOCAL_CORE0_TIMER_CONTROL
+	/* BCM2836/7: the generic timers' interrupts too (the start-up stopped the timers). */
+	bcm283x_barrier();
+	mmio_write(BOARD_LOCAL_CORE0_TIMER_CONTROL, 0);
+#endif
 	bcm283x_barrier();
 }
 

@@ -80,12 +80,14 @@ bool bcm283x_tick_acknowledge(void);
 void bcm283x_tick_start(uint32_t period_us, void (*tick)(void *context), void *context,
 			void (*route)(bool enable));
 
-/* GPIO 14 (TXD0) and 15 (RXD0) to ALT0, the PL011 (BCM 6.2). */
+/* GPIO 30-33 back to inputs where the firmware left them in ALT3 (the PL011, for Bluetooth),
+ * then GPIO 14 (TXD0) and 15 (RXD0) to ALT0, the PL011 (BCM 6.2). */
 void bcm283x_uart0_pins_alt0(void);
-/* Pull-up/down off on GPIO 14/15: BCM2835-7 by the GPPUD/GPPUDCLK0 sequence (BCM 6.1, GPPUDCLKn),
- * BCM2711 by GPIO_PUP_PDN_CNTRL_REG0 (BCM2711 ARM Peripherals 5.2). */
-void bcm2835_uart0_pins_pulls_off(void);
-void bcm2711_uart0_pins_pulls_off(void);
+/* Resistors on GPIO 14/15: none on TXD, pull-up on RXD. BCM2835-7 by the GPPUD/GPPUDCLK0
+ * sequence (BCM 6.1, GPPUDCLKn) timed by the system timer, BCM2711 by
+ * GPIO_PUP_PDN_CNTRL_REG0 (BCM2711 ARM Peripherals 5.2). */
+void bcm2835_uart0_pins_pulls(void);
+void bcm2711_uart0_pins_pulls(void);
 
 /*
  * Ask the firmware for a clock rate through the mailbox property channel (tag 0x00030002
@@ -114,11 +116,29 @@ bool bcm283x_exclusives_work(void);
 void bcm283x_exclusives_check(void);
 
 /*
- * Board start of the console: GPIO 14/15 to ALT0, pulls off by pulls_off (the SoC's scheme),
+ * Ask the firmware which RAM belongs to the ARM (mailbox property tag 0x00010005 "get ARM
+ * memory": base and size in bytes; the rest of the SDRAM belongs to the VideoCore). Bounded
+ * like the clock query; true only for a complete answer.
+ */
+bool bcm283x_mailbox_arm_memory(uint32_t *base, uint32_t *size);
+
+/* The MMU maps in 1 MiB sections. */
+#define BCM283X_SECTION_BYTES 0x100000u
+
+/*
+ * After the console is up: map the ARM's RAM as the firmware reports it (or, without an
+ * answer, only the image's own sections, with a warning), everything else below
+ * BOARD_DEVICE_START faulting, turn the MMU and caches on (board_mmu_enable), then
+ * bcm283x_exclusives_check.
+ */
+void bcm283x_memory_init(void);
+
+/*
+ * Board start of the console: GPIO 14/15 to ALT0, their resistors by pulls (the SoC's scheme),
  * UART clock by bcm283x_uart_clock_hz, then the polled console on UART0. Prints a warning line
  * only when something will not work as expected (clock fallback used, exclusives failing).
  */
-void bcm283x_console_init(void (*pulls_off)(void));
+void bcm283x_console_init(void (*pulls)(void));
 
 /* BCM2835 interrupt controller (BCM 7.5), used by BCM2835/6/7 (BCM2711 boards use the GIC). */
 void bcm2835_irq_controller_init(void);

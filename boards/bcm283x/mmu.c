@@ -1,6 +1,7 @@
 /* Identity-mapped MMU for ARMv6/ARMv7 boards: RAM normal write-back cacheable, the rest device. */
 #include <stdint.h>
 
+#include "bcm283x.h"
 #include "board_common.h"
 
 /*
@@ -22,6 +23,10 @@
 #define SECTION_NORMAL_CACHED (SECTION_TEX(1) | SECTION_C | SECTION_B)
 /* TEX 000, C clear, B set: Shareable Device; never executed from. */
 #define SECTION_DEVICE (SECTION_B | SECTION_XN)
+/* Bits [1:0] = 00: a translation fault on any access. Used for addresses below the devices
+ * that are not the ARM's RAM (the VideoCore's share of the SDRAM, and nothing at all on
+ * 512 MiB and 1 GiB boards): no speculative fetch or prefetch can touch them. */
+#define SECTION_FAULT 0u
 
 #define SCTLR_M (1u << 0)
 #define SCTLR_A (1u << 1)
@@ -55,22 +60,34 @@ static void invalidate_caches_and_tlbs(void)
 			 "mcr p15, 0, %0, c7, c5, 6\n\t"
 			 "mcr p15, 0, %0, c8, c7, 0" : : "r"(0) : "memory");
 #else
-	/* ARM1176: invalidate both caches (c7, c7, 0), the branch targets (c7, c5, 6), the
+	/* ARM1176 (TRM 3.2.22, c7 operations): clean and invalidate the whole data cache
+	 * (c7, c14, 0), not just invalidate it: an image loaded over JTAG while the previous
+	 * program's cache was on may still have dirty lines there, its own code and data among
+	 * them. Then the instruction cache (c7, c5, 0), the branch targets (c7, c5, 6), the
 	 * unified TLB (c8, c7, 0). */
-	__asm__ volatile("mcr p15, 0, %0, c7, c7, 0\n\t"
+	__asm__ volatile("mcr p15, 0, %0, c7, c14, 0\n\t"
+			 "mcr p15, 0, %0, c7, c10, 4\n\t"
+			 "mcr p15, 0, %0, c7, c5, 0\n\t"
 			 "mcr p15, 0, %0, c7, c5, 6\n\t"
 			 "mcr p15, 0, %0, c8, c7, 0" : : "r"(0) : "memory");
 #endif
 	barrier_and_flush_prefetch();
 }
 
-void board_mmu_enable(uint32_t device_start)
+static uint32_t section_descriptor(uint32_t base, uint32_t ram_start, uint32_t ram_end,
+				   uint32_t device_start)
 {
-	for (uint32_t i = 0; i < 4096u; i++) {
-		uint32_t base = i << 20;
-		uint32_t attributes = base < device_start ? SECTION_NORMAL_CACHED : SECTION_DEVICE;
-		translation_table[i] = base | attributes | SECTION_AP_FULL | SECTION;
-	}
+	if (base >= device_start)
+		return base | SECTION_DEVICE | SECTION_AP_FULL | SECTION;
+	if (base >= ram_start && (uint64_t)base + BCM283X_SECTION_BYTES <= ram_end)
+		return base | SECTION_NORMAL_CACHED | SECTION_AP_FULL | SECTION;
+	return SECTION_FAULT;
+}
+
+void board_mmu_enable(uint32_t ram_start, uint32_t ram_end, uint32_t device_start)
+{
+	for (uint32_t i = 0; i < 4096u; i++)
+		translation_table[i] = section_descriptor(i << 20, ram_start, ram_end, device_start);
 	invalidate_caches_and_tlbs();
 	/* TTBCR 0: TTBR0 translates everything; walks uncached (TTBR0 low bits 0), so the table
 	 * written with the caches off needs no cleaning. */

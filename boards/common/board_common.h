@@ -20,13 +20,15 @@ void board_tick_set(void (*tick)(void *context), void *context);
 /* Called by the board's timer interrupt. */
 void board_tick_run(void);
 
-/* Semihosting SYS_EXIT: status 0 ends QEMU with 0, anything else with 1. Returns only when
- * no debugger/emulator took the call (the SVC vector then halts). */
+/* Semihosting SYS_EXIT: status 0 ends QEMU with 0, anything else with 1. Returns when no
+ * debugger or emulator took the call (the SVC vector returns at once). */
 void board_semihosting_exit(int status);
 
-/* Identity map: addresses below device_start Normal cacheable RAM, the rest Device; turn on
- * the MMU and caches (ARMv6/ARMv7 boards; boards/common/mmu.c). */
-void board_mmu_enable(uint32_t device_start);
+/* Identity map: the whole 1 MiB sections inside [ram_start, ram_end) Normal cacheable RAM,
+ * the rest below device_start faulting (no access, no speculative fetch), device_start and
+ * above Device, never executed; turn on the MMU and caches (ARMv6/ARMv7 boards;
+ * boards/bcm283x/mmu.c). */
+void board_mmu_enable(uint32_t ram_start, uint32_t ram_end, uint32_t device_start);
 
 /* Called from the IRQ vector (startup.S) with IRQs masked. */
 void board_irq_dispatch(void);

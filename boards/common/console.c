@@ -34,6 +34,8 @@ void board_console_start(uintptr_t base, uint32_t clock_hz)
 		.data_bits = 8,
 		.stop_bits = 1,
 		.parity = PL011_PARITY_NONE,
+		/* Stated, not read from PeriphID: some SoCs report the wrong revision (board.h). */
+		.fifo_depth = BOARD_UART_FIFO_DEPTH,
 		.tx_mode = PL011_TX_POLLED,
 		.rx_mode = PL011_RX_POLLED,
 		.clock = board_now_us,
@@ -69,7 +71,8 @@ void board_tick_run(void)
 
 void board_exit(int status)
 {
-	/* Everything queued must reach the wire before the emulator is told to stop. */
+	/* Everything queued must reach the wire before the emulator is told to stop. On hardware
+	 * nobody takes the semihosting call: it returns, and the core sleeps here. */
 	(void)pl011_flush(&console, PL011_WAIT_AUTO, NULL);
 	board_irq_disable();
 	board_semihosting_exit(status);

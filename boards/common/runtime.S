@@ -35,6 +35,12 @@ board_runtime_start:
 board_halt:
 	b	board_halt
 
+/* SVC: a semihosting call (svc 0x123456) that no emulator or debugger caught, as on a board
+ * without a debugger, returns as a no-op, so that board_exit goes on to its WFI loop. */
+	.global board_svc_return
+board_svc_return:
+	movs	pc, lr
+
 /* IRQ: save the caller-saved registers, dispatch in C, return to the interrupted code. Six
  * words keep the 8-byte stack alignment the AAPCS asks for at the call. */
 	.global board_irq_entry

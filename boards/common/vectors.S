@@ -19,7 +19,7 @@ _start:
 	ldr	pc, fiq_address
 reset_address:		.word board_reset
 undefined_address:	.word board_halt
-svc_address:		.word board_halt
+svc_address:		.word board_svc_return
 abort_address:		.word board_halt
 irq_address:		.word board_irq_entry
 fiq_address:		.word board_halt

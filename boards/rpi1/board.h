@@ -2,6 +2,7 @@
 #ifndef BOARD_H
 #define BOARD_H
 
+#include "bcm283x.h"
 #include "board_api.h"
 
 #define BOARD_NAME "rpi1"
@@ -15,5 +16,11 @@
 /* Everything from the peripherals up is mapped Device; below them RAM, Normal cacheable. */
 #define BOARD_DEVICE_START 0x20000000u
 #define BOARD_TIMER_HZ 1000000u /* system timer */
+/* PL011 FIFO entries. The BCM2835/6/7 PL011 reports revision 3 (r1p5, which would mean 32)
+ * in PeriphID2 but has 16-entry FIFOs: FreeBSD's uart_dev_pl011.c (uart_pl011_bus_hwrev_fdt)
+ * says so, and Linux's bcm283x.dtsi overrides arm,primecell-periphid to 0x00241011 (revision 2). */
+#define BOARD_UART_FIFO_DEPTH 16u
+/* The console UART's interrupt: GPU IRQ 57 at the BCM2835 interrupt controller (BCM 7.5). */
+#define BOARD_UART_IRQ BCM283X_GPU_IRQ_UART0
 
 #endif

@@ -2,6 +2,7 @@
 #ifndef BOARD_H
 #define BOARD_H
 
+#include "bcm283x.h"
 #include "board_api.h"
 
 #define BOARD_NAME "rpi2"
@@ -15,7 +16,16 @@
 /* Everything from the peripherals up is mapped Device; below them RAM, Normal cacheable. */
 #define BOARD_DEVICE_START 0x3F000000u
 #define BOARD_TIMER_HZ 1000000u /* system timer */
+/* PL011 FIFO entries. The BCM2835/6/7 PL011 reports revision 3 (r1p5, which would mean 32)
+ * in PeriphID2 but has 16-entry FIFOs: FreeBSD's uart_dev_pl011.c (uart_pl011_bus_hwrev_fdt)
+ * says so, and Linux's bcm283x.dtsi overrides arm,primecell-periphid to 0x00241011 (revision 2). */
+#define BOARD_UART_FIFO_DEPTH 16u
+/* The console UART's interrupt: GPU IRQ 57 at the BCM2835 interrupt controller (BCM 7.5). */
+#define BOARD_UART_IRQ BCM283X_GPU_IRQ_UART0
 /* The BCM2836 local controller (0x40000000) routes GPU interrupts to core 0 from reset
- * (QA7 rev 3.4, "GPU interrupts routing"), the only core that runs: nothing to set there. */
+ * (QA7 rev 3.4, "GPU interrupts routing"), the only core that runs. Its "Core0 timers
+ * interrupt control" register (QA7 4.6) passes the generic timers' interrupts to core 0 once
+ * Linux, or any earlier program, enabled them: board_init clears it. */
+#define BOARD_LOCAL_CORE0_TIMER_CONTROL 0x40000040u
 
 #endif

@@ -19,6 +19,13 @@ board_reset:
 	and	r0, r0, #0x1F
 	cmp	r0, #0x1A
 	bne	in_svc
+	/* Let SVC use the physical counter and timer (CNTHCTL.PL1PCTEN, PL1PCEN: ARMv7-A ARM
+	 * B4.1.26), so that it can stop the timer below, and stop the HYP timer (CNTHP_CTL). */
+	mrc	p15, 4, r0, c14, c1, 0
+	orr	r0, r0, #3
+	mcr	p15, 4, r0, c14, c1, 0
+	mov	r0, #0
+	mcr	p15, 4, r0, c14, c2, 1
 	movw	r0, #0x1D3
 	msr	spsr_hyp, r0
 	adr	r0, in_svc
@@ -26,6 +33,15 @@ board_reset:
 	eret
 in_svc:
 	cpsid	if
+
+	/* Stop the physical and virtual generic timers (CNTP_CTL, CNTV_CTL = 0: disabled, so
+	 * their interrupt is deasserted; ARMv7-A ARM B4.1.25/B4.1.28). The firmware's armstub
+	 * (raspberrypi/tools armstubs/armstub7.S) enables the virtual timer with its interrupt
+	 * unmasked for Linux, and after a JTAG restart the previous program's timers may still
+	 * run with their interrupt pending; nothing here handles those interrupts. */
+	mov	r0, #0
+	mcr	p15, 0, r0, c14, c2, 1
+	mcr	p15, 0, r0, c14, c3, 1
 
 	board_vectors_at_start
 

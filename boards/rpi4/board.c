@@ -30,7 +30,6 @@
 #define GIC_DISPATCH_PASSES 4u
 
 #define GIC_ID_TICK BOARD_GIC_ID_VIDEOCORE(BCM283X_GPU_IRQ_TICK)   /* 97 */
-#define GIC_ID_UART0 BOARD_GIC_ID_VIDEOCORE(BCM283X_GPU_IRQ_UART0) /* 153 = SPI 121 */
 
 static uintptr_t gicd(uint32_t offset)
 {
@@ -62,7 +61,9 @@ static void gic_init(void)
 	uint32_t lines = 32u * ((mmio_read(gicd(GICD_TYPER)) & 0x1Fu) + 1u);
 	bcm283x_barrier();
 	mmio_write(gicd(GICD_CTLR), 0);
-	for (uint32_t id = 32u; id < lines; id += 32u) {
+	/* From ID 0: the banked SGIs and PPIs too. The generic timer's PPI may still be enabled,
+	 * and pending, from an earlier program (a JTAG restart); the start-up stopped the timer. */
+	for (uint32_t id = 0; id < lines; id += 32u) {
 		mmio_write(gicd(GICD_ICENABLER + id / 8u), 0xFFFFFFFFu);
 		mmio_write(gicd(GICD_ICPENDR + id / 8u), 0xFFFFFFFFu);
 	}
@@ -104,7 +105,7 @@ void board_tick_start(uint32_t period_us, void (*tick)(void *context), void *con
 
 void board_console_route(bool enable)
 {
-	gic_enable(GIC_ID_UART0, enable);
+	gic_enable(BOARD_UART_IRQ, enable);
 }
 
 void board_irq_dispatch(void)
@@ -117,7 +118,7 @@ void board_irq_dispatch(void)
 		bcm283x_barrier();
 		if (id >= GIC_FIRST_SPURIOUS_ID)
 			return;
-		if (id == GIC_ID_UART0) {
+		if (id == BOARD_UART_IRQ) {
 			board_console_irq();
 		} else if (id == GIC_ID_TICK && bcm283x_tick_acknowledge()) {
 			board_tick_run();
@@ -133,7 +134,6 @@ void board_init(void)
 	gic_init();
 	bcm283x_tick_timer_stop();
 	/* The mailbox clock query runs with the caches still off: no cache maintenance. */
-	bcm283x_console_init(bcm2711_uart0_pins_pulls_off);
-	board_mmu_enable(BOARD_DEVICE_START);
-	bcm283x_exclusives_check();
+	bcm283x_console_init(bcm2711_uart0_pins_pulls);
+	bcm283x_memory_init();
 }

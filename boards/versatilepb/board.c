@@ -83,13 +83,13 @@ void board_tick_start(uint32_t period_us, void (*tick)(void *context), void *con
 
 void board_console_route(bool enable)
 {
-	vic_enable_line(BOARD_VIC_LINE_UART0, enable);
+	vic_enable_line(BOARD_UART_IRQ, enable);
 }
 
 void board_irq_dispatch(void)
 {
 	uint32_t status = mmio_read(BOARD_VIC_BASE + VIC_IRQSTATUS);
-	if (status & (1u << BOARD_VIC_LINE_UART0))
+	if (status & (1u << BOARD_UART_IRQ))
 		board_console_irq();
 	if ((status & (1u << BOARD_VIC_LINE_TIMER01)) && mmio_read(TIMER_TICK + TIMER_MIS)) {
 		mmio_write(TIMER_TICK + TIMER_INTCLR, 1);

@@ -10,7 +10,9 @@
 #    command name", "missing close-brace");
 #  - the script does not define pl011_load_and_start, which `make flash` calls;
 #  - a Tcl error later on (an event handler with a bad command shows "invalid command name");
-#  - OpenOCD still running after the timeout.
+#  - OpenOCD still running after the timeout;
+#  - its pl011_caches_off (if it has one), run on a simulated CP15 by caches_off_check.tcl,
+#    leaves the MMU or caches on or skips a cache level (one more verdict line per script).
 # A script with variants lists each as a comment line "# pl011-check-variant: <tcl command>"
 # (run before the script, e.g. "set RPI_CHIP bcm2837"); each variant is checked as well.
 # Ends with 'N passed, N failed'; exits 1 if any script failed.
@@ -19,6 +21,7 @@ set -u
 openocd=${OPENOCD:-openocd}
 timeout_s=${OPENOCD_CHECK_TIMEOUT:-30}
 marker="pl011-check: script parsed"
+caches_check=$(dirname "$0")/caches_off_check.tcl
 
 if [ $# -eq 0 ]; then
 	set -- boards/*/openocd.cfg
@@ -72,6 +75,26 @@ check_one() {
 	else
 		echo "ok   $label: parsed (exit $status; no JTAG scan failure seen)"
 	fi
+	check_caches "$cfg" "$variant" "$label"
+}
+
+# check_caches CFG VARIANT LABEL: run the script's pl011_caches_off on a simulated CP15
+# (caches_off_check.tcl, before init) and report its verdict; scripts without it are skipped.
+check_caches() {
+	timeout "$timeout_s" "$openocd" \
+		-c "gdb_port disabled; telnet_port disabled; tcl_port disabled" \
+		-c "${2:-#}" -f interface/dummy.cfg -f "$1" -f "$caches_check" -c "shutdown" >"$log" 2>&1
+	verdict=$(grep "^pl011-check: caches " "$log" | head -n 1)
+	case $verdict in
+	"pl011-check: caches ok"*)
+		passed=$((passed + 1))
+		echo "ok   $3: ${verdict#pl011-check: }" ;;
+	"pl011-check: caches skipped"*) ;;
+	*)
+		failed=$((failed + 1))
+		echo "FAIL $3: ${verdict:+${verdict#pl011-check: }}${verdict:-pl011_caches_off check gave no verdict}"
+		sed 's/^/     /' "$log" | grep -v "does not have valid IDCODE" | tail -n 8 ;;
+	esac
 }
 
 for cfg in "$@"; do
