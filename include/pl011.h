@@ -203,7 +203,7 @@ struct pl011_stats {
 struct pl011_line {
 	struct pl011_baud baud;
 	uint64_t frame_ns;   /* one frame (start + data + parity + stop) on the wire */
-	uint32_t fifo_depth; /* 16 or 32 */
+	uint32_t fifo_depth; /* 16 or 32: config.fifo_depth, else from PeriphID */
 	uint32_t lcr_h;      /* line control as programmed (without BRK) */
 	uint32_t cr;         /* control register as programmed */
 	uint32_t rx_imsc;    /* the RX interrupt bits of IMSC (constant while running) */
