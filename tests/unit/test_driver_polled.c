@@ -193,6 +193,40 @@ static void test_first_init_waits_for_boot_loader_char_at_slower_rate(void **sta
 	assert_int_equal(pl011_model_wire_byte(m, 0), 'B');
 }
 
+/*
+ * The boot loader's FIFO full at 9,600 (sixteen characters queued, one more shifting) when
+ * pl011_init starts at 115,200: all seventeen leave whole, at the boot loader's rate, before
+ * the FIFO is flushed. Timing them at the new rate would flush all but two.
+ */
+static void test_first_init_hands_over_a_full_boot_loader_fifo_without_loss(void **state)
+{
+	(void)state;
+	struct pl011_model *m = fx.model;
+	pl011_io_write(BASE + PL011_CR, 0);
+	pl011_io_write(BASE + PL011_IBRD, 312);
+	pl011_io_write(BASE + PL011_FBRD, 32);
+	pl011_io_write(BASE + PL011_LCR_H, PL011_LCR_H_WLEN_8 | PL011_LCR_H_FEN);
+	pl011_io_write(BASE + PL011_CR, PL011_CR_UARTEN | PL011_CR_TXE | PL011_CR_RXE);
+	for (unsigned i = 0; i < 17u; i++)
+		pl011_io_write(BASE + PL011_DR, 'a' + i);
+	assert_int_equal(pl011_model_tx_level(m), 16);
+	assert_true(pl011_model_peek(m, PL011_FR) & PL011_FR_TXFF);
+	init_polled(115200);
+	const struct pl011_model_counters *c = pl011_model_counters(m);
+	assert_int_equal(c->tx_overflows, 0);
+	assert_int_equal(c->tx_fen_flushed, 0);
+	assert_int_equal(c->reprogram_while_shifting, 0);
+	assert_int_equal(pl011_model_wire_len(m), 17);
+	for (unsigned i = 0; i < 17u; i++)
+		assert_int_equal(pl011_model_wire_byte(m, i), 'a' + i);
+	/* The driver's own output follows at the new rate. */
+	assert_int_equal(pl011_write(&fx.uart, "Z", 1, PL011_WAIT_AUTO), 1);
+	assert_int_equal(pl011_flush(&fx.uart, PL011_WAIT_AUTO, NULL), 0);
+	assert_int_equal(pl011_model_wire_byte(m, 17), 'Z');
+	assert_int_equal(pl011_model_wire_end_ns(m, 17) - pl011_model_wire_start_ns(m, 17),
+			 FRAME_115200_NS);
+}
+
 /* ------------------------------------------------------------------ (3) registers */
 
 static void test_registers_after_init_8n1_115200(void **state)
@@ -367,6 +401,9 @@ int main(void)
 			teardown),
 		cmocka_unit_test_setup_teardown(
 			test_first_init_waits_for_boot_loader_char_at_slower_rate, setup16, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_first_init_hands_over_a_full_boot_loader_fifo_without_loss, setup16,
+			teardown),
 		cmocka_unit_test_setup_teardown(test_registers_after_init_8n1_115200, setup16, teardown),
 		cmocka_unit_test_setup_teardown(test_registers_after_init_7o2_explicit_levels_32_deep,
 						setup32, teardown),
