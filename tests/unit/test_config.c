@@ -72,6 +72,9 @@ static void test_config_every_bad_field_is_refused(void **state)
 	REFUSE(c.tx_trigger = (enum pl011_level)6, PL011_EINVAL);
 	REFUSE(c.rx_trigger = (enum pl011_level)6, PL011_EINVAL);
 	REFUSE(c.flags = 1u << 7, PL011_EINVAL);
+	REFUSE(c.fifo_depth = 8u, PL011_EINVAL);
+	REFUSE(c.fifo_depth = 24u, PL011_EINVAL);
+	REFUSE(c.fifo_depth = 64u, PL011_EINVAL);
 	REFUSE((c.tx_mode = PL011_TX_HALF_FIFO, c.tx_buffer = NULL), PL011_EINVAL);
 	REFUSE((c.tx_mode = PL011_TX_HALF_FIFO, c.tx_buffer = odd_buffer,
 		c.tx_buffer_size = sizeof odd_buffer),

@@ -198,14 +198,13 @@ static void test_first_init_waits_for_boot_loader_char_at_slower_rate(void **sta
  * pl011_init starts at 115,200: all seventeen leave whole, at the boot loader's rate, before
  * the FIFO is flushed. Timing them at the new rate would flush all but two.
  */
-static void test_first_init_hands_over_a_full_boot_loader_fifo_without_loss(void **state)
+static void hand_over_full_boot_loader_fifo(uint32_t lcr_h)
 {
-	(void)state;
 	struct pl011_model *m = fx.model;
 	pl011_io_write(BASE + PL011_CR, 0);
 	pl011_io_write(BASE + PL011_IBRD, 312);
 	pl011_io_write(BASE + PL011_FBRD, 32);
-	pl011_io_write(BASE + PL011_LCR_H, PL011_LCR_H_WLEN_8 | PL011_LCR_H_FEN);
+	pl011_io_write(BASE + PL011_LCR_H, lcr_h);
 	pl011_io_write(BASE + PL011_CR, PL011_CR_UARTEN | PL011_CR_TXE | PL011_CR_RXE);
 	for (unsigned i = 0; i < 17u; i++)
 		pl011_io_write(BASE + PL011_DR, 'a' + i);
@@ -225,6 +224,44 @@ static void test_first_init_hands_over_a_full_boot_loader_fifo_without_loss(void
 	assert_int_equal(pl011_model_wire_byte(m, 17), 'Z');
 	assert_int_equal(pl011_model_wire_end_ns(m, 17) - pl011_model_wire_start_ns(m, 17),
 			 FRAME_115200_NS);
+}
+
+static void test_first_init_hands_over_a_full_boot_loader_fifo_without_loss(void **state)
+{
+	(void)state;
+	hand_over_full_boot_loader_fifo(PL011_LCR_H_WLEN_8 | PL011_LCR_H_FEN);
+}
+
+/* The same with two stop bits and parity: the boot loader's frame is 12 bits, not 10. */
+static void test_a_boot_loader_fifo_with_longer_frames_is_timed_by_its_own_frame(void **state)
+{
+	(void)state;
+	hand_over_full_boot_loader_fifo(PL011_LCR_H_WLEN_8 | PL011_LCR_H_FEN | PL011_LCR_H_STP2 |
+					PL011_LCR_H_PEN);
+}
+
+/*
+ * A boot loader that disabled the UART with a character still shifting out: disabling lets
+ * that character finish (TRM 3.3.8), so pl011_init must wait for BUSY to clear before it
+ * reprograms the line, even though there is nothing queued to wait for.
+ */
+static void test_first_init_waits_for_a_character_shifting_out_of_a_disabled_uart(void **state)
+{
+	(void)state;
+	struct pl011_model *m = fx.model;
+	pl011_io_write(BASE + PL011_CR, 0);
+	pl011_io_write(BASE + PL011_IBRD, 26);
+	pl011_io_write(BASE + PL011_FBRD, 3);
+	pl011_io_write(BASE + PL011_LCR_H, PL011_LCR_H_WLEN_8 | PL011_LCR_H_FEN);
+	pl011_io_write(BASE + PL011_CR, PL011_CR_UARTEN | PL011_CR_TXE | PL011_CR_RXE);
+	pl011_io_write(BASE + PL011_DR, 'D');
+	pl011_model_advance(m, 20000); /* 20 us into an 87 us frame */
+	pl011_io_write(BASE + PL011_CR, 0);
+	assert_true(pl011_model_tx_shifting(m));
+	init_polled(115200);
+	assert_int_equal(pl011_model_counters(m)->reprogram_while_shifting, 0);
+	assert_int_equal(pl011_model_wire_len(m), 1);
+	assert_int_equal(pl011_model_wire_byte(m, 0), 'D');
 }
 
 /* ------------------------------------------------------------------ (3) registers */
@@ -403,6 +440,12 @@ int main(void)
 			test_first_init_waits_for_boot_loader_char_at_slower_rate, setup16, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_first_init_hands_over_a_full_boot_loader_fifo_without_loss, setup16,
+			teardown),
+		cmocka_unit_test_setup_teardown(
+			test_a_boot_loader_fifo_with_longer_frames_is_timed_by_its_own_frame, setup16,
+			teardown),
+		cmocka_unit_test_setup_teardown(
+			test_first_init_waits_for_a_character_shifting_out_of_a_disabled_uart, setup16,
 			teardown),
 		cmocka_unit_test_setup_teardown(test_registers_after_init_8n1_115200, setup16, teardown),
 		cmocka_unit_test_setup_teardown(test_registers_after_init_7o2_explicit_levels_32_deep,
