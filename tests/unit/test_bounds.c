@@ -108,6 +108,10 @@ static void test_a_very_slow_frame_keeps_its_length_in_deadlines(void **state)
 	uint32_t deadline = pl011_backlog_deadline_us(&h.uart, 0);
 	/* (0 + 16) frames of 5 s, plus a quarter, plus 1 ms. */
 	assert_in_range(deadline, 100000000u, 100001000u + 10u);
+	/* 2^32 frames of 5 s overflow 64-bit nanoseconds: the deadline saturates instead. */
+	assert_int_equal(pl011_backlog_deadline_us(&h.uart, SIZE_MAX), PL011_WAIT_AUTO - 1u);
+	assert_int_equal(pl011_backlog_deadline_us(&h.uart, (size_t)UINT32_MAX - 16u),
+			 PL011_WAIT_AUTO - 1u);
 	harness_teardown(&h);
 }
 

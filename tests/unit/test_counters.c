@@ -456,6 +456,22 @@ static void test_reinit_keeps_the_counters(void **state)
 	harness_teardown(&h);
 }
 
+/* A break waits for the queued bytes first: with CTS held off they never leave, and the
+ * break is refused without touching the line. */
+static void test_a_break_behind_bytes_that_cannot_leave_times_out(void **state)
+{
+	(void)state;
+	harness_setup(&h, 48000000u, 16);
+	h.config.flags = PL011_FLAG_RTS_CTS;
+	assert_int_equal(harness_start(&h), 0);
+	pl011_model_set_cts(h.model, false);
+	assert_int_equal(pl011_write(&h.uart, "abc", 3, PL011_NO_WAIT), 3);
+	assert_int_equal(pl011_send_break(&h.uart, 1000u), PL011_ETIMEDOUT);
+	assert_int_equal(pl011_model_break_count(h.model), 0);
+	assert_int_equal(stats_now().tx_timeouts, 1);
+	harness_teardown(&h);
+}
+
 /* Polled paths count what they send and receive. */
 static void test_polled_counters_equal_the_wire(void **state)
 {
@@ -474,6 +490,16 @@ static void test_polled_counters_equal_the_wire(void **state)
 	assert_int_equal(pl011_getc(&h.uart), 'q');
 	assert_int_equal(pl011_getc(&h.uart), PL011_EAGAIN);
 	assert_int_equal(stats_now().rx_bytes, 2);
+	/* pl011_read delivers a NUL byte like any other. */
+	static const uint8_t sent[4] = {'a', 0, 'b', 0};
+	t = pl011_model_now_ns(h.model) + pl011_model_frame_ns(h.model);
+	for (unsigned i = 0; i < 4u; i++)
+		pl011_model_rx_inject(h.model, sent[i], 0, t + i * pl011_model_frame_ns(h.model));
+	pl011_model_advance_to(h.model, t + 5u * pl011_model_frame_ns(h.model));
+	uint8_t got[8];
+	assert_int_equal(pl011_read(&h.uart, got, sizeof got, PL011_NO_WAIT), 4);
+	assert_memory_equal(got, sent, 4);
+	assert_int_equal(stats_now().rx_bytes, 6);
 	harness_teardown(&h);
 }
 
@@ -488,6 +514,7 @@ int main(void)
 		HARNESS_TEST(test_a_stalled_shutdown_flushes_the_fifo_and_counts_it, &h),
 		HARNESS_TEST(test_adaptive_backs_off_from_a_level_that_underruns, &h),
 		HARNESS_TEST(test_reinit_keeps_the_counters, &h),
+		HARNESS_TEST(test_a_break_behind_bytes_that_cannot_leave_times_out, &h),
 		HARNESS_TEST(test_polled_counters_equal_the_wire, &h),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
