@@ -117,7 +117,10 @@ MUTANTS = [
       "pl011_reg_write(uart, PL011_IMSC, uart->line.rx_imsc | (armed ? PL011_INT_TX : 0u));\n"
       "\tpl011_io_barrier();\n\ttx_set_armed(uart, word, armed);",
       "tx_set_armed(uart, word, armed);\n"
-      "\tpl011_reg_write(uart, PL011_IMSC, uart->line.rx_imsc | (armed ? PL011_INT_TX : 0u));"),
+      "\tpl011_reg_write(uart, PL011_IMSC, uart->line.rx_imsc | (armed ? PL011_INT_TX : 0u));",
+      equivalent="ARMED is acted on only while OWNED is clear, and the owner holds OWNED across "
+                 "both writes; what must come first is IMSC before the release swap, which "
+                 "the barrier orders (see arm-barrier-dropped)"),
     m("arm-barrier-dropped", "pl011_tx.c", "memory ordering",
       "pl011_io_barrier();\n\ttx_set_armed(uart, word, armed);", "tx_set_armed(uart, word, armed);",
       equivalent=HOST_ORDER),
@@ -176,7 +179,11 @@ MUTANTS = [
     m("other-writer-no-poll", "pl011_tx.c", "check skipped",
       "if (written != 0)\n\t\tuart->tx.poll_next = 1;", ""),
     m("arm-without-sure-interrupt", "pl011_tx.c", "check skipped",
-      "else if (sure)\n\t\t\ttx_arm(uart, true);", "else if (1)\n\t\t\ttx_arm(uart, true);"),
+      "else if (sure)\n\t\t\ttx_arm(uart, true);", "else if (1)\n\t\t\ttx_arm(uart, true);",
+      equivalent="(argued, not proven) bytes can appear in the ring behind a pass that did not "
+                 "see the FIFO full only through a producer's tx_kick, which sets RETRY; the "
+                 "owner then cannot let go before another polling pass, so arming early "
+                 "costs one IMSC write and is undone before the release"),
     m("empty-ring-stays-armed", "pl011_tx.c", "interrupt not acknowledged",
       "if (pl011_ring_count(&uart->tx.ring) == 0)\n\t\t\ttx_arm(uart, false);",
       "if (pl011_ring_count(&uart->tx.ring) == 0)\n\t\t\ttx_arm(uart, true);"),

@@ -435,6 +435,63 @@ static void test_adaptive_backs_off_from_a_level_that_underruns(void **state)
 	harness_teardown(&h);
 }
 
+/*
+ * HYBRID under a fixed 30 us latency at 921,600 (a character every 10.9 us): when the
+ * interrupt is served the FIFO has drained below the trigger, so after the blind part the
+ * polling part tops it up, refill after refill.
+ */
+static void test_hybrid_tops_up_beyond_the_guaranteed_count_when_late(void **state)
+{
+	(void)state;
+	struct pl011_model_config model_config;
+	pl011_model_default_config(&model_config);
+	model_config.base = HARNESS_BASE;
+	model_config.irq_latency_ns = 30000u;
+	harness_setup_with(&h, &model_config);
+	h.config.baud = 921600u;
+	h.config.tx_mode = PL011_TX_HYBRID;
+	assert_int_equal(harness_start(&h), 0);
+	harness_fill_random(stream, STREAM_BYTES, 22u);
+	send_all(stream, STREAM_BYTES, 20000u);
+	expect_exact(stream, STREAM_BYTES, true, "HYBRID late");
+	struct pl011_stats stats = stats_now();
+	if (stats.tx_extra_chars < stats.tx_refills)
+		fail_msg("%u extra characters in %u refills", stats.tx_extra_chars, stats.tx_refills);
+	harness_teardown(&h);
+}
+
+/*
+ * A panic write from the thread takes TX over while the TX interrupt is armed: it drains the
+ * ring by polling, so the FIFO crosses the trigger again and again and the interrupt finds TX
+ * owned. Each time it must clear its cause before returning; left latched, the level-sensitive
+ * line would call the handler back after every latency for as long as the panic lasts.
+ */
+static void test_a_panic_over_an_armed_stream_bounds_handler_entries(void **state)
+{
+	(void)state;
+	for (size_t s = 0; s < 4; s++) {
+		start(strategies[s], PL011_LEVEL_DEFAULT, 921600u, 1u, 0u);
+		harness_fill_random(stream, 2000u, 31u);
+		assert_int_equal(pl011_write(&h.uart, stream, 2000u, PL011_NO_WAIT), 2000);
+		pl011_model_advance(h.model, 200000u);
+		assert_true(pl011_model_peek(h.model, PL011_IMSC) & PL011_INT_TX);
+		struct pl011_stats before = stats_now();
+		static const char panic[] = "PANIC: the sky is falling\n";
+		int n = pl011_write_panic(&h.uart, panic, sizeof panic - 1u);
+		assert_int_equal(n, (int)(sizeof panic - 1u));
+		assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+		struct pl011_stats after = stats_now();
+		/* The FIFO crosses the trigger once per 4 characters at most (1/4 of 16 moved). */
+		uint32_t bound = (2000u + (uint32_t)sizeof panic) / 4u + 16u;
+		if (after.irq_entries - before.irq_entries > bound)
+			fail_msg("%s: %u handler entries during a panic over 2000 bytes", strategy_names[s],
+				 after.irq_entries - before.irq_entries);
+		memcpy(stream + 2000u, panic, sizeof panic - 1u);
+		expect_exact(stream, 2000u + sizeof panic - 1u, true, strategy_names[s]);
+		harness_teardown(&h);
+	}
+}
+
 /* pl011_init on a running port keeps the counters. */
 static void test_reinit_keeps_the_counters(void **state)
 {
@@ -469,6 +526,50 @@ static void test_a_break_behind_bytes_that_cannot_leave_times_out(void **state)
 	assert_int_equal(pl011_send_break(&h.uart, 1000u), PL011_ETIMEDOUT);
 	assert_int_equal(pl011_model_break_count(h.model), 0);
 	assert_int_equal(stats_now().tx_timeouts, 1);
+	harness_teardown(&h);
+}
+
+/* An RX callback that tries to send while the thread shuts the port down. */
+static bool shutting_down;
+static unsigned refused_during_shutdown;
+static unsigned accepted_during_shutdown;
+
+static void write_from_callback(struct pl011 *uart, size_t available, void *context)
+{
+	(void)available;
+	(void)context;
+	uint8_t sink[64];
+	(void)pl011_read(uart, sink, sizeof sink, PL011_NO_WAIT);
+	int n = pl011_write(uart, "!", 1, PL011_NO_WAIT);
+	if (shutting_down && n == PL011_ESHUTDOWN)
+		refused_during_shutdown++;
+	else if (shutting_down)
+		accepted_during_shutdown++;
+}
+
+/* From the moment shutdown starts, nothing new is accepted: an interrupt during its drain gets
+ * PL011_ESHUTDOWN, so the drain's deadline (computed from what was queued) still holds. */
+static void test_an_interrupt_during_shutdown_cannot_queue_more(void **state)
+{
+	(void)state;
+	harness_setup(&h, 48000000u, 16);
+	h.config.tx_mode = PL011_TX_HYBRID;
+	h.config.rx_mode = PL011_RX_LOW_LATENCY;
+	h.config.rx_callback = write_from_callback;
+	assert_int_equal(harness_start(&h), 0);
+	shutting_down = false;
+	refused_during_shutdown = accepted_during_shutdown = 0;
+	harness_fill_random(stream, 200u, 4u);
+	assert_int_equal(pl011_write(&h.uart, stream, 200u, PL011_NO_WAIT), 200);
+	uint64_t frame = pl011_model_frame_ns(h.model);
+	uint64_t now = pl011_model_now_ns(h.model);
+	for (unsigned i = 0; i < 20u; i++)
+		pl011_model_rx_inject(h.model, 'r', 0, now + (i + 1u) * 8u * frame);
+	shutting_down = true;
+	assert_int_equal(pl011_shutdown(&h.uart, PL011_WAIT_AUTO), 0);
+	assert_true(refused_during_shutdown != 0);
+	assert_int_equal(accepted_during_shutdown, 0);
+	assert_int_equal(stats_now().tx_bytes, 200u);
 	harness_teardown(&h);
 }
 
@@ -513,8 +614,11 @@ int main(void)
 		HARNESS_TEST(test_a_stopped_port_has_imsc_zero_and_its_line_low, &h),
 		HARNESS_TEST(test_a_stalled_shutdown_flushes_the_fifo_and_counts_it, &h),
 		HARNESS_TEST(test_adaptive_backs_off_from_a_level_that_underruns, &h),
+		HARNESS_TEST(test_hybrid_tops_up_beyond_the_guaranteed_count_when_late, &h),
+		HARNESS_TEST(test_a_panic_over_an_armed_stream_bounds_handler_entries, &h),
 		HARNESS_TEST(test_reinit_keeps_the_counters, &h),
 		HARNESS_TEST(test_a_break_behind_bytes_that_cannot_leave_times_out, &h),
+		HARNESS_TEST(test_an_interrupt_during_shutdown_cannot_queue_more, &h),
 		HARNESS_TEST(test_polled_counters_equal_the_wire, &h),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
