@@ -39,6 +39,20 @@ static void start(enum pl011_tx_mode tx_mode, enum pl011_level tx_trigger, uint3
 	assert_int_equal(harness_start(&h), 0);
 }
 
+/* 921,600 baud with a fixed interrupt latency of 30 us: almost three characters leave between
+ * the TX cause and its refill. */
+static void start_late(enum pl011_tx_mode tx_mode)
+{
+	struct pl011_model_config model_config;
+	pl011_model_default_config(&model_config);
+	model_config.base = HARNESS_BASE;
+	model_config.irq_latency_ns = 30000u;
+	harness_setup_with(&h, &model_config);
+	h.config.baud = 921600u;
+	h.config.tx_mode = tx_mode;
+	assert_int_equal(harness_start(&h), 0);
+}
+
 static struct pl011_stats stats_now(void)
 {
 	struct pl011_stats stats;
@@ -92,22 +106,6 @@ static void expect_extra_histogram_consistent(const struct pl011_stats *stats, c
 			 stats->tx_extra_chars, (unsigned long long)at_least, (unsigned long long)last);
 }
 
-/* The thread offers the rest of the data without waiting, then lets time pass. */
-static void send_all(const uint8_t *data, size_t len, uint64_t step_ns)
-{
-	size_t sent = 0;
-	while (sent < len) {
-		int n = pl011_write(&h.uart, data + sent, len - sent, PL011_NO_WAIT);
-		assert_true(n >= 0);
-		sent += (size_t)n;
-		if (sent < len)
-			pl011_model_advance(h.model, step_ns);
-	}
-	while (pl011_tx_queued(&h.uart) != 0)
-		pl011_model_advance(h.model, step_ns);
-	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
-}
-
 static unsigned ifls_tx_code(void)
 {
 	return pl011_model_peek(h.model, PL011_IFLS) & PL011_IFLS_LEVEL_MASK;
@@ -131,7 +129,7 @@ static void test_streaming_counts_every_byte_and_bounds_interrupts_per_kib(void 
 			start(strategies[s], levels[l], 921600u, 1u, 0u);
 			/* Half offered without waiting, half through a blocking write, whose wait
 			 * watches TX progress: with prompt interrupts it never sees a stall. */
-			send_all(stream, STREAM_BYTES / 2u, 20000u);
+			assert_int_equal(harness_send_all(&h, stream, STREAM_BYTES / 2u, 20000u), 0);
 			assert_int_equal(pl011_write(&h.uart, stream + STREAM_BYTES / 2u,
 						     STREAM_BYTES / 2u, PL011_WAIT_AUTO),
 					 (int)(STREAM_BYTES / 2u));
@@ -415,16 +413,9 @@ static void test_a_stalled_shutdown_flushes_the_fifo_and_counts_it(void **state)
 static void test_adaptive_backs_off_from_a_level_that_underruns(void **state)
 {
 	(void)state;
-	struct pl011_model_config model_config;
-	pl011_model_default_config(&model_config);
-	model_config.base = HARNESS_BASE;
-	model_config.irq_latency_ns = 30000u;
-	harness_setup_with(&h, &model_config);
-	h.config.baud = 921600u;
-	h.config.tx_mode = PL011_TX_ADAPTIVE;
-	assert_int_equal(harness_start(&h), 0);
+	start_late(PL011_TX_ADAPTIVE);
 	harness_fill_random(stream, STREAM_BYTES, 21u);
-	send_all(stream, STREAM_BYTES, 20000u);
+	assert_int_equal(harness_send_all(&h, stream, STREAM_BYTES, 20000u), 0);
 	expect_exact(stream, STREAM_BYTES, true, "ADAPTIVE back-off");
 	struct pl011_stats stats = stats_now();
 	/* About 1,400 refills: tries after 64, 128, 256, 512 clean ones, two moves each. */
@@ -443,16 +434,9 @@ static void test_adaptive_backs_off_from_a_level_that_underruns(void **state)
 static void test_hybrid_tops_up_beyond_the_guaranteed_count_when_late(void **state)
 {
 	(void)state;
-	struct pl011_model_config model_config;
-	pl011_model_default_config(&model_config);
-	model_config.base = HARNESS_BASE;
-	model_config.irq_latency_ns = 30000u;
-	harness_setup_with(&h, &model_config);
-	h.config.baud = 921600u;
-	h.config.tx_mode = PL011_TX_HYBRID;
-	assert_int_equal(harness_start(&h), 0);
+	start_late(PL011_TX_HYBRID);
 	harness_fill_random(stream, STREAM_BYTES, 22u);
-	send_all(stream, STREAM_BYTES, 20000u);
+	assert_int_equal(harness_send_all(&h, stream, STREAM_BYTES, 20000u), 0);
 	expect_exact(stream, STREAM_BYTES, true, "HYBRID late");
 	struct pl011_stats stats = stats_now();
 	if (stats.tx_extra_chars < stats.tx_refills)

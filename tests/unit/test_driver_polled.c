@@ -167,6 +167,16 @@ static void test_init_programs_in_trm_order_no_violation_even_when_reinit_runnin
 	assert_int_equal(c->order_violations, 0);
 }
 
+/* What a boot loader leaves: the UART programmed and enabled, our driver not started. */
+static void boot_loader_enable(uint32_t ibrd, uint32_t fbrd, uint32_t lcr_h)
+{
+	pl011_io_write(BASE + PL011_CR, 0);
+	pl011_io_write(BASE + PL011_IBRD, ibrd);
+	pl011_io_write(BASE + PL011_FBRD, fbrd);
+	pl011_io_write(BASE + PL011_LCR_H, lcr_h);
+	pl011_io_write(BASE + PL011_CR, PL011_CR_UARTEN | PL011_CR_TXE | PL011_CR_RXE);
+}
+
 /*
  * A boot loader left the UART running at 9,600 with a character on the wire; the first
  * pl011_init (instance STOPPED) must still let that character finish before it flushes and
@@ -179,11 +189,7 @@ static void test_first_init_waits_for_boot_loader_char_at_slower_rate(void **sta
 	(void)state;
 	struct pl011_model *m = fx.model;
 	/* 4 * 48e6 / 9600 = 20000 = 312 * 64 + 32 */
-	pl011_io_write(BASE + PL011_CR, 0);
-	pl011_io_write(BASE + PL011_IBRD, 312);
-	pl011_io_write(BASE + PL011_FBRD, 32);
-	pl011_io_write(BASE + PL011_LCR_H, PL011_LCR_H_WLEN_8 | PL011_LCR_H_FEN);
-	pl011_io_write(BASE + PL011_CR, PL011_CR_UARTEN | PL011_CR_TXE | PL011_CR_RXE);
+	boot_loader_enable(312, 32, PL011_LCR_H_WLEN_8 | PL011_LCR_H_FEN);
 	pl011_io_write(BASE + PL011_DR, 'B');
 	pl011_model_advance(m, 100000); /* 0.1 ms into a 1.04 ms frame */
 	init_polled(115200);
@@ -201,11 +207,7 @@ static void test_first_init_waits_for_boot_loader_char_at_slower_rate(void **sta
 static void hand_over_full_boot_loader_fifo(uint32_t lcr_h)
 {
 	struct pl011_model *m = fx.model;
-	pl011_io_write(BASE + PL011_CR, 0);
-	pl011_io_write(BASE + PL011_IBRD, 312);
-	pl011_io_write(BASE + PL011_FBRD, 32);
-	pl011_io_write(BASE + PL011_LCR_H, lcr_h);
-	pl011_io_write(BASE + PL011_CR, PL011_CR_UARTEN | PL011_CR_TXE | PL011_CR_RXE);
+	boot_loader_enable(312, 32, lcr_h);
 	for (unsigned i = 0; i < 17u; i++)
 		pl011_io_write(BASE + PL011_DR, 'a' + i);
 	assert_int_equal(pl011_model_tx_level(m), 16);
@@ -249,11 +251,7 @@ static void test_first_init_waits_for_a_character_shifting_out_of_a_disabled_uar
 {
 	(void)state;
 	struct pl011_model *m = fx.model;
-	pl011_io_write(BASE + PL011_CR, 0);
-	pl011_io_write(BASE + PL011_IBRD, 26);
-	pl011_io_write(BASE + PL011_FBRD, 3);
-	pl011_io_write(BASE + PL011_LCR_H, PL011_LCR_H_WLEN_8 | PL011_LCR_H_FEN);
-	pl011_io_write(BASE + PL011_CR, PL011_CR_UARTEN | PL011_CR_TXE | PL011_CR_RXE);
+	boot_loader_enable(26, 3, PL011_LCR_H_WLEN_8 | PL011_LCR_H_FEN);
 	pl011_io_write(BASE + PL011_DR, 'D');
 	pl011_model_advance(m, 20000); /* 20 us into an 87 us frame */
 	pl011_io_write(BASE + PL011_CR, 0);
