@@ -83,6 +83,8 @@ help:
 	@echo "  make fuzz         libFuzzer on random driver call sequences (FUZZ_SECONDS=$(FUZZ_SECONDS))"
 	@echo "  make bench        TX strategies and RX modes measured on the model (docs/benchmarks.md)"
 	@echo "  make analyze      cppcheck, clang-tidy and the freestanding check of lib/"
+	@echo "  make mutate       mutation score of the host tests on lib/ (MUTANTS=id patterns)"
+	@echo "  make coverage     line and branch coverage of lib/ by the host tests, uncovered lines"
 	@echo "  make size         code and data size of the library for BOARD"
 	@echo "  make flash        load and start FLASH_EXAMPLE (hello) on a Raspberry Pi through OpenOCD (JTAG)"
 	@echo "  make sdcard       $(OUT)/sdcard/: kernel.img and config.txt for a FAT SD card (Raspberry Pi boards)"
@@ -222,10 +224,20 @@ analyze: deps-stamp
 test: deps-stamp
 	$(Q)$(MAKE) --no-print-directory analyze
 	$(Q)$(MAKE) --no-print-directory unit-test
+	$(Q)$(PYTHON) tools/mutate.py --mutants quick --no-baseline --min-score 100
 	$(Q)$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
 	$(Q)$(MAKE) --no-print-directory qemu-test
 	$(Q)$(PYTHON) tests/boards/check_board_facts.py
 	$(Q)if [ -d tests/openocd ]; then $(MAKE) --no-print-directory openocd-check; fi
+
+# Mutation testing and coverage of lib/ by the host tests (docs/testing.md). MUTANTS= selects
+# mutants by id pattern (comma-separated; "quick" is the subset make test runs).
+MUTANTS ?=
+mutate: deps-stamp
+	$(Q)$(PYTHON) tools/mutate.py --min-score 90 $(if $(MUTANTS),--mutants '$(MUTANTS)')
+coverage: deps-stamp
+	$(Q)$(PYTHON) tools/coverage.py
+.PHONY: mutate coverage
 
 # The stamp makes every build depend on the tools being there, checked once per build tree.
 deps-stamp: $(BUILD)/.deps-ok

@@ -24,6 +24,7 @@ need python3 command -v python3
 need cppcheck command -v cppcheck
 need clang command -v clang
 need clang-tidy command -v clang-tidy
+need lcov command -v lcov
 
 [ -z "$missing" ] && exit 0
 

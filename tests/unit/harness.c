@@ -128,6 +128,22 @@ const char *harness_tx_stuck(const struct harness *h)
 	return text;
 }
 
+int harness_send_all(struct harness *h, const uint8_t *data, size_t len, uint64_t step_ns)
+{
+	size_t sent = 0;
+	while (sent < len) {
+		int n = pl011_write(&h->uart, data + sent, len - sent, PL011_NO_WAIT);
+		if (n < 0)
+			return n;
+		sent += (size_t)n;
+		if (sent < len)
+			pl011_model_advance(h->model, step_ns);
+	}
+	while (pl011_tx_queued(&h->uart) != 0)
+		pl011_model_advance(h->model, step_ns);
+	return pl011_flush(&h->uart, PL011_WAIT_AUTO, NULL);
+}
+
 size_t harness_wire(const struct harness *h, uint8_t *out, size_t max)
 {
 	size_t n = pl011_model_wire_len(h->model);

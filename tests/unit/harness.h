@@ -54,6 +54,11 @@ void harness_fill_random(uint8_t *data, size_t len, uint32_t seed);
  */
 const char *harness_tx_stuck(const struct harness *h);
 
+/* The thread of a streaming test: offer the rest of data without waiting, let step_ns pass
+ * while the ring is full, wait for the ring to empty, then flush. Returns 0, or the error of
+ * the write or the flush that failed. */
+int harness_send_all(struct harness *h, const uint8_t *data, size_t len, uint64_t step_ns);
+
 /* Copy the wire into out (up to max bytes); returns the wire length. */
 size_t harness_wire(const struct harness *h, uint8_t *out, size_t max);
 

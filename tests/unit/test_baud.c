@@ -112,6 +112,26 @@ static void test_baud_tighter_tolerance_rejects(void **state)
 	assert_int_equal(pl011_compute_baud(48000000u, 3000000u, 1u, &out), 0);
 }
 
+static void test_baud_tolerance_holds_in_both_directions(void **state)
+{
+	(void)state;
+	struct pl011_baud out;
+	/* 115,200 from 1.869 MHz is 1,605 ppm slow, from 1.875 MHz 1,605 ppm fast: a 1,000 ppm
+	 * tolerance refuses both, whatever the sign. */
+	assert_int_equal(pl011_compute_baud(1869000u, 115200u, 1000u, &out), PL011_EBAUD);
+	assert_int_equal(pl011_compute_baud(1875000u, 115200u, 1000u, &out), PL011_EBAUD);
+	/* The same rates within a 2,000 ppm tolerance, with the sign of the error kept. */
+	assert_int_equal(pl011_compute_baud(1869000u, 115200u, 2000u, &out), 0);
+	assert_int_equal(out.error_ppm, -1605);
+	assert_int_equal(pl011_compute_baud(1875000u, 115200u, 2000u, &out), 0);
+	assert_int_equal(out.error_ppm, 1605);
+	/* Errors inside 1,000 ppm on either side pass it: -651 and +538 ppm. */
+	assert_int_equal(pl011_compute_baud(1842000u, 115200u, 1000u, &out), 0);
+	assert_int_equal(out.error_ppm, -651);
+	assert_int_equal(pl011_compute_baud(1873000u, 115200u, 1000u, &out), 0);
+	assert_int_equal(out.error_ppm, 538);
+}
+
 static void test_baud_divisor_limits(void **state)
 {
 	(void)state;
@@ -148,6 +168,7 @@ int main(void)
 		cmocka_unit_test(test_baud_table_3_24_48_mhz_300_to_3m),
 		cmocka_unit_test(test_baud_error_ppm_sign_and_size),
 		cmocka_unit_test(test_baud_tighter_tolerance_rejects),
+		cmocka_unit_test(test_baud_tolerance_holds_in_both_directions),
 		cmocka_unit_test(test_baud_divisor_limits),
 		cmocka_unit_test(test_baud_bad_arguments),
 	};

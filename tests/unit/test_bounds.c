@@ -108,6 +108,11 @@ static void test_a_very_slow_frame_keeps_its_length_in_deadlines(void **state)
 	uint32_t deadline = pl011_backlog_deadline_us(&h.uart, 0);
 	/* (0 + 16) frames of 5 s, plus a quarter, plus 1 ms. */
 	assert_in_range(deadline, 100000000u, 100001000u + 10u);
+	/* 2^32 frames of 5 s overflow 64-bit nanoseconds: the deadline saturates instead. */
+	assert_int_equal(pl011_backlog_deadline_us(&h.uart, SIZE_MAX), PL011_WAIT_AUTO - 1u);
+	/* 3,689,348,815 frames of 5 s are 2^64 + 1,290,448,384 ns: wrapped, a 1.6 s deadline. */
+	assert_int_equal(pl011_backlog_deadline_us(&h.uart, (size_t)3689348815u - 16u),
+			 PL011_WAIT_AUTO - 1u);
 	harness_teardown(&h);
 }
 

@@ -72,6 +72,9 @@ static void test_config_every_bad_field_is_refused(void **state)
 	REFUSE(c.tx_trigger = (enum pl011_level)6, PL011_EINVAL);
 	REFUSE(c.rx_trigger = (enum pl011_level)6, PL011_EINVAL);
 	REFUSE(c.flags = 1u << 7, PL011_EINVAL);
+	REFUSE(c.fifo_depth = 8u, PL011_EINVAL);
+	REFUSE(c.fifo_depth = 24u, PL011_EINVAL);
+	REFUSE(c.fifo_depth = 64u, PL011_EINVAL);
 	REFUSE((c.tx_mode = PL011_TX_HALF_FIFO, c.tx_buffer = NULL), PL011_EINVAL);
 	REFUSE((c.tx_mode = PL011_TX_HALF_FIFO, c.tx_buffer = odd_buffer,
 		c.tx_buffer_size = sizeof odd_buffer),
@@ -112,6 +115,9 @@ static void test_config_unstarted_instance_refuses_io(void **state)
 	assert_int_equal(pl011_send_break(&fresh, 100), PL011_ESHUTDOWN);
 	assert_int_equal(pl011_write_panic(&fresh, &byte, 1), PL011_ESHUTDOWN);
 	assert_int_equal(pl011_get_fifo_depth(&fresh), PL011_ESHUTDOWN);
+	struct pl011_baud baud;
+	assert_int_equal(pl011_get_baud(&fresh, &baud), PL011_ESHUTDOWN);
+	assert_int_equal(pl011_get_fifo_depth(NULL), PL011_EINVAL);
 	/* An interrupt for a port that is not started is ignored without touching anything. */
 	pl011_irq_handler(&fresh);
 	pl011_irq_handler(NULL);
@@ -142,6 +148,14 @@ static void test_config_null_arguments(void **state)
 	assert_int_equal(pl011_write_panic(NULL, &byte, 1), PL011_EINVAL);
 	assert_int_equal(pl011_send_break(NULL, 1), PL011_EINVAL);
 	assert_string_equal(pl011_error_name(PL011_ETIMEDOUT), "PL011_ETIMEDOUT");
+	assert_string_equal(pl011_error_name(PL011_EINVAL), "PL011_EINVAL");
+	assert_string_equal(pl011_error_name(PL011_EBAUD), "PL011_EBAUD");
+	assert_string_equal(pl011_error_name(PL011_EAGAIN), "PL011_EAGAIN");
+	assert_string_equal(pl011_error_name(PL011_ESHUTDOWN), "PL011_ESHUTDOWN");
+	assert_string_equal(pl011_error_name(PL011_EFRAMING), "PL011_EFRAMING");
+	assert_string_equal(pl011_error_name(PL011_EPARITY), "PL011_EPARITY");
+	assert_string_equal(pl011_error_name(PL011_EBREAK), "PL011_EBREAK");
+	assert_string_equal(pl011_error_name(PL011_ESTALLED), "PL011_ESTALLED");
 	assert_string_equal(pl011_error_name(12345), "unknown");
 }
 

@@ -167,6 +167,16 @@ static void test_init_programs_in_trm_order_no_violation_even_when_reinit_runnin
 	assert_int_equal(c->order_violations, 0);
 }
 
+/* What a boot loader leaves: the UART programmed and enabled, our driver not started. */
+static void boot_loader_enable(uint32_t ibrd, uint32_t fbrd, uint32_t lcr_h)
+{
+	pl011_io_write(BASE + PL011_CR, 0);
+	pl011_io_write(BASE + PL011_IBRD, ibrd);
+	pl011_io_write(BASE + PL011_FBRD, fbrd);
+	pl011_io_write(BASE + PL011_LCR_H, lcr_h);
+	pl011_io_write(BASE + PL011_CR, PL011_CR_UARTEN | PL011_CR_TXE | PL011_CR_RXE);
+}
+
 /*
  * A boot loader left the UART running at 9,600 with a character on the wire; the first
  * pl011_init (instance STOPPED) must still let that character finish before it flushes and
@@ -179,11 +189,7 @@ static void test_first_init_waits_for_boot_loader_char_at_slower_rate(void **sta
 	(void)state;
 	struct pl011_model *m = fx.model;
 	/* 4 * 48e6 / 9600 = 20000 = 312 * 64 + 32 */
-	pl011_io_write(BASE + PL011_CR, 0);
-	pl011_io_write(BASE + PL011_IBRD, 312);
-	pl011_io_write(BASE + PL011_FBRD, 32);
-	pl011_io_write(BASE + PL011_LCR_H, PL011_LCR_H_WLEN_8 | PL011_LCR_H_FEN);
-	pl011_io_write(BASE + PL011_CR, PL011_CR_UARTEN | PL011_CR_TXE | PL011_CR_RXE);
+	boot_loader_enable(312, 32, PL011_LCR_H_WLEN_8 | PL011_LCR_H_FEN);
 	pl011_io_write(BASE + PL011_DR, 'B');
 	pl011_model_advance(m, 100000); /* 0.1 ms into a 1.04 ms frame */
 	init_polled(115200);
@@ -191,6 +197,69 @@ static void test_first_init_waits_for_boot_loader_char_at_slower_rate(void **sta
 	/* The boot loader's character made it out whole. */
 	assert_int_equal(pl011_model_wire_len(m), 1);
 	assert_int_equal(pl011_model_wire_byte(m, 0), 'B');
+}
+
+/*
+ * The boot loader's FIFO full at 9,600 (sixteen characters queued, one more shifting) when
+ * pl011_init starts at 115,200: all seventeen leave whole, at the boot loader's rate, before
+ * the FIFO is flushed. Timing them at the new rate would flush all but two.
+ */
+static void hand_over_full_boot_loader_fifo(uint32_t lcr_h)
+{
+	struct pl011_model *m = fx.model;
+	boot_loader_enable(312, 32, lcr_h);
+	for (unsigned i = 0; i < 17u; i++)
+		pl011_io_write(BASE + PL011_DR, 'a' + i);
+	assert_int_equal(pl011_model_tx_level(m), 16);
+	assert_true(pl011_model_peek(m, PL011_FR) & PL011_FR_TXFF);
+	init_polled(115200);
+	const struct pl011_model_counters *c = pl011_model_counters(m);
+	assert_int_equal(c->tx_overflows, 0);
+	assert_int_equal(c->tx_fen_flushed, 0);
+	assert_int_equal(c->reprogram_while_shifting, 0);
+	assert_int_equal(pl011_model_wire_len(m), 17);
+	for (unsigned i = 0; i < 17u; i++)
+		assert_int_equal(pl011_model_wire_byte(m, i), 'a' + i);
+	/* The driver's own output follows at the new rate. */
+	assert_int_equal(pl011_write(&fx.uart, "Z", 1, PL011_WAIT_AUTO), 1);
+	assert_int_equal(pl011_flush(&fx.uart, PL011_WAIT_AUTO, NULL), 0);
+	assert_int_equal(pl011_model_wire_byte(m, 17), 'Z');
+	assert_int_equal(pl011_model_wire_end_ns(m, 17) - pl011_model_wire_start_ns(m, 17),
+			 FRAME_115200_NS);
+}
+
+static void test_first_init_hands_over_a_full_boot_loader_fifo_without_loss(void **state)
+{
+	(void)state;
+	hand_over_full_boot_loader_fifo(PL011_LCR_H_WLEN_8 | PL011_LCR_H_FEN);
+}
+
+/* The same with two stop bits and parity: the boot loader's frame is 12 bits, not 10. */
+static void test_a_boot_loader_fifo_with_longer_frames_is_timed_by_its_own_frame(void **state)
+{
+	(void)state;
+	hand_over_full_boot_loader_fifo(PL011_LCR_H_WLEN_8 | PL011_LCR_H_FEN | PL011_LCR_H_STP2 |
+					PL011_LCR_H_PEN);
+}
+
+/*
+ * A boot loader that disabled the UART with a character still shifting out: disabling lets
+ * that character finish (TRM 3.3.8), so pl011_init must wait for BUSY to clear before it
+ * reprograms the line, even though there is nothing queued to wait for.
+ */
+static void test_first_init_waits_for_a_character_shifting_out_of_a_disabled_uart(void **state)
+{
+	(void)state;
+	struct pl011_model *m = fx.model;
+	boot_loader_enable(26, 3, PL011_LCR_H_WLEN_8 | PL011_LCR_H_FEN);
+	pl011_io_write(BASE + PL011_DR, 'D');
+	pl011_model_advance(m, 20000); /* 20 us into an 87 us frame */
+	pl011_io_write(BASE + PL011_CR, 0);
+	assert_true(pl011_model_tx_shifting(m));
+	init_polled(115200);
+	assert_int_equal(pl011_model_counters(m)->reprogram_while_shifting, 0);
+	assert_int_equal(pl011_model_wire_len(m), 1);
+	assert_int_equal(pl011_model_wire_byte(m, 0), 'D');
 }
 
 /* ------------------------------------------------------------------ (3) registers */
@@ -367,6 +436,15 @@ int main(void)
 			teardown),
 		cmocka_unit_test_setup_teardown(
 			test_first_init_waits_for_boot_loader_char_at_slower_rate, setup16, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_first_init_hands_over_a_full_boot_loader_fifo_without_loss, setup16,
+			teardown),
+		cmocka_unit_test_setup_teardown(
+			test_a_boot_loader_fifo_with_longer_frames_is_timed_by_its_own_frame, setup16,
+			teardown),
+		cmocka_unit_test_setup_teardown(
+			test_first_init_waits_for_a_character_shifting_out_of_a_disabled_uart, setup16,
+			teardown),
 		cmocka_unit_test_setup_teardown(test_registers_after_init_8n1_115200, setup16, teardown),
 		cmocka_unit_test_setup_teardown(test_registers_after_init_7o2_explicit_levels_32_deep,
 						setup32, teardown),

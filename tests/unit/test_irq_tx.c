@@ -47,22 +47,6 @@ static void start_scenario(const struct scenario *s)
 	assert_int_equal(harness_start(&h), 0);
 }
 
-/* The "thread": offer the rest of the stream without waiting, then let time pass. */
-static void send_stream(const uint8_t *data, size_t len, uint64_t step_ns)
-{
-	size_t sent = 0;
-	while (sent < len) {
-		int n = pl011_write(&h.uart, data + sent, len - sent, PL011_NO_WAIT);
-		assert_true(n >= 0);
-		sent += (size_t)n;
-		if (sent < len)
-			pl011_model_advance(h.model, step_ns);
-	}
-	while (pl011_tx_queued(&h.uart) != 0)
-		pl011_model_advance(h.model, step_ns);
-	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
-}
-
 static void expect_wire_equals(const uint8_t *data, size_t len, const char *label)
 {
 	size_t n = harness_wire(&h, wire, sizeof wire);
@@ -94,7 +78,7 @@ static void test_irq_tx_64k_every_strategy_baud_depth_and_latency(void **state)
 						 strategy_names[m], s.baud, s.depth,
 						 loaded ? "loaded" : "fixed latency");
 					start_scenario(&s);
-					send_stream(stream, STREAM_BYTES, 20000u);
+					assert_int_equal(harness_send_all(&h, stream, STREAM_BYTES, 20000u), 0);
 					expect_wire_equals(stream, STREAM_BYTES, label);
 					struct pl011_stats stats;
 					pl011_get_stats(&h.uart, &stats);

@@ -1,0 +1,290 @@
+#!/usr/bin/env python3
+"""Mutation testing of lib/: apply each mutant of tools/mutants.py to a copy of lib/, build the
+host tests against it (no sanitizers, -O1), run them under a timeout, print the score.
+
+A mutant is killed when a test program fails, crashes or times out; it survives when every
+program passes. lib/ and build/ are never written: each mutant gets its own copy of lib/ in a
+temporary folder. Usage: tools/mutate.py [--mutants PATTERNS] [--jobs N] [--min-score PCT].
+PATTERNS is a comma-separated list of shell patterns on mutant ids; "quick" selects the fast
+subset that `make test` runs.
+"""
+import argparse
+import concurrent.futures
+import fnmatch
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from mutants import MUTANTS  # noqa: E402
+
+CC = os.environ.get("HOST_CC", "gcc")
+CFLAGS = ["-std=c11", "-O1", "-g0", "-w", "-DPL011_IO_HOOKS"]
+UNIT = os.path.join(ROOT, "tests", "unit")
+MODEL = os.path.join(ROOT, "tests", "model")
+# Programs that only exercise the ring: run for ring mutants only.
+RING_ONLY = {"test_ring", "test_ring_threads"}
+# Fast first, so that most mutants die within seconds (measured order; refined by the baseline).
+ORDER = ["test_baud", "test_model", "test_config", "test_ring", "test_bounds",
+         "test_driver_polled", "test_irq_tx", "test_counters", "test_random_ops",
+         "test_preemption", "test_two_cores", "test_irq_rx", "test_shutdown",
+         "test_ring_threads"]
+
+
+def run(cmd, **kwargs):
+    return subprocess.run(cmd, capture_output=True, text=True, **kwargs)
+
+
+def compile_objects(sources, lib_dir, out_dir):
+    """Compile sources to out_dir in parallel; returns {source: object}, raises on error."""
+    objects = {}
+    procs = []
+    for source in sources:
+        obj = os.path.join(out_dir, os.path.basename(source).replace(".c", ".o"))
+        cmd = [CC] + CFLAGS + ["-I" + lib_dir, "-I" + os.path.join(ROOT, "include"),
+                               "-I" + MODEL, "-I" + UNIT, "-c", source, "-o", obj]
+        procs.append((source, subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                                               stderr=subprocess.STDOUT, text=True)))
+        objects[source] = obj
+    errors = []
+    for source, proc in procs:
+        out, _ = proc.communicate()
+        if proc.returncode != 0:
+            errors.append(f"{source}: {out[-2000:]}")
+    if errors:
+        raise RuntimeError("\n".join(errors))
+    return objects
+
+
+class Build:
+    """Objects of everything but lib/ (built once from the real tree), and the test list."""
+
+    def __init__(self, work):
+        self.work = work
+        self.tests = sorted(f[:-2] for f in os.listdir(UNIT)
+                            if f.startswith("test_") and f.endswith(".c"))
+        support = [os.path.join(UNIT, f) for f in os.listdir(UNIT)
+                   if f.endswith(".c") and not f.startswith("test_")]
+        model = [os.path.join(MODEL, f) for f in os.listdir(MODEL) if f.endswith(".c")]
+        self.lib_sources = sorted(f for f in os.listdir(os.path.join(ROOT, "lib"))
+                                  if f.endswith(".c"))
+        base = os.path.join(work, "base")
+        os.makedirs(base)
+        test_sources = [os.path.join(UNIT, t + ".c") for t in self.tests]
+        objs = compile_objects(support + model + test_sources, os.path.join(ROOT, "lib"), base)
+        self.support = [objs[s] for s in support + model]
+        self.test_objs = {t: objs[os.path.join(UNIT, t + ".c")] for t in self.tests}
+        lib_objs = compile_objects([os.path.join(ROOT, "lib", f) for f in self.lib_sources],
+                                   os.path.join(ROOT, "lib"), base)
+        self.base_lib = {os.path.basename(s): o for s, o in lib_objs.items()}
+        self.times = {}
+
+    def order(self, mutated_file):
+        ring = mutated_file.endswith("pl011_ring.c")
+        tests = [t for t in self.tests if ring or t not in RING_ONLY]
+        rank = {t: i for i, t in enumerate(ORDER)}
+        if self.times:
+            return sorted(tests, key=lambda t: self.times.get(t, 1e9))
+        return sorted(tests, key=lambda t: rank.get(t, len(ORDER)))
+
+    def link(self, lib_objs, out_dir, tests):
+        procs = []
+        for t in tests:
+            exe = os.path.join(out_dir, t)
+            cmd = [CC, self.test_objs[t]] + lib_objs + self.support + \
+                ["-lcmocka", "-lpthread", "-o", exe]
+            procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                                          stderr=subprocess.STDOUT, text=True))
+        for p in procs:
+            out, _ = p.communicate()
+            if p.returncode != 0:
+                raise RuntimeError(out[-2000:])
+        return {t: os.path.join(out_dir, t) for t in tests}
+
+
+def first_failure(text):
+    for line in text.splitlines():
+        if "[  FAILED  ]" in line or "[  ERROR   ]" in line or "ERROR:" in line:
+            return line.strip()
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    return lines[-1].strip() if lines else ""
+
+
+def run_programs(programs, timeout_of):
+    """Run in order until one fails. Returns (program, reason) of the first failure, or None."""
+    for name, exe in programs:
+        try:
+            result = run([exe], timeout=timeout_of(name))
+        except subprocess.TimeoutExpired:
+            return name, "timeout (a hang counts as killed)"
+        if result.returncode != 0:
+            return name, first_failure(result.stdout + result.stderr)
+    return None
+
+
+def tsan_ring(lib_dir, out_dir):
+    """The two-thread ring test under ThreadSanitizer: it sees a relaxed acquire or release."""
+    exe = os.path.join(out_dir, "tsan_test_ring_threads")
+    cmd = [CC, "-std=c11", "-O1", "-g", "-w", "-fsanitize=thread", "-I" + lib_dir,
+           "-I" + os.path.join(ROOT, "include"), os.path.join(UNIT, "test_ring_threads.c"),
+           os.path.join(lib_dir, "pl011_ring.c"), "-lcmocka", "-lpthread", "-o", exe]
+    result = run(cmd)
+    if result.returncode != 0:
+        raise RuntimeError(result.stdout + result.stderr)
+    return exe
+
+
+def locate(mutant):
+    """(count of the search text in its file, line of the first match)."""
+    with open(os.path.join(ROOT, mutant.file)) as f:
+        text = f.read()
+    count = text.count(mutant.search)
+    line = text[:text.find(mutant.search)].count("\n") + 1 if count else 0
+    return text, count, line
+
+
+def evaluate(mutant, build, timeout_of):
+    text, count, line = locate(mutant)
+    where = f"{mutant.file}:{line}" if line else mutant.file
+    if count != 1:
+        why = "search text not found" if count == 0 else f"search text found {count} times"
+        return {"status": "stale", "where": where, "detail": why}
+    if mutant.equivalent:
+        return {"status": "equivalent", "where": where, "detail": mutant.equivalent}
+    wd = tempfile.mkdtemp(dir=build.work, prefix=mutant.id + ".")
+    try:
+        lib_dir = os.path.join(wd, "lib")
+        shutil.copytree(os.path.join(ROOT, "lib"), lib_dir)
+        with open(os.path.join(lib_dir, os.path.basename(mutant.file)), "w") as f:
+            f.write(text.replace(mutant.search, mutant.replace, 1))
+        name = os.path.basename(mutant.file)
+        rebuild = build.lib_sources if name.endswith(".h") else [name]
+        try:
+            objs = compile_objects([os.path.join(lib_dir, f) for f in rebuild], lib_dir, wd)
+        except RuntimeError as error:
+            return {"status": "broken", "where": where, "detail": str(error)[:300]}
+        lib_objs = [objs.get(os.path.join(lib_dir, f), build.base_lib[f])
+                    for f in build.lib_sources]
+        tests = build.order(mutant.file)
+        exes = build.link(lib_objs, wd, tests)
+        programs = [(t, exes[t]) for t in tests]
+        if name == "pl011_ring.c":
+            programs.append(("tsan_test_ring_threads", tsan_ring(lib_dir, wd)))
+        failure = run_programs(programs, timeout_of)
+        if failure:
+            return {"status": "killed", "where": where, "detail": f"{failure[0]}: {failure[1]}"}
+        return {"status": "survived", "where": where, "detail": ""}
+    finally:
+        shutil.rmtree(wd, ignore_errors=True)
+
+
+def select(patterns):
+    if not patterns:
+        return list(MUTANTS)
+    chosen = []
+    for m in MUTANTS:
+        for p in patterns.split(","):
+            p = p.strip()
+            if (p == "quick" and m.quick) or fnmatch.fnmatch(m.id, p):
+                chosen.append(m)
+                break
+    return chosen
+
+
+def check_list():
+    ids = [m.id for m in MUTANTS]
+    dup = {i for i in ids if ids.count(i) > 1}
+    if dup:
+        sys.exit(f"mutate: duplicate mutant ids: {sorted(dup)}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mutants", default=os.environ.get("MUTANTS", ""),
+                        help="comma-separated id patterns; 'quick' = the make-test subset")
+    parser.add_argument("--jobs", type=int, default=2, help="mutants evaluated at once")
+    parser.add_argument("--min-score", type=float, default=0.0,
+                        help="fail below this percentage of non-equivalent mutants killed")
+    parser.add_argument("--no-baseline", action="store_true",
+                        help="skip running the unmutated tests first (timeouts then fixed)")
+    parser.add_argument("--tests", default="",
+                        help="comma-separated test programs to run (default: all); for "
+                             "trying new tests against survivors, not for the score")
+    parser.add_argument("--list", action="store_true", help="list the mutants and exit")
+    args = parser.parse_args()
+    check_list()
+    chosen = select(args.mutants)
+    if args.list:
+        for m in chosen:
+            _, count, line = locate(m)
+            flag = " equivalent" if m.equivalent else ""
+            print(f"{m.id:32} {m.kind:16} {m.file}:{line}{flag}")
+        return 0
+    if not chosen:
+        sys.exit(f"mutate: no mutant matches '{args.mutants}'")
+
+    started = time.monotonic()
+    work = tempfile.mkdtemp(prefix="pl011-mutate.")
+    try:
+        build = Build(work)
+        if args.tests:
+            wanted = set(args.tests.split(","))
+            build.tests = [t for t in build.tests if t in wanted]
+        if not args.no_baseline:
+            exes = build.link(list(build.base_lib.values()), work, build.tests)
+            for t in build.tests:
+                t0 = time.monotonic()
+                result = run([exes[t]], timeout=900)
+                build.times[t] = time.monotonic() - t0
+                if result.returncode != 0:
+                    print(f"mutate: the unmutated tree fails {t}:\n{result.stdout[-3000:]}")
+                    return 1
+            print("baseline: every test passes on the unmutated tree (%.0f s)" %
+                  sum(build.times.values()))
+
+        def timeout_of(name):
+            return max(30.0, 4.0 * build.times.get(name, 60.0) + 10.0)
+
+        results = {}
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            futures = {pool.submit(evaluate, m, build, timeout_of): m for m in chosen}
+            for future in concurrent.futures.as_completed(futures):
+                m = futures[future]
+                r = future.result()
+                results[m.id] = r
+                print(f"{r['status']:10} {m.id:32} {r['where']:24} {r['detail'][:90]}",
+                      flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+    by = {}
+    for m in chosen:
+        by.setdefault(results[m.id]["status"], []).append(m)
+    killed = len(by.get("killed", []))
+    survived = by.get("survived", [])
+    scored = killed + len(survived)
+    score = 100.0 * killed / scored if scored else 100.0
+    print()
+    for m in by.get("equivalent", []):
+        print(f"equivalent {m.id} ({results[m.id]['where']}): {m.equivalent}")
+    for status in ("stale", "broken"):
+        for m in by.get(status, []):
+            print(f"{status.upper()} {m.id} ({results[m.id]['where']}): {results[m.id]['detail']}")
+    for m in survived:
+        print(f"SURVIVED {m.id} [{m.kind}] at {results[m.id]['where']}: "
+              f"{m.search.strip()!r} -> {m.replace.strip()!r}")
+    print(f"mutants: {len(chosen)}, killed {killed}, survived {len(survived)}, "
+          f"equivalent {len(by.get('equivalent', []))}, stale {len(by.get('stale', []))}, "
+          f"broken {len(by.get('broken', []))}; score {score:.1f} % of {scored} "
+          f"non-equivalent ({time.monotonic() - started:.0f} s)")
+    if by.get("stale") or by.get("broken"):
+        return 1
+    return 1 if score < args.min_score else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
