@@ -1,0 +1,56 @@
+# make test and its checks, and the installer of what they need (tools/install-deps.sh).
+
+test: deps-check
+	$(Q)for check in docs-check analyze unit-test qemu-test consumer-test openocd-check; do \
+		echo "== make $$check"; $(MAKE) --no-print-directory $$check || exit 1; done
+
+# Static checks of lib/: cppcheck, clang-tidy (memcpy "insecure API" noise off), and on every
+# board that the library needs nothing but memcpy/memset and compiler helpers.
+TIDY_CHECKS := -*,bugprone-*,clang-analyzer-*,-bugprone-easily-swappable-parameters,-bugprone-reserved-identifier,-clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling
+analyze:
+	@echo "  CPPCHECK lib/"
+	$(Q)cppcheck --enable=warning,style,performance,portability --std=c11 --error-exitcode=1 \
+		--inline-suppr -q -Iinclude -Ilib lib/
+	@echo "  TIDY    lib/"
+	$(Q)clang-tidy --quiet --warnings-as-errors='*' -checks='$(TIDY_CHECKS)' $(LIB_SRCS) -- \
+		-std=c11 -Iinclude -Ilib -ffreestanding 2>&1 | { grep -v "warnings generated" || true; }
+	$(Q)for board in $(BOARDS); do \
+		$(MAKE) --no-print-directory -s BOARD=$$board freestanding-check || exit 1; done
+freestanding-check: $(LIBRARY)
+	$(Q)NM=$(CROSS_COMPILE)nm sh tools/check-freestanding.sh $(LIBRARY)
+
+consumer-test:
+	$(Q)BUILD=$(abspath $(BUILD)) sh tests/consumers/run_consumer_tests.sh
+
+docs-check:
+	$(Q)$(PYTHON) tests/docs/check_links.py && $(PYTHON) tests/docs/check_board_tables.py
+
+openocd-check:
+	$(Q)sh tests/openocd/check_configs.sh
+
+# What a goal needs installed, in the words of tools/install-deps.sh. BOARD_NEEDS is what this
+# board needs: its compiler, its C library if it links newlib, its QEMU, its own packages.
+BOARD_NEEDS := cc=$(CROSS_COMPILE) $(if $(filter --specs=nano.specs,$(BOARD_LDFLAGS)),libc=$(CROSS_COMPILE)) \
+	$(if $(BOARD_QEMU_MACHINES),qemu=$(BOARD_QEMU)) $(addprefix pkg=,$(BOARD_DEPS))
+EVERY_BOARD_NEEDS = $(sort $(foreach board,$(BOARDS),\
+	$(shell $(MAKE) -s --no-print-directory BOARD=$(board) print-board-needs)))
+NEEDS_run := $(BOARD_NEEDS)
+NEEDS_debug := gdb $(BOARD_NEEDS)
+NEEDS_flash := openocd $(BOARD_NEEDS)
+NEEDS_openocd-check := openocd
+NEEDS_unit-test := host
+NEEDS_fuzz := host fuzz
+NEEDS_analyze = host analyze $(filter-out libc=% qemu=%,$(EVERY_BOARD_NEEDS))
+NEEDS_qemu-test = host $(EVERY_BOARD_NEEDS)
+NEEDS_consumer-test := cmake cc=arm-none-eabi- libc=arm-none-eabi- qemu=qemu-system-arm
+NEEDS_test = host analyze fuzz gdb openocd cmake $(EVERY_BOARD_NEEDS)
+NEEDS_deps = $(NEEDS_test)
+INSTALLING_GOALS := $(patsubst NEEDS_%,%,$(filter NEEDS_%,$(.VARIABLES)))
+
+# Only these goals run the installer, before anything is compiled; lib, all and examples never do.
+$(INSTALLING_GOALS): deps-check
+deps-check:
+	$(Q)sh tools/install-deps.sh $(sort $(foreach goal,$(MAKECMDGOALS),$(NEEDS_$(goal))))
+ifneq ($(filter $(INSTALLING_GOALS),$(MAKECMDGOALS)),)
+$(TARGET_OBJS) $(HOST_OBJS): | deps-check
+endif
