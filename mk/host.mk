@@ -31,11 +31,14 @@ HOST_FLAVOURS := asan tsan bench fuzz
 # $(call host_objs,FLAVOUR,SOURCES): the objects of SOURCES in that flavour.
 host_objs = $(patsubst %.c,$(HOST_OUT)/objects-$(1)/%.o,$(2))
 
-# $(call host_flavour,FLAVOUR): its compile rule, and its flags file (see FLAGS_FILE).
+# $(call host_flavour,FLAVOUR): its compile rule, and its flags file (see FLAGS_FILE) when a
+# goal builds host programs.
 define host_flavour
 HOST_FLAGS_FILE_$(1) := $(HOST_OUT)/objects-$(1)/flags.txt
 HOST_FLAGS_NOW_$(1) := $(HOST_CC_$(1)) $(HOST_FLAGS_$(1))
+ifneq ($$(filter unit-test bench fuzz $(HOST_OUT)/%,$$(MAKECMDGOALS)),)
 $$(eval $$(call flags_file,HOST_FLAGS_FILE_$(1),HOST_FLAGS_NOW_$(1)))
+endif
 $(HOST_OUT)/objects-$(1)/%.o: %.c $$(HOST_FLAGS_FILE_$(1))
 	@mkdir -p $$(dir $$@)
 	@echo "  HOSTCC  $$< ($(1))"

@@ -26,6 +26,6 @@ TEST_BOARDS ?=
 ## `make qemu-test` only these examples (default: all)
 TEST_EXAMPLES ?=
 qemu-test:
-	$(Q)BUILD=$(BUILD) $(PYTHON) tests/qemu/run_qemu_tests.py $(if $(filter 1,$(V)),--verbose) \
+	$(Q)BUILD=$(BUILD) $(PYTHON) -u tests/qemu/run_qemu_tests.py $(if $(filter 1,$(V)),--verbose) \
 		$(foreach board,$(TEST_BOARDS),--board $(board)) \
 		$(foreach example,$(TEST_EXAMPLES),--example $(example))

@@ -13,10 +13,11 @@ gdb=${GDB:-gdb-multiarch}
 port=${GDB_PORT:-1234}
 serial=${DEBUG_SERIAL:-file:debug-uart.log}
 python=${PYTHON:-python3}
+qemu_command=${QEMU:?QEMU must hold the QEMU command line}
 
 echo "  QEMU    halted; gdb server on localhost:$port; UART to $serial"
-# shellcheck disable=SC2086 # QEMU is a command line
-setsid $QEMU -display none -monitor none -serial "$serial" -gdb "tcp:localhost:$port" -S \
+# shellcheck disable=SC2086 # a command line, split into words
+setsid $qemu_command -display none -monitor none -serial "$serial" -gdb "tcp:localhost:$port" -S \
 	-kernel "$elf" &
 qemu=$!
 trap 'kill $qemu 2>/dev/null; wait $qemu 2>/dev/null' EXIT

@@ -1,7 +1,7 @@
 #!/bin/sh
 # make sdcard: a folder with what a Raspberry Pi needs on its FAT SD card besides the firmware.
 #
-# Usage: sh tools/sdcard.sh FOLDER IMAGE CONFIG_TXT "BOARD EXAMPLE" "FIRMWARE FILES"
+# Usage: sh tools/sdcard.sh FOLDER IMAGE CONFIG_TXT "EXAMPLE for BOARD" "FIRMWARE FILES"
 set -eu
 folder=$1
 image=$2

@@ -47,6 +47,7 @@ rm -rf "$out"
 mkdir -p "$out/make"
 
 # Plain make, the README's snippet: the first ```make block of README.md, for this checkout.
+# shellcheck disable=SC2016 # $(PL011) is for make, not the shell
 awk '/^```make$/ { inside = 1; next } inside && /^```/ { exit } inside' "$root/README.md" |
 	sed 's|path/to/pl011|$(PL011)|g' >"$out/make/readme-snippet.mk"
 {
