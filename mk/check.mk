@@ -1,8 +1,11 @@
 # make test and its checks, and the installer of what they need (tools/install-deps.sh).
 
+# Every check runs even after one failed, so that one run shows every problem.
+TEST_CHECKS := docs-check analyze unit-test qemu-test consumer-test openocd-check
 test: deps-check
-	$(Q)for check in docs-check analyze unit-test qemu-test consumer-test openocd-check; do \
-		echo "== make $$check"; $(MAKE) --no-print-directory $$check || exit 1; done
+	$(Q)failed=""; for check in $(TEST_CHECKS); do echo "== make $$check"; \
+		$(MAKE) --no-print-directory $$check || failed="$$failed $$check"; done; \
+	[ -z "$$failed" ] || { echo "make test: failed:$$failed" >&2; exit 1; }
 
 # Static checks of lib/: cppcheck, clang-tidy (memcpy "insecure API" noise off), and on every
 # board that the library needs nothing but memcpy/memset and compiler helpers.
