@@ -20,7 +20,14 @@ echo "  QEMU    halted; gdb server on localhost:$port; UART to $serial"
 setsid $qemu_command -display none -monitor none -serial "$serial" -gdb "tcp:localhost:$port" -S \
 	-kernel "$elf" &
 qemu=$!
-trap 'kill $qemu 2>/dev/null; wait $qemu 2>/dev/null' EXIT
+# On the way out, stop QEMU (gdb may have ended it already) and keep gdb's exit status.
+stop_qemu() {
+	exit_status=$?
+	kill "$qemu" 2>/dev/null || true
+	wait "$qemu" 2>/dev/null || true
+	exit "$exit_status"
+}
+trap stop_qemu EXIT
 trap '' INT
 
 # The gdb server listens a moment after QEMU starts: poll for it, 10 s at most.
