@@ -45,7 +45,7 @@ def anchors(path):
         match = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
         if not match:
             continue
-        text = re.sub(r"[`*_]|<[^>]*>", "", match.group(1)).strip().lower()
+        text = re.sub(r"[`*]|<[^>]*>", "", match.group(1)).strip().lower()
         slug = re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
         count = seen.get(slug, 0)
         seen[slug] = count + 1
