@@ -54,7 +54,7 @@ board-lacks-%:
 
 # Goals that build nothing for BOARD (they leave BUILD alone).
 NO_BUILD_GOALS := clean help deps print-qemu print-qemu-machines print-board-needs docs-check \
-	openocd-check
+	openocd-check installer-check
 include mk/target.mk mk/host.mk mk/qemu.mk mk/deploy.mk mk/check.mk
 .DEFAULT_GOAL := all
 
@@ -71,6 +71,7 @@ qemu-test: ## every example on every QEMU machine of every board (TEST_BOARDS= t
 consumer-test: ## the README's ways to use the library: plain make and CMake
 docs-check: ## every relative link in *.md resolves; the board tables list every board
 openocd-check: ## every boards/*/openocd.cfg parses (OpenOCD's dummy adapter)
+installer-check: ## tools/install-deps.sh against a fake apt-get (lock waits, CROSS_COMPILE)
 bench: ## TX strategies and RX modes measured on the model (docs/benchmarks.md)
 fuzz: ## libFuzzer on random driver call sequences, FUZZ_SECONDS long
 size: ## code and data size of the library for BOARD
@@ -98,5 +99,5 @@ print-board-needs:
 	@echo $(BOARD_NEEDS)
 
 .PHONY: all lib examples run debug test analyze unit-test qemu-test consumer-test docs-check \
-	openocd-check bench fuzz size sdcard flash deps deps-check clean help print-qemu \
+	openocd-check installer-check bench fuzz size sdcard flash deps deps-check clean help print-qemu \
 	print-qemu-machines print-board-needs freestanding-check

@@ -1,7 +1,7 @@
 # make test and its checks, and the installer of what they need (tools/install-deps.sh).
 
 # Every check runs even after one failed, so that one run shows every problem.
-TEST_CHECKS := docs-check analyze unit-test qemu-test consumer-test openocd-check
+TEST_CHECKS := docs-check installer-check analyze unit-test qemu-test consumer-test openocd-check
 test: deps-check
 	$(Q)failed=""; for check in $(TEST_CHECKS); do echo "== make $$check"; \
 		$(MAKE) --no-print-directory $$check || failed="$$failed $$check"; done; \
@@ -30,6 +30,9 @@ docs-check:
 
 openocd-check:
 	$(Q)sh tests/openocd/check_configs.sh
+
+installer-check:
+	$(Q)sh tests/tools/check_install_deps.sh
 
 # What a goal needs installed, in the words of tools/install-deps.sh. BOARD_NEEDS is what this
 # board needs: its compiler, its C library if it links newlib, its QEMU, its own packages.

@@ -9,9 +9,9 @@
 #   libc=PREFIX that compiler's newlib (libc_nano.a), asked of the compiler itself
 #   qemu=NAME   the QEMU binary NAME           pkg=NAME  the Debian package NAME
 # Without arguments: everything the default board needs.
-# As root it runs apt-get, waiting up to PL011_APT_WAIT seconds (default 600) while another
-# apt-get or dpkg holds the lock (unattended upgrades on a fresh machine); otherwise it prints
-# the exact command and fails.
+# As root it runs apt-get, waiting up to PL011_APT_WAIT seconds (default 600, retrying every
+# PL011_APT_POLL, default 5) while another apt-get or dpkg holds the lock (unattended upgrades
+# on a fresh machine); otherwise it prints the exact command and fails.
 set -eu
 
 missing=""
@@ -99,10 +99,11 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 wait_limit=${PL011_APT_WAIT:-600}
+poll=${PL011_APT_POLL:-5}
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
-# apt_get ARGS...: apt-get, polled every 5 s while another apt-get or dpkg holds its lock.
+# apt_get ARGS...: apt-get, retried every $poll s while another apt-get or dpkg holds its lock.
 apt_get() {
 	waited=0
 	until apt-get "$@" >"$log" 2>&1; do
@@ -116,8 +117,8 @@ apt_get() {
 			return 1
 		fi
 		[ "$waited" -gt 0 ] || echo "pl011: another apt-get or dpkg holds the lock; waiting up to ${wait_limit} s" >&2
-		sleep 5
-		waited=$((waited + 5))
+		sleep "$poll"
+		waited=$((waited + poll))
 	done
 }
 
