@@ -83,7 +83,7 @@ clean: ## remove BUILD/
 help: ## this list
 	@echo "BOARD=$(BOARD) (boards: $(BOARDS))"
 	@echo "examples: $(EXAMPLES)"
-	@awk -F' *## *' '/^[a-z-]+:.*## / { sub(/:.*/, "", $$1); printf "  make %-14s %s\n", $$1, $$2 } \
+	@awk -F' *## *' '/^[a-z-]+:.*## / { sub(/:.*/, "", $$1); printf "  make %-16s %s\n", $$1, $$2 } \
 		/^## / { note = substr($$0, 4); next } \
 		note && /^[A-Z_]+ \?=/ { sub(/ \?= */, "="); vars = vars "  " (length($$0) > 22 ? \
 			$$0 "\n" sprintf("%24s", "") : sprintf("%-22s", $$0)) " " note "\n" } \
