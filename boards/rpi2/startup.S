@@ -2,6 +2,10 @@
 #include "../common/vbar.inc"
 	.syntax unified
 	.arm
+	/* The HYP exit below uses the Virtualization Extensions' SPSR_hyp, ELR_hyp and ERET. The
+	 * Cortex-A7 has them; naming them here lets the file assemble for any ARMv7-A core (a
+	 * Cortex-A9 board reusing it): a core without HYP mode never enters that path. */
+	.arch_extension virt
 
 	.text
 	.global board_reset

@@ -4,12 +4,11 @@
 #include "board.h"
 
 /*
- * The periodic real-time loop of the 2012 linux-rt measurement (and the 1,000 Hz control loop
- * of the 2019 tty latency discussion; docs/background.md), in miniature: the
- * timer interrupt is the loop body. Each tick timestamps itself with board_now_us, records the
- * period since the previous tick, and queues one frame for the UART without waiting. Jitter is
- * reported the way that measurement did: counts outside a band (over and under separately)
- * plus the extremes.
+ * The periodic real-time loop of docs/background.md section 5 (and the 1,000 Hz control loop
+ * of its section 2), in miniature: the timer interrupt is the loop body. Each tick timestamps
+ * itself with board_now_us, records the period since the previous tick, and queues one frame
+ * for the UART without waiting. Jitter is reported the way section 5 measures it: counts
+ * outside a band (over and under separately) plus the extremes.
  *
  * One writer at a time: while the tick runs, only the tick writes to the UART (pl011_write is
  * a one-writer function) and main only sleeps; main prints again only after stopping the tick.

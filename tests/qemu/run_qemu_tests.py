@@ -15,6 +15,8 @@ import examples as specs  # noqa: E402
 from qemu_session import QemuSession  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+# make's BUILD (make qemu-test passes it); relative to the repository like make's.
+BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"))
 
 
 def make(*args):
@@ -66,7 +68,7 @@ def main():
                     print(f"FAIL {label}: no expectations in tests/qemu/examples.py")
                     failed += 1
                     continue
-                elf = os.path.join(ROOT, "build", board, "examples", f"{name}.elf")
+                elf = os.path.join(BUILD, board, "examples", f"{name}.elf")
                 started = time.monotonic()
                 session = QemuSession(base, elf, icount=spec.icount, timeout=spec.timeout)
                 try:

@@ -1,0 +1,74 @@
+# make test and its checks, and the installer of what they need (tools/install-deps.sh).
+
+# Every check runs even after one failed, so that one run shows every problem.
+TEST_CHECKS := docs-check installer-check analyze unit-test mutate-quick fuzz-quick qemu-test \
+	consumer-test openocd-check board-check
+test: deps-check
+	$(Q)failed=""; for check in $(TEST_CHECKS); do echo "== make $$check"; \
+		$(MAKE) --no-print-directory $$check || failed="$$failed $$check"; done; \
+	[ -z "$$failed" ] || { echo "make test: failed:$$failed" >&2; exit 1; }
+
+# Static checks of lib/: cppcheck, clang-tidy (memcpy "insecure API" noise off; its exit status
+# counts, its "N warnings generated" chatter does not), and on every board that the library
+# needs nothing but memcpy/memset and compiler helpers.
+TIDY_CHECKS := -*,bugprone-*,clang-analyzer-*,-bugprone-easily-swappable-parameters,-bugprone-reserved-identifier,-clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling
+analyze:
+	@echo "  CPPCHECK lib/"
+	$(Q)cppcheck --enable=warning,style,performance,portability --std=c11 --error-exitcode=1 \
+		--inline-suppr -q -Iinclude -Ilib lib/
+	@echo "  TIDY    lib/"
+	@mkdir -p $(BUILD)
+	$(Q)clang-tidy --quiet --warnings-as-errors='*' -checks='$(TIDY_CHECKS)' $(LIB_SRCS) -- \
+		-std=c11 -Iinclude -Ilib -ffreestanding >$(BUILD)/clang-tidy.log 2>&1; status=$$?; \
+		grep -v "warnings generated" $(BUILD)/clang-tidy.log; exit $$status
+	$(Q)for board in $(BOARDS); do \
+		$(MAKE) --no-print-directory -s BOARD=$$board freestanding-check || exit 1; done
+freestanding-check: $(LIBRARY)
+	$(Q)NM=$(CROSS_COMPILE)nm sh tools/check-freestanding.sh $(LIBRARY)
+
+consumer-test:
+	$(Q)BUILD=$(abspath $(BUILD)) sh tests/consumers/run_consumer_tests.sh
+
+docs-check:
+	$(Q)$(PYTHON) tests/docs/check_links.py && $(PYTHON) tests/docs/check_board_tables.py
+
+openocd-check:
+	$(Q)sh tests/openocd/check_configs.sh
+
+installer-check:
+	$(Q)sh tests/tools/check_install_deps.sh
+
+board-check:
+	$(Q)$(PYTHON) tests/boards/check_board_facts.py
+
+# What a goal needs installed, in the words of tools/install-deps.sh. BOARD_NEEDS is what this
+# board needs: its compiler, its C library if it links newlib, its QEMU, its own packages.
+BOARD_NEEDS := cc=$(CROSS_COMPILE) $(if $(filter --specs=nano.specs,$(BOARD_LDFLAGS)),libc=$(CROSS_COMPILE)) \
+	$(if $(BOARD_QEMU_MACHINES),qemu=$(BOARD_QEMU)) $(addprefix pkg=,$(BOARD_DEPS))
+EVERY_BOARD_NEEDS = $(sort $(foreach board,$(BOARDS),\
+	$(shell $(MAKE) -s --no-print-directory BOARD=$(board) print-board-needs)))
+NEEDS_run := $(BOARD_NEEDS)
+NEEDS_debug := gdb $(BOARD_NEEDS)
+NEEDS_flash := openocd $(BOARD_NEEDS)
+NEEDS_openocd-check := openocd
+NEEDS_unit-test := host
+NEEDS_fuzz := host fuzz
+NEEDS_fuzz-quick := host fuzz
+NEEDS_mutate := host
+NEEDS_mutate-quick := host
+NEEDS_coverage := host pkg=lcov
+NEEDS_board-check := $(BOARD_NEEDS)
+NEEDS_analyze = host analyze $(filter-out libc=% qemu=%,$(EVERY_BOARD_NEEDS))
+NEEDS_qemu-test = host $(EVERY_BOARD_NEEDS)
+NEEDS_consumer-test := cmake cc=arm-none-eabi- libc=arm-none-eabi- qemu=qemu-system-arm
+NEEDS_test = host analyze fuzz gdb openocd cmake pkg=lcov $(EVERY_BOARD_NEEDS)
+NEEDS_deps = $(NEEDS_test)
+INSTALLING_GOALS := $(patsubst NEEDS_%,%,$(filter NEEDS_%,$(.VARIABLES)))
+
+# Only these goals run the installer, before anything is compiled; lib, all and examples never do.
+$(INSTALLING_GOALS): deps-check
+deps-check:
+	$(Q)sh tools/install-deps.sh $(sort $(foreach goal,$(MAKECMDGOALS),$(NEEDS_$(goal))))
+ifneq ($(filter $(INSTALLING_GOALS),$(MAKECMDGOALS)),)
+$(TARGET_OBJS) $(HOST_OBJS): | deps-check
+endif

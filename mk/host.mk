@@ -1,0 +1,99 @@
+# Host programs: the cmocka tests, the benchmark and the fuzzer, all running the driver against
+# the behavioural model (tests/model) through the register seam (-DPL011_IO_HOOKS).
+
+HOST_OUT := $(BUILD)/host
+MODEL_SRCS := $(wildcard tests/model/*.c)
+# Files in tests/unit/ that are not tests (harness, operations...) are linked into every program.
+UNIT_SUPPORT_SRCS := $(filter-out tests/unit/test_%.c,$(wildcard tests/unit/*.c))
+UNIT_TESTS := $(sort $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c)))
+UNIT_BINS := $(UNIT_TESTS:%=$(HOST_OUT)/%)
+TSAN_RING := $(HOST_OUT)/tsan_test_ring_threads
+BENCH_BIN := $(HOST_OUT)/bench
+FUZZ_BIN := $(HOST_OUT)/fuzz_operations
+DRIVER_ON_MODEL_SRCS := $(LIB_SRCS) $(MODEL_SRCS) $(UNIT_SUPPORT_SRCS)
+
+# Each flavour compiles into BUILD/host/objects-<flavour>/ with its own compiler and flags:
+# asan for the tests, tsan for the two-thread ring test (ThreadSanitizer reports a missing
+# acquire/release as a race even on x86, whose hardware would hide it), bench at -O2 without
+# sanitizers, fuzz with clang's libFuzzer.
+HOST_MODEL_FLAGS := -std=c11 -g -DPL011_IO_HOOKS -Iinclude -Ilib -Itests/model -Itests/unit
+HOST_CC_asan := $(HOST_CC)
+HOST_FLAGS_asan := $(HOST_MODEL_FLAGS) -O1 $(WARNINGS) -fsanitize=address,undefined \
+	-fno-sanitize-recover=all
+HOST_CC_tsan := $(HOST_CC)
+HOST_FLAGS_tsan := -std=c11 -g -O1 $(WARNINGS) -fsanitize=thread -Iinclude -Ilib
+HOST_CC_bench := $(HOST_CC)
+HOST_FLAGS_bench := $(HOST_MODEL_FLAGS) -O2 $(WARNINGS)
+HOST_CC_fuzz := clang
+HOST_FLAGS_fuzz := $(HOST_MODEL_FLAGS) -O1 -fsanitize=fuzzer,address,undefined
+HOST_FLAVOURS := asan tsan bench fuzz
+
+# $(call host_objs,FLAVOUR,SOURCES): the objects of SOURCES in that flavour.
+host_objs = $(patsubst %.c,$(HOST_OUT)/objects-$(1)/%.o,$(2))
+
+# $(call host_flavour,FLAVOUR): its compile rule, and its flags file (see FLAGS_FILE) when a
+# goal builds host programs.
+define host_flavour
+HOST_FLAGS_FILE_$(1) := $(HOST_OUT)/objects-$(1)/flags.txt
+HOST_FLAGS_NOW_$(1) := $(HOST_CC_$(1)) $(HOST_FLAGS_$(1))
+ifneq ($$(filter unit-test bench fuzz $(HOST_OUT)/%,$$(MAKECMDGOALS)),)
+$$(eval $$(call flags_file,HOST_FLAGS_FILE_$(1),HOST_FLAGS_NOW_$(1)))
+endif
+$(HOST_OUT)/objects-$(1)/%.o: %.c $$(HOST_FLAGS_FILE_$(1))
+	@mkdir -p $$(dir $$@)
+	@echo "  HOSTCC  $$< ($(1))"
+	$$(Q)$$(HOST_CC_$(1)) $$(HOST_FLAGS_$(1)) -MMD -MP -c $$< -o $$@
+endef
+$(foreach flavour,$(HOST_FLAVOURS),$(eval $(call host_flavour,$(flavour))))
+
+# $(call host_link,FLAVOUR,LIBRARIES): link the objects among the prerequisites.
+host_link = $(HOST_CC_$(1)) $(HOST_FLAGS_$(1)) $(filter %.o,$^) $(2) -o $@
+
+$(HOST_OUT)/test_%: $(call host_objs,asan,tests/unit/test_%.c $(DRIVER_ON_MODEL_SRCS))
+	@echo "  HOSTLD  $@"
+	$(Q)$(call host_link,asan,-lcmocka -lpthread)
+
+$(TSAN_RING): $(call host_objs,tsan,tests/unit/test_ring_threads.c lib/pl011_ring.c)
+	@echo "  HOSTLD  $@"
+	$(Q)$(call host_link,tsan,-lcmocka -lpthread)
+
+$(BENCH_BIN): $(call host_objs,bench,tests/bench/bench.c $(DRIVER_ON_MODEL_SRCS))
+	@echo "  HOSTLD  $@"
+	$(Q)$(call host_link,bench)
+
+$(FUZZ_BIN): $(call host_objs,fuzz,tests/fuzz/fuzz_operations.c $(DRIVER_ON_MODEL_SRCS))
+	@echo "  HOSTLD  $@"
+	$(Q)$(call host_link,fuzz)
+
+unit-test: $(UNIT_BINS) $(TSAN_RING)
+	$(Q)$(PYTHON) tests/run_unit.py $(UNIT_BINS) $(TSAN_RING)
+
+bench: $(BENCH_BIN)
+	$(Q)$< > $(BUILD)/bench.txt; status=$$?; cat $(BUILD)/bench.txt; exit $$status
+
+# libFuzzer: its bytes choose preemption runs (tests/unit/explore.c) and sequences of driver
+# calls (tests/unit/operations.c) against the model; a broken invariant aborts. The run closes
+# with executions per second and coverage; make test runs 30 s of it (fuzz-quick).
+## seconds `make fuzz` runs
+FUZZ_SECONDS ?= 60
+fuzz: $(FUZZ_BIN)
+	$(Q)$(PYTHON) tests/fuzz/run_fuzz.py $(FUZZ_BIN) $(FUZZ_SECONDS) $(BUILD)/fuzz-corpus
+fuzz-quick:
+	$(Q)$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
+
+# Mutation testing and coverage of lib/ by the host tests (docs/testing.md): self-contained
+# scripts that build their own copies. MUTANTS= selects mutants by id pattern.
+## mutants `make mutate` runs, comma-separated id patterns (default: all; quick: make test's)
+MUTANTS ?=
+mutate:
+	$(Q)$(PYTHON) tools/mutate.py --min-score 90 $(if $(MUTANTS),--mutants '$(MUTANTS)')
+mutate-quick:
+	$(Q)$(PYTHON) tools/mutate.py --mutants quick --no-baseline --min-score 100
+coverage:
+	$(Q)$(PYTHON) tools/coverage.py
+
+HOST_OBJS := $(call host_objs,asan,$(UNIT_TESTS:%=tests/unit/%.c) $(DRIVER_ON_MODEL_SRCS)) \
+	$(call host_objs,tsan,tests/unit/test_ring_threads.c lib/pl011_ring.c) \
+	$(call host_objs,bench,tests/bench/bench.c $(DRIVER_ON_MODEL_SRCS)) \
+	$(call host_objs,fuzz,tests/fuzz/fuzz_operations.c $(DRIVER_ON_MODEL_SRCS))
+-include $(HOST_OBJS:.o=.d)

@@ -1,0 +1,31 @@
+# QEMU: run an example, debug one under gdb, and run every example on every QEMU machine.
+
+QEMU := $(BOARD_QEMU)
+QEMU_MACHINE ?= $(firstword $(BOARD_QEMU_MACHINES))
+# No audio, no graphics; semihosting carries the example's exit status.
+QEMU_FLAGS := -M $(QEMU_MACHINE) $(BOARD_QEMU_FLAGS) -semihosting -audiodev none,id=noaudio
+LACKS_run := $(if $(BOARD_QEMU_MACHINES),,has no QEMU machine (BOARD_QEMU_MACHINES is empty): \
+	build it with make BOARD=$(BOARD) and use make sdcard or make flash)
+LACKS_debug := $(if $(LACKS_run),$(LACKS_run); on hardware use OpenOCD's gdb server (docs/porting.md))
+
+run: $(call board_can,run,$(OUT)/examples/$(RUN_EXAMPLE).elf)
+	$(Q)$(QEMU) $(QEMU_FLAGS) -nographic -kernel $(OUT)/examples/$(RUN_EXAMPLE).elf
+
+## the example `make debug` starts halted, with a gdb server on GDB_PORT
+DEBUG_EXAMPLE ?= $(RUN_EXAMPLE)
+GDB ?= gdb-multiarch
+GDB_PORT ?= 1234
+## where the UART goes during `make debug`: any QEMU -serial value (pty, tcp::4555,server=on)
+DEBUG_SERIAL ?= file:$(OUT)/debug-uart.log
+debug: $(call board_can,debug,$(OUT)/examples/$(DEBUG_EXAMPLE).elf)
+	$(Q)QEMU="$(QEMU) $(QEMU_FLAGS)" GDB="$(GDB)" GDB_PORT=$(GDB_PORT) PYTHON=$(PYTHON) \
+		DEBUG_SERIAL="$(DEBUG_SERIAL)" sh tools/debug.sh $(OUT)/examples/$(DEBUG_EXAMPLE).elf
+
+## `make qemu-test` only on these boards (default: every board with a QEMU machine)
+TEST_BOARDS ?=
+## `make qemu-test` only these examples (default: all)
+TEST_EXAMPLES ?=
+qemu-test:
+	$(Q)BUILD=$(BUILD) $(PYTHON) -u tests/qemu/run_qemu_tests.py $(if $(filter 1,$(V)),--verbose) \
+		$(foreach board,$(TEST_BOARDS),--board $(board)) \
+		$(foreach example,$(TEST_EXAMPLES),--example $(example))

@@ -1,0 +1,81 @@
+# Cross build for BOARD: the library, the board's objects, the examples, with header dependencies.
+
+CC := $(CROSS_COMPILE)gcc
+AR := $(CROSS_COMPILE)ar
+OBJCOPY := $(CROSS_COMPILE)objcopy
+SIZE := $(CROSS_COMPILE)size
+
+# The same warnings for target and host code. -fno-common makes a tentative definition in two
+# files a link error instead of one silently shared variable.
+WARNINGS := -Wall -Wextra -Werror -Wshadow -Wconversion -Wstrict-prototypes -Wmissing-prototypes \
+	-Wundef -Wcast-align -fno-common
+# -MMD -MP: each object gets a .d file listing the headers it included, read back below.
+TARGET_CFLAGS := $(BOARD_CPU_FLAGS) -std=c11 -O2 -g $(WARNINGS) -ffunction-sections \
+	-fdata-sections -MMD -MP
+LIB_CFLAGS := $(TARGET_CFLAGS) -ffreestanding -Iinclude -Ilib
+BOARD_CFLAGS := -Iinclude -Iboards/$(BOARD) $(BOARD_INCLUDES) -Iboards/common
+APP_CFLAGS := $(TARGET_CFLAGS) $(BOARD_CFLAGS)
+ASFLAGS := $(BOARD_CPU_FLAGS) $(BOARD_CFLAGS) -MMD -MP
+LDFLAGS := $(BOARD_CPU_FLAGS) $(BOARD_LDFLAGS) -Wl,--gc-sections -T $(BOARD_LINKER_SCRIPT)
+
+OUT := $(BUILD)/$(BOARD)
+LIB_SRCS := $(wildcard lib/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=$(OUT)/%.o)
+LIBRARY := $(OUT)/libpl011.a
+BOARD_OBJS := $(patsubst %,$(OUT)/%.o,$(BOARD_SRCS) $(BOARD_COMMON_SRCS))
+EXAMPLE_ELFS := $(EXAMPLES:%=$(OUT)/examples/%.elf)
+TARGET_OBJS = $(LIB_OBJS) $(BOARD_OBJS) $(patsubst %,$(OUT)/%.o,$(wildcard examples/*/*.c))
+
+$(LIBRARY): $(LIB_OBJS)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+# The flags are part of every object's inputs: a different BOARD_CPU_FLAGS, CROSS_COMPILE or
+# -D (make BOARD_UART_CLOCK_HZ=...) rebuilds, through a file that is rewritten only when they
+# change. It is written while make reads the makefiles, so that `make -n` tells the truth.
+# $(call flags_file,FILE_VARIABLE,FLAGS_VARIABLE), under $(eval): make the file hold the flags.
+define flags_file
+ifneq ($$(filter-out $$(NO_BUILD_GOALS),$$(or $$(MAKECMDGOALS),all)),)
+ifneq ($$($(2)),$$(file < $$($(1))))
+$$(shell mkdir -p $$(dir $$($(1))))
+$$(file > $$($(1)),$$($(2)))
+endif
+endif
+endef
+FLAGS_FILE := $(OUT)/flags.txt
+FLAGS_NOW := $(CC) | $(LIB_CFLAGS) | $(APP_CFLAGS) | $(ASFLAGS) | $(LDFLAGS) $(BOARD_LDLIBS)
+$(eval $(call flags_file,FLAGS_FILE,FLAGS_NOW))
+
+$(OUT)/lib/%.o: lib/%.c $(FLAGS_FILE)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(LIB_CFLAGS) -c $< -o $@
+
+# Board and example sources: an example's own folder is on its include path.
+$(OUT)/%.c.o: %.c $(FLAGS_FILE)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(APP_CFLAGS) -I$(<D) -c $< -o $@
+
+$(OUT)/%.S.o: %.S $(FLAGS_FILE)
+	@mkdir -p $(dir $@)
+	@echo "  AS      $<"
+	$(Q)$(CC) $(ASFLAGS) -c $< -o $@
+
+# Each example is every .c in its folder, linked with the board, the C library and libpl011.
+.SECONDARY:
+.SECONDEXPANSION:
+$(OUT)/examples/%.elf: $$(addprefix $(OUT)/,$$(addsuffix .o,$$(wildcard examples/$$*/*.c))) \
+		$(BOARD_OBJS) $(LIBRARY) $(BOARD_LINKER_SCRIPT) $(FLAGS_FILE)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) $(filter %.o,$^) $(LIBRARY) $(BOARD_LDLIBS) -o $@
+
+# The raw image a boot loader copies to memory (a Raspberry Pi's kernel.img).
+$(OUT)/examples/%.img: $(OUT)/examples/%.elf
+	@echo "  OBJCOPY $@"
+	$(Q)$(OBJCOPY) -O binary $< $@
+
+size: $(LIBRARY)
+	$(Q)$(SIZE) -t $(LIBRARY)
+
+-include $(TARGET_OBJS:.o=.d)
