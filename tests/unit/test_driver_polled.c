@@ -7,12 +7,13 @@
 
 #include <cmocka.h>
 
+#include "harness.h"
 #include "pl011.h"
 #include "pl011_io.h"
 #include "pl011_model.h"
 #include "pl011_regs.h"
 
-#define BASE 0x101F1000u
+#define BASE HARNESS_BASE
 #define CLOCK_HZ 48000000u
 
 /*
@@ -22,23 +23,15 @@
  */
 #define FRAME_115200_NS 86823u
 
-struct fixture {
-	struct pl011_model *model;
-	struct pl011 uart;
-};
-
-static struct fixture fx;
+/* The shared harness: its model and its 115,200 8N1 polled config, here without the wait
+ * hook, so that a wait spins on FR as a caller without one would. */
+static struct harness h;
 
 static int setup_depth(void **state, unsigned depth)
 {
-	struct pl011_model_config cfg;
-	pl011_model_default_config(&cfg);
-	cfg.base = BASE;
-	cfg.uartclk_hz = CLOCK_HZ;
-	cfg.fifo_depth = depth;
-	memset(&fx, 0, sizeof(fx));
-	fx.model = pl011_model_create(&cfg);
-	*state = &fx;
+	harness_setup(&h, CLOCK_HZ, depth);
+	h.config.wait_hook = NULL;
+	*state = &h;
 	return 0;
 }
 
@@ -52,34 +45,17 @@ static int setup32(void **state)
 	return setup_depth(state, 32);
 }
 
-static int teardown(void **state)
-{
-	(void)state;
-	pl011_model_destroy(fx.model);
-	fx.model = NULL;
-	return 0;
-}
-
 static void polled_config(struct pl011_config *config, uint32_t baud)
 {
-	memset(config, 0, sizeof(*config));
-	config->base = BASE;
-	config->clock_hz = CLOCK_HZ;
+	*config = h.config;
 	config->baud = baud;
-	config->data_bits = 8;
-	config->stop_bits = 1;
-	config->parity = PL011_PARITY_NONE;
-	config->tx_mode = PL011_TX_POLLED;
-	config->rx_mode = PL011_RX_POLLED;
-	config->clock = pl011_model_clock_us;
-	config->clock_context = fx.model;
 }
 
 static void init_polled(uint32_t baud)
 {
 	struct pl011_config config;
 	polled_config(&config, baud);
-	assert_int_equal(pl011_init(&fx.uart, &config), 0);
+	assert_int_equal(pl011_init(&h.uart, &config), 0);
 }
 
 static uint32_t xorshift(uint32_t *s)
@@ -95,15 +71,15 @@ static uint32_t xorshift(uint32_t *s)
 static void test_polled_4k_write_arrives_exact_at_line_rate_no_overflow(void **state)
 {
 	(void)state;
-	struct pl011_model *m = fx.model;
+	struct pl011_model *m = h.model;
 	static uint8_t data[4096];
 	uint32_t seed = 0x1234567u;
 	for (size_t i = 0; i < sizeof(data); i++)
 		data[i] = (uint8_t)xorshift(&seed);
 	init_polled(115200);
 
-	assert_int_equal(pl011_write(&fx.uart, data, sizeof(data), PL011_WAIT_AUTO), 4096);
-	assert_int_equal(pl011_flush(&fx.uart, PL011_WAIT_AUTO, NULL), 0);
+	assert_int_equal(pl011_write(&h.uart, data, sizeof(data), PL011_WAIT_AUTO), 4096);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
 
 	const struct pl011_model_counters *c = pl011_model_counters(m);
 	assert_int_equal(c->tx_overflows, 0);
@@ -122,7 +98,7 @@ static void test_polled_4k_write_arrives_exact_at_line_rate_no_overflow(void **s
 	assert_true(diff <= FRAME_115200_NS);
 
 	struct pl011_stats stats;
-	assert_int_equal(pl011_get_stats(&fx.uart, &stats), 0);
+	assert_int_equal(pl011_get_stats(&h.uart, &stats), 0);
 	assert_int_equal(stats.tx_bytes, 4096);
 }
 
@@ -131,7 +107,7 @@ static void test_polled_4k_write_arrives_exact_at_line_rate_no_overflow(void **s
 static void test_init_programs_in_trm_order_no_violation_even_when_reinit_running(void **state)
 {
 	(void)state;
-	struct pl011_model *m = fx.model;
+	struct pl011_model *m = h.model;
 	const struct pl011_model_counters *c = pl011_model_counters(m);
 	init_polled(115200);
 	assert_int_equal(c->order_violations, 0);
@@ -141,7 +117,7 @@ static void test_init_programs_in_trm_order_no_violation_even_when_reinit_runnin
 	/* Fill the FIFO (NO_WAIT takes what fits: 1 shifting + 16 queued), then re-init at
 	 * 57,600 half-way through the first character. */
 	static const char text[] = "0123456789abcdefghijklmnopqrstuvwxyz";
-	int n = pl011_write(&fx.uart, text, sizeof(text) - 1, PL011_NO_WAIT);
+	int n = pl011_write(&h.uart, text, sizeof(text) - 1, PL011_NO_WAIT);
 	assert_int_equal(n, 17);
 	assert_int_equal(c->tx_overflows, 0);
 	pl011_model_advance(m, FRAME_115200_NS / 2);
@@ -158,8 +134,8 @@ static void test_init_programs_in_trm_order_no_violation_even_when_reinit_runnin
 
 	/* and the port works at the new rate: 10 * 16 * (52 + 5/64) / 48e6 s = 173593.75 ns */
 	size_t before = pl011_model_wire_len(m);
-	assert_int_equal(pl011_write(&fx.uart, "OK", 2, PL011_WAIT_AUTO), 2);
-	assert_int_equal(pl011_flush(&fx.uart, PL011_WAIT_AUTO, NULL), 0);
+	assert_int_equal(pl011_write(&h.uart, "OK", 2, PL011_WAIT_AUTO), 2);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
 	assert_int_equal(pl011_model_wire_len(m), before + 2);
 	assert_int_equal(pl011_model_wire_byte(m, before), 'O');
 	assert_int_equal(pl011_model_wire_end_ns(m, before) - pl011_model_wire_start_ns(m, before),
@@ -187,7 +163,7 @@ static void boot_loader_enable(uint32_t ibrd, uint32_t fbrd, uint32_t lcr_h)
 static void test_first_init_waits_for_boot_loader_char_at_slower_rate(void **state)
 {
 	(void)state;
-	struct pl011_model *m = fx.model;
+	struct pl011_model *m = h.model;
 	/* 4 * 48e6 / 9600 = 20000 = 312 * 64 + 32 */
 	boot_loader_enable(312, 32, PL011_LCR_H_WLEN_8 | PL011_LCR_H_FEN);
 	pl011_io_write(BASE + PL011_DR, 'B');
@@ -206,7 +182,7 @@ static void test_first_init_waits_for_boot_loader_char_at_slower_rate(void **sta
  */
 static void hand_over_full_boot_loader_fifo(uint32_t lcr_h)
 {
-	struct pl011_model *m = fx.model;
+	struct pl011_model *m = h.model;
 	boot_loader_enable(312, 32, lcr_h);
 	for (unsigned i = 0; i < 17u; i++)
 		pl011_io_write(BASE + PL011_DR, 'a' + i);
@@ -221,8 +197,8 @@ static void hand_over_full_boot_loader_fifo(uint32_t lcr_h)
 	for (unsigned i = 0; i < 17u; i++)
 		assert_int_equal(pl011_model_wire_byte(m, i), 'a' + i);
 	/* The driver's own output follows at the new rate. */
-	assert_int_equal(pl011_write(&fx.uart, "Z", 1, PL011_WAIT_AUTO), 1);
-	assert_int_equal(pl011_flush(&fx.uart, PL011_WAIT_AUTO, NULL), 0);
+	assert_int_equal(pl011_write(&h.uart, "Z", 1, PL011_WAIT_AUTO), 1);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
 	assert_int_equal(pl011_model_wire_byte(m, 17), 'Z');
 	assert_int_equal(pl011_model_wire_end_ns(m, 17) - pl011_model_wire_start_ns(m, 17),
 			 FRAME_115200_NS);
@@ -250,7 +226,7 @@ static void test_a_boot_loader_fifo_with_longer_frames_is_timed_by_its_own_frame
 static void test_first_init_waits_for_a_character_shifting_out_of_a_disabled_uart(void **state)
 {
 	(void)state;
-	struct pl011_model *m = fx.model;
+	struct pl011_model *m = h.model;
 	boot_loader_enable(26, 3, PL011_LCR_H_WLEN_8 | PL011_LCR_H_FEN);
 	pl011_io_write(BASE + PL011_DR, 'D');
 	pl011_model_advance(m, 20000); /* 20 us into an 87 us frame */
@@ -267,7 +243,7 @@ static void test_first_init_waits_for_a_character_shifting_out_of_a_disabled_uar
 static void test_registers_after_init_8n1_115200(void **state)
 {
 	(void)state;
-	struct pl011_model *m = fx.model;
+	struct pl011_model *m = h.model;
 	init_polled(115200);
 	assert_int_equal(pl011_model_peek(m, PL011_IBRD), 26);
 	assert_int_equal(pl011_model_peek(m, PL011_FBRD), 3);
@@ -279,9 +255,9 @@ static void test_registers_after_init_8n1_115200(void **state)
 	assert_int_equal(pl011_model_peek(m, PL011_CR),
 			 PL011_CR_UARTEN | PL011_CR_TXE | PL011_CR_RXE | PL011_CR_RTS);
 	assert_int_equal(pl011_model_peek(m, PL011_IMSC), 0); /* polled: no interrupts */
-	assert_int_equal(pl011_get_fifo_depth(&fx.uart), 16);
+	assert_int_equal(pl011_get_fifo_depth(&h.uart), 16);
 	struct pl011_baud baud;
-	assert_int_equal(pl011_get_baud(&fx.uart, &baud), 0);
+	assert_int_equal(pl011_get_baud(&h.uart, &baud), 0);
 	assert_int_equal(baud.ibrd, 26);
 	assert_int_equal(baud.fbrd, 3);
 }
@@ -289,7 +265,7 @@ static void test_registers_after_init_8n1_115200(void **state)
 static void test_registers_after_init_7o2_explicit_levels_32_deep(void **state)
 {
 	(void)state;
-	struct pl011_model *m = fx.model;
+	struct pl011_model *m = h.model;
 	struct pl011_config config;
 	polled_config(&config, 115200);
 	config.clock_hz = 24000000u; /* the model's UARTCLK is 48 MHz, but the registers are
@@ -299,13 +275,13 @@ static void test_registers_after_init_7o2_explicit_levels_32_deep(void **state)
 	config.parity = PL011_PARITY_ODD;
 	config.tx_trigger = PL011_LEVEL_3_4;
 	config.rx_trigger = PL011_LEVEL_1_4;
-	assert_int_equal(pl011_init(&fx.uart, &config), 0);
+	assert_int_equal(pl011_init(&h.uart, &config), 0);
 	assert_int_equal(pl011_model_peek(m, PL011_IBRD), 13);
 	assert_int_equal(pl011_model_peek(m, PL011_FBRD), 1);
 	assert_int_equal(pl011_model_peek(m, PL011_LCR_H),
 			 PL011_LCR_H_WLEN_7 | PL011_LCR_H_PEN | PL011_LCR_H_STP2 | PL011_LCR_H_FEN);
 	assert_int_equal(pl011_model_peek(m, PL011_IFLS), 3u | (1u << 3));
-	assert_int_equal(pl011_get_fifo_depth(&fx.uart), 32);
+	assert_int_equal(pl011_get_fifo_depth(&h.uart), 32);
 	assert_int_equal(pl011_model_counters(m)->order_violations, 0);
 }
 
@@ -314,9 +290,9 @@ static void test_registers_after_init_7o2_explicit_levels_32_deep(void **state)
 static void test_getc_returns_bytes_eagain_and_error_codes(void **state)
 {
 	(void)state;
-	struct pl011_model *m = fx.model;
+	struct pl011_model *m = h.model;
 	init_polled(115200);
-	assert_int_equal(pl011_getc(&fx.uart), PL011_EAGAIN);
+	assert_int_equal(pl011_getc(&h.uart), PL011_EAGAIN);
 
 	uint64_t t = pl011_model_now_ns(m);
 	pl011_model_rx_inject(m, 'h', 0, t + 100000);
@@ -327,16 +303,16 @@ static void test_getc_returns_bytes_eagain_and_error_codes(void **state)
 	pl011_model_rx_inject(m, 'z', 0, t + 600000);
 	pl011_model_advance_to(m, t + 600000);
 
-	assert_int_equal(pl011_getc(&fx.uart), 'h');
-	assert_int_equal(pl011_getc(&fx.uart), 0xFF);
-	assert_int_equal(pl011_getc(&fx.uart), PL011_EFRAMING);
-	assert_int_equal(pl011_getc(&fx.uart), PL011_EPARITY);
-	assert_int_equal(pl011_getc(&fx.uart), PL011_EBREAK);
-	assert_int_equal(pl011_getc(&fx.uart), 'z');
-	assert_int_equal(pl011_getc(&fx.uart), PL011_EAGAIN);
+	assert_int_equal(pl011_getc(&h.uart), 'h');
+	assert_int_equal(pl011_getc(&h.uart), 0xFF);
+	assert_int_equal(pl011_getc(&h.uart), PL011_EFRAMING);
+	assert_int_equal(pl011_getc(&h.uart), PL011_EPARITY);
+	assert_int_equal(pl011_getc(&h.uart), PL011_EBREAK);
+	assert_int_equal(pl011_getc(&h.uart), 'z');
+	assert_int_equal(pl011_getc(&h.uart), PL011_EAGAIN);
 
 	struct pl011_stats stats;
-	assert_int_equal(pl011_get_stats(&fx.uart, &stats), 0);
+	assert_int_equal(pl011_get_stats(&h.uart, &stats), 0);
 	assert_int_equal(stats.rx_bytes, 3);
 	assert_int_equal(stats.rx_framing, 1);
 	assert_int_equal(stats.rx_parity, 1);
@@ -347,7 +323,7 @@ static void test_getc_returns_bytes_eagain_and_error_codes(void **state)
 static void test_getc_returns_char_after_overrun_and_counts_it(void **state)
 {
 	(void)state;
-	struct pl011_model *m = fx.model;
+	struct pl011_model *m = h.model;
 	init_polled(115200);
 	uint8_t burst[17];
 	for (unsigned i = 0; i < 17; i++)
@@ -355,12 +331,12 @@ static void test_getc_returns_char_after_overrun_and_counts_it(void **state)
 	uint64_t last = pl011_model_rx_inject_stream(m, burst, 17, pl011_model_now_ns(m));
 	pl011_model_advance_to(m, last); /* the 17th is lost */
 	for (unsigned i = 0; i < 16; i++)
-		assert_int_equal(pl011_getc(&fx.uart), 'A' + i);
+		assert_int_equal(pl011_getc(&h.uart), 'A' + i);
 	pl011_model_rx_inject(m, '!', 0, pl011_model_now_ns(m) + 1000);
 	pl011_model_advance(m, 2000);
-	assert_int_equal(pl011_getc(&fx.uart), '!'); /* OE does not spoil the character */
+	assert_int_equal(pl011_getc(&h.uart), '!'); /* OE does not spoil the character */
 	struct pl011_stats stats;
-	assert_int_equal(pl011_get_stats(&fx.uart, &stats), 0);
+	assert_int_equal(pl011_get_stats(&h.uart, &stats), 0);
 	assert_int_equal(stats.rx_overrun, 1);
 	assert_int_equal(stats.rx_bytes, 17);
 }
@@ -370,7 +346,7 @@ static void test_getc_returns_char_after_overrun_and_counts_it(void **state)
 static void test_read_returns_everything_available_in_one_call(void **state)
 {
 	(void)state;
-	struct pl011_model *m = fx.model;
+	struct pl011_model *m = h.model;
 	init_polled(115200);
 	uint8_t in[12];
 	for (unsigned i = 0; i < sizeof(in); i++)
@@ -379,15 +355,15 @@ static void test_read_returns_everything_available_in_one_call(void **state)
 	pl011_model_advance_to(m, last);
 	uint8_t out[64];
 	memset(out, 0, sizeof(out));
-	assert_int_equal(pl011_read(&fx.uart, out, sizeof(out), PL011_NO_WAIT), 12);
+	assert_int_equal(pl011_read(&h.uart, out, sizeof(out), PL011_NO_WAIT), 12);
 	assert_memory_equal(out, in, sizeof(in));
-	assert_int_equal(pl011_read(&fx.uart, out, sizeof(out), PL011_NO_WAIT), 0);
+	assert_int_equal(pl011_read(&h.uart, out, sizeof(out), PL011_NO_WAIT), 0);
 }
 
 static void test_read_skips_bad_chars_and_stops_at_len(void **state)
 {
 	(void)state;
-	struct pl011_model *m = fx.model;
+	struct pl011_model *m = h.model;
 	init_polled(115200);
 	uint64_t t = pl011_model_now_ns(m);
 	pl011_model_rx_inject(m, 'a', 0, t + 1000);
@@ -396,32 +372,32 @@ static void test_read_skips_bad_chars_and_stops_at_len(void **state)
 	pl011_model_rx_inject(m, 'c', 0, t + 4000);
 	pl011_model_advance_to(m, t + 4000);
 	uint8_t out[2];
-	assert_int_equal(pl011_read(&fx.uart, out, 2, PL011_NO_WAIT), 2);
+	assert_int_equal(pl011_read(&h.uart, out, 2, PL011_NO_WAIT), 2);
 	assert_int_equal(out[0], 'a');
 	assert_int_equal(out[1], 'b');
-	assert_int_equal(pl011_read(&fx.uart, out, 2, PL011_NO_WAIT), 1);
+	assert_int_equal(pl011_read(&h.uart, out, 2, PL011_NO_WAIT), 1);
 	assert_int_equal(out[0], 'c');
 	struct pl011_stats stats;
-	assert_int_equal(pl011_get_stats(&fx.uart, &stats), 0);
+	assert_int_equal(pl011_get_stats(&h.uart, &stats), 0);
 	assert_int_equal(stats.rx_framing, 1);
 }
 
 static void test_read_waits_for_first_byte_within_bound(void **state)
 {
 	(void)state;
-	struct pl011_model *m = fx.model;
+	struct pl011_model *m = h.model;
 	init_polled(115200);
 	uint8_t out[8];
 	/* nothing comes: returns 0 after the bound (a microsecond clock can end it up to 1 us
 	 * early: the start is truncated to whole microseconds) */
 	uint64_t t0 = pl011_model_now_ns(m);
-	assert_int_equal(pl011_read(&fx.uart, out, sizeof(out), 2000), 0);
+	assert_int_equal(pl011_read(&h.uart, out, sizeof(out), 2000), 0);
 	assert_true(pl011_model_now_ns(m) - t0 >= 1999000u);
 	assert_true(pl011_model_now_ns(m) - t0 < 2100000u);
 	/* a byte arriving after 500 us ends the wait right away */
 	uint64_t t1 = pl011_model_now_ns(m);
 	pl011_model_rx_inject(m, 'w', 0, t1 + 500000);
-	assert_int_equal(pl011_read(&fx.uart, out, sizeof(out), 10000), 1);
+	assert_int_equal(pl011_read(&h.uart, out, sizeof(out), 10000), 1);
 	assert_int_equal(out[0], 'w');
 	assert_true(pl011_model_now_ns(m) - t1 < 510000u);
 }
@@ -430,34 +406,34 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(
-			test_polled_4k_write_arrives_exact_at_line_rate_no_overflow, setup16, teardown),
+			test_polled_4k_write_arrives_exact_at_line_rate_no_overflow, setup16, harness_teardown_fixture),
 		cmocka_unit_test_setup_teardown(
 			test_init_programs_in_trm_order_no_violation_even_when_reinit_running, setup16,
-			teardown),
+			harness_teardown_fixture),
 		cmocka_unit_test_setup_teardown(
-			test_first_init_waits_for_boot_loader_char_at_slower_rate, setup16, teardown),
+			test_first_init_waits_for_boot_loader_char_at_slower_rate, setup16, harness_teardown_fixture),
 		cmocka_unit_test_setup_teardown(
 			test_first_init_hands_over_a_full_boot_loader_fifo_without_loss, setup16,
-			teardown),
+			harness_teardown_fixture),
 		cmocka_unit_test_setup_teardown(
 			test_a_boot_loader_fifo_with_longer_frames_is_timed_by_its_own_frame, setup16,
-			teardown),
+			harness_teardown_fixture),
 		cmocka_unit_test_setup_teardown(
 			test_first_init_waits_for_a_character_shifting_out_of_a_disabled_uart, setup16,
-			teardown),
-		cmocka_unit_test_setup_teardown(test_registers_after_init_8n1_115200, setup16, teardown),
+			harness_teardown_fixture),
+		cmocka_unit_test_setup_teardown(test_registers_after_init_8n1_115200, setup16, harness_teardown_fixture),
 		cmocka_unit_test_setup_teardown(test_registers_after_init_7o2_explicit_levels_32_deep,
-						setup32, teardown),
+						setup32, harness_teardown_fixture),
 		cmocka_unit_test_setup_teardown(test_getc_returns_bytes_eagain_and_error_codes, setup16,
-						teardown),
+						harness_teardown_fixture),
 		cmocka_unit_test_setup_teardown(test_getc_returns_char_after_overrun_and_counts_it,
-						setup16, teardown),
+						setup16, harness_teardown_fixture),
 		cmocka_unit_test_setup_teardown(test_read_returns_everything_available_in_one_call,
-						setup16, teardown),
+						setup16, harness_teardown_fixture),
 		cmocka_unit_test_setup_teardown(test_read_skips_bad_chars_and_stops_at_len, setup16,
-						teardown),
+						harness_teardown_fixture),
 		cmocka_unit_test_setup_teardown(test_read_waits_for_first_byte_within_bound, setup16,
-						teardown),
+						harness_teardown_fixture),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
