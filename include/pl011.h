@@ -293,8 +293,10 @@ int pl011_putc(struct pl011 *uart, uint8_t byte);
  * is going down. Returns the count of data bytes written (fewer when the bound ran out).
  * Errors: PL011_EINVAL (NULL, len > INT32_MAX); PL011_ESHUTDOWN when the port was never started
  * or has been shut down (the UART is disabled then).
- * Context: any: thread, any interrupt (including one that preempted another pl011 call on this
- * core, or the RX callback), fault handlers, another core.
+ * Context: any on this core: thread, any interrupt (including one that preempted another pl011
+ * call, or the RX callback), fault handlers. From another core it is safe while the context
+ * that owns TX there lets go within depth frames + 100 us; one that is itself stopped longer
+ * can see one character lost to a full FIFO (docs/design.md, "Panic writes").
  */
 int pl011_write_panic(struct pl011 *uart, const void *data, size_t len);
 

@@ -435,7 +435,6 @@ uint32_t pl011_tx_stop(struct pl011 *uart)
 	bool owned = tx_own_within(uart, &wait);
 	/* Every cause masked, not only TX: the handler of a stopped port returns without
 	 * servicing, so an RX cause left unmasked would keep calling it. */
-	uart->line.rx_imsc = 0;
 	pl011_reg_write(uart, PL011_IMSC, 0);
 	if (owned)
 		tx_disarmed(uart);
