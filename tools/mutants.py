@@ -200,7 +200,7 @@ MUTANTS = [
       "if (tx_ring_empty(uart) && (fr & PL011_FR_DRAINED_MASK) == PL011_FR_DRAINED)",
       "if (tx_ring_empty(uart) && (fr & PL011_FR_TXFE) == PL011_FR_DRAINED)"),
     m("stop-imsc-kept", "pl011_tx.c", "register write dropped",
-      "uart->line.rx_imsc = 0;\n\tpl011_reg_write(uart, PL011_IMSC, 0);", "uart->line.rx_imsc = 0;"),
+      "pl011_reg_write(uart, PL011_IMSC, 0);\n\tif (owned)", "if (owned)"),
     m("stop-ring-kept", "pl011_tx.c", "register write dropped",
       "pl011_ring_skip(&uart->tx.ring, dropped);\n\treturn dropped;", "return dropped;",
       equivalent="once STOPPED, pl011_tx_queued reports 0 and nothing reads the ring until "
