@@ -4,6 +4,12 @@
 #include "board.h"
 #include "board_common.h"
 
+/* A board whose UART's PeriphID does not tell its FIFO depth states it in board.h; 0 lets the
+ * driver read PeriphID2. */
+#ifndef BOARD_UART_FIFO_DEPTH
+#define BOARD_UART_FIFO_DEPTH 0u
+#endif
+
 static struct pl011 console;
 static struct pl011_config console_config;
 static bool console_irq_routed;
@@ -37,6 +43,7 @@ void board_console_start(uintptr_t base, uint32_t clock_hz)
 		.tx_mode = PL011_TX_POLLED,
 		.rx_mode = PL011_RX_POLLED,
 		.clock = board_now_us,
+		.fifo_depth = BOARD_UART_FIFO_DEPTH,
 	};
 	(void)pl011_init(&console, &console_config);
 }
@@ -79,9 +86,15 @@ void board_exit(int status)
 
 void board_semihosting_exit(int status)
 {
-	/* ARM semihosting (ARM state): r0 = SYS_EXIT (0x18), r1 = reason;
-	 * ADP_Stopped_ApplicationExit (0x20026) means success, RunTimeErrorUnknown (0x20023) not. */
+	/* ARM semihosting SYS_EXIT: r0 = 0x18, r1 = reason; ADP_Stopped_ApplicationExit (0x20026)
+	 * means success, RunTimeErrorUnknown (0x20023) not. The trap is SVC 0x123456 in ARM state
+	 * and BKPT 0xAB on M-profile, which has only Thumb (ARM semihosting spec, "The semihosting
+	 * interface"). Without a debugger the BKPT escalates to HardFault, which halts. */
 	register uint32_t operation __asm__("r0") = 0x18u;
 	register uint32_t reason __asm__("r1") = status == 0 ? 0x20026u : 0x20023u;
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+	__asm__ volatile("bkpt 0xab" : : "r"(operation), "r"(reason) : "memory");
+#else
 	__asm__ volatile("svc 0x123456" : : "r"(operation), "r"(reason) : "memory", "lr");
+#endif
 }
