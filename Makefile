@@ -26,6 +26,8 @@ BOARD_COMMON_SRCS := boards/common/vectors.S boards/common/runtime.S boards/comm
 BOARD_LDFLAGS := --specs=nano.specs -nostartfiles
 BOARD_LDLIBS := -lgcc
 BOARD_INCLUDES :=
+# Files `make examples` builds besides the ELFs (rp2040: a .uf2 per example).
+BOARD_EXAMPLE_IMAGES :=
 include boards/$(BOARD)/board.mk
 # A CROSS_COMPILE given on the command line or in the environment wins over the board's.
 CROSS_COMPILE ?= $(BOARD_CROSS_COMPILE)
@@ -97,7 +99,7 @@ deps:
 	$(Q)sh tools/install-deps.sh
 
 lib: $(LIBRARY)
-examples: $(EXAMPLE_ELFS)
+examples: $(EXAMPLE_ELFS) $(BOARD_EXAMPLE_IMAGES)
 
 $(LIBRARY): $(LIB_OBJS)
 	@echo "  AR      $@"
@@ -291,8 +293,8 @@ flash:
 else
 flash: $(OUT)/examples/$(FLASH_EXAMPLE).elf
 	@entry=$$($(CROSS_COMPILE)readelf -h $< | awk '/Entry point address/ { print $$4 }'); \
-	echo "  OPENOCD $< at $$entry through $(OPENOCD_INTERFACE)"; \
-	$(OPENOCD) -f $(OPENOCD_INTERFACE) $(if $(OPENOCD_CHIP),-c "set RPI_CHIP $(OPENOCD_CHIP)") \
+	echo "  OPENOCD $< at $$entry through $(or $(OPENOCD_INTERFACE),the adapter its script names)"; \
+	$(OPENOCD) $(if $(OPENOCD_INTERFACE),-f $(OPENOCD_INTERFACE)) $(if $(OPENOCD_CHIP),-c "set RPI_CHIP $(OPENOCD_CHIP)") \
 		-f $(BOARD_OPENOCD_CFG) -c init -c "pl011_load_and_start $< $$entry" -c shutdown
 endif
 

@@ -11,8 +11,14 @@
 #  - the script does not define pl011_load_and_start, which `make flash` calls;
 #  - a Tcl error later on (an event handler with a bad command shows "invalid command name");
 #  - OpenOCD still running after the timeout.
+# Each script is also checked in a deliberately broken copy (an unknown command appended),
+# which must fail: that shows the check can fail for that script.
 # A script with variants lists each as a comment line "# pl011-check-variant: <tcl command>"
 # (run before the script, e.g. "set RPI_CHIP bcm2837"); each variant is checked as well.
+# The dummy adapter speaks only JTAG. A script for an SWD target or an adapter-specific board
+# file names what to use instead in "# pl011-check-interface: <interface script>" (an adapter
+# whose probe is absent: init then stops at "no device"), or "none" when the script names its
+# adapter itself.
 # Ends with 'N passed, N failed'; exits 1 if any script failed.
 set -u
 
@@ -32,8 +38,9 @@ fi
 
 passed=0
 failed=0
+broken=""
 log=$(mktemp)
-trap 'rm -f "$log" "$log.variants"' EXIT
+trap 'rm -f "$log" "$log.variants" "$log.broken.cfg"' EXIT
 trap 'exit 130' INT TERM
 
 # check_one CFG [TCL-COMMAND]: one OpenOCD run, one verdict line.
@@ -41,10 +48,16 @@ check_one() {
 	cfg=$1
 	variant=${2:-}
 	label=$cfg${variant:+ ($variant)}
+	interface=$(sed -n 's/^# pl011-check-interface: *//p' "$cfg" | head -n 1)
+	case $interface in
+	"") set -- -f interface/dummy.cfg ;;
+	none) set -- ;;
+	*) set -- -f "$interface" ;;
+	esac
 	# No servers: nothing listens on 3333/4444/6666, so checks can run beside a real session.
 	timeout "$timeout_s" "$openocd" \
 		-c "gdb_port disabled; telnet_port disabled; tcl_port disabled" \
-		-c "${variant:-#}" -f interface/dummy.cfg -f "$cfg" \
+		-c "${variant:-#}" "$@" -f "$cfg" \
 		-c "if {[llength [info procs pl011_load_and_start]]} {echo {$marker}} else {echo {pl011-check: pl011_load_and_start is not defined}}" \
 		-c "init" -c "shutdown" >"$log" 2>&1
 	status=$?
@@ -60,6 +73,17 @@ check_one() {
 		problem=$(grep -E "invalid command name|wrong # args|can't read|Can't find|in procedure '" "$log" |
 			head -n 2 | tr '\n' ' ')
 	fi
+	if [ -n "$broken" ]; then
+		# A deliberately broken copy: the check must catch it.
+		if [ -n "$problem" ]; then
+			passed=$((passed + 1))
+			echo "ok   $broken: the check rejects it ($(echo "$problem" | cut -c1-100))"
+		else
+			failed=$((failed + 1))
+			echo "FAIL $broken: a broken script passed the check"
+		fi
+		return
+	fi
 	if [ -n "$problem" ]; then
 		failed=$((failed + 1))
 		echo "FAIL $label: $problem"
@@ -69,6 +93,8 @@ check_one() {
 	passed=$((passed + 1))
 	if grep -qE "IR capture error|double-check your JTAG setup|examination failed|scan chain interrogation failed" "$log"; then
 		echo "ok   $label: parsed; init stopped at the JTAG scan, as expected with the dummy adapter"
+	elif grep -qE "unable to find a matching CMSIS-DAP device|open failed" "$log"; then
+		echo "ok   $label: parsed; init stopped at opening the probe, as expected without one"
 	else
 		echo "ok   $label: parsed (exit $status; no JTAG scan failure seen)"
 	fi
@@ -82,6 +108,12 @@ for cfg in "$@"; do
 		check_one "$cfg" "$variant"
 	done <"$log.variants"
 	rm -f "$log.variants"
+	# The same script with an unknown command at its end must fail, or the check proves
+	# nothing for it.
+	{ cat "$cfg"; echo "pl011_no_such_command"; } >"$log.broken.cfg"
+	broken="broken copy of $cfg"
+	check_one "$log.broken.cfg"
+	broken=""
 done
 
 echo "$passed passed, $failed failed"
