@@ -55,15 +55,39 @@ bool atomic_compare_exchange_word(volatile void *pointer, void *expected, unsign
 unsigned int __atomic_fetch_add_4(volatile void *pointer, unsigned int value, int memorder);
 unsigned int __atomic_fetch_or_4(volatile void *pointer, unsigned int value, int memorder);
 
-unsigned int __atomic_exchange_4(volatile void *pointer, unsigned int value, int memorder)
+enum word_update { WORD_SET, WORD_ADD, WORD_OR };
+
+/* One masked read-modify-write; returns the value before. */
+static unsigned int word_update(volatile void *pointer, unsigned int value, enum word_update how)
 {
-	(void)memorder;
 	volatile unsigned int *word = pointer;
 	uint32_t mask = irq_mask_save();
 	unsigned int old = *word;
-	*word = value;
+	switch (how) {
+	case WORD_SET: *word = value; break;
+	case WORD_ADD: *word = old + value; break;
+	case WORD_OR: *word = old | value; break;
+	}
 	irq_mask_restore(mask);
 	return old;
+}
+
+unsigned int __atomic_exchange_4(volatile void *pointer, unsigned int value, int memorder)
+{
+	(void)memorder;
+	return word_update(pointer, value, WORD_SET);
+}
+
+unsigned int __atomic_fetch_add_4(volatile void *pointer, unsigned int value, int memorder)
+{
+	(void)memorder;
+	return word_update(pointer, value, WORD_ADD);
+}
+
+unsigned int __atomic_fetch_or_4(volatile void *pointer, unsigned int value, int memorder)
+{
+	(void)memorder;
+	return word_update(pointer, value, WORD_OR);
 }
 
 bool atomic_compare_exchange_word(volatile void *pointer, void *expected, unsigned int desired,
@@ -82,26 +106,4 @@ bool atomic_compare_exchange_word(volatile void *pointer, void *expected, unsign
 	if (!equal)
 		*wanted = old;
 	return equal;
-}
-
-unsigned int __atomic_fetch_add_4(volatile void *pointer, unsigned int value, int memorder)
-{
-	(void)memorder;
-	volatile unsigned int *word = pointer;
-	uint32_t mask = irq_mask_save();
-	unsigned int old = *word;
-	*word = old + value;
-	irq_mask_restore(mask);
-	return old;
-}
-
-unsigned int __atomic_fetch_or_4(volatile void *pointer, unsigned int value, int memorder)
-{
-	(void)memorder;
-	volatile unsigned int *word = pointer;
-	uint32_t mask = irq_mask_save();
-	unsigned int old = *word;
-	*word = old | value;
-	irq_mask_restore(mask);
-	return old;
 }

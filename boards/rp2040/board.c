@@ -80,8 +80,6 @@
  * 100,000 reads take milliseconds even at the ring oscillator's 6 MHz, longer than the 1 ms
  * crystal start-up and the PLL lock. */
 #define POLLS 100000u
-/* The next tick is never set closer than this: an alarm already passed would not fire. */
-#define TICK_MARGIN_US 2u
 
 static int wait_bits(uintptr_t address, uint32_t mask, uint32_t wanted)
 {
@@ -141,31 +139,17 @@ uint32_t board_now_us(void *context)
 	return mmio_read(RP2040_TIMER_BASE + TIMER_TIMERAWL);
 }
 
-/* The tick is alarm 0, set each time to the next multiple of the period (no drift). */
-static uint32_t tick_period_us;
-static uint32_t tick_next_us;
-
-static void tick_arm(uint32_t now)
-{
-	if ((int32_t)(tick_next_us - now) < (int32_t)TICK_MARGIN_US)
-		tick_next_us += ((now + TICK_MARGIN_US - tick_next_us) / tick_period_us + 1u) *
-				tick_period_us; /* late: skip the periods already lost */
-	mmio_write(RP2040_TIMER_BASE + TIMER_ALARM0, tick_next_us); /* writing arms it */
-}
-
+/* The tick is alarm 0, set each time to the next moment of the common schedule
+ * (board_tick_due: no drift); it matches the absolute time, so writing it is all. */
 void board_tick_start(uint32_t period_us, void (*tick)(void *context), void *context)
 {
 	mmio_write(RP2040_TIMER_BASE + ALIAS_CLR + TIMER_INTE, TIMER_ALARM0_BIT);
 	cortex_m_irq_line(RP2040_IRQ_TIMER0, false);
-	board_tick_set(tick, context);
-	tick_period_us = 0;
-	if (period_us == 0 || tick == 0)
-		return;
 	uint32_t now = board_now_us(0);
-	tick_period_us = period_us;
-	tick_next_us = now + period_us;
+	if (!board_tick_schedule(period_us, tick, context, now))
+		return;
 	mmio_write(RP2040_TIMER_BASE + TIMER_INTR, TIMER_ALARM0_BIT);
-	tick_arm(now);
+	mmio_write(RP2040_TIMER_BASE + TIMER_ALARM0, board_tick_due(now)); /* writing arms it */
 	mmio_write(RP2040_TIMER_BASE + ALIAS_SET + TIMER_INTE, TIMER_ALARM0_BIT);
 	cortex_m_irq_line(RP2040_IRQ_TIMER0, true);
 	board_irq_enable();
@@ -184,10 +168,8 @@ void board_irq_dispatch(void)
 	} else if (irq == RP2040_IRQ_TIMER0 &&
 		   (mmio_read(RP2040_TIMER_BASE + TIMER_INTS) & TIMER_ALARM0_BIT) != 0u) {
 		mmio_write(RP2040_TIMER_BASE + TIMER_INTR, TIMER_ALARM0_BIT); /* write 1 clears */
-		if (tick_period_us != 0) {
-			tick_next_us += tick_period_us;
-			tick_arm(board_now_us(0));
-		}
+		if (board_tick_advance())
+			mmio_write(RP2040_TIMER_BASE + TIMER_ALARM0, board_tick_due(board_now_us(0)));
 		board_tick_run();
 	}
 }

@@ -17,26 +17,16 @@
 #define GPTM_TAMR_ONE_SHOT 0x1u
 #define GPTM_CTL_TAEN (1u << 0)
 #define GPTM_INT_TATO (1u << 0) /* timer A time-out, in IMR, MIS and ICR */
-/* The next tick is never programmed closer than this: a moment already passed would be lost. */
-#define TICK_MARGIN_US 2u
 
 static uint32_t timer_cycles_per_us;
 
-/*
- * The tick is timer A in one-shot mode, re-armed by its interrupt for the next multiple of the
- * period on the microsecond clock, so it does not drift; the same scheme as versatilepb's
- * SP804. The timer counts the system clock.
- */
-static uint32_t tick_period_us;
-static uint32_t tick_next_us;
-
+/* The tick is timer A in one-shot mode, counting the system clock, re-armed by its interrupt
+ * for the next moment of the common schedule (board_tick_due: no drift). */
 static void tick_arm(uint32_t now)
 {
-	if ((int32_t)(tick_next_us - now) < (int32_t)TICK_MARGIN_US)
-		tick_next_us += ((now + TICK_MARGIN_US - tick_next_us) / tick_period_us + 1u) *
-				tick_period_us; /* late: skip the periods already lost */
+	uint32_t due = board_tick_due(now);
 	mmio_write(STELLARIS_TIMER0_BASE + GPTM_CTL, 0);
-	mmio_write(STELLARIS_TIMER0_BASE + GPTM_TAILR, (tick_next_us - now) * timer_cycles_per_us);
+	mmio_write(STELLARIS_TIMER0_BASE + GPTM_TAILR, (due - now) * timer_cycles_per_us);
 	mmio_write(STELLARIS_TIMER0_BASE + GPTM_CTL, GPTM_CTL_TAEN);
 }
 
@@ -44,13 +34,9 @@ void board_tick_start(uint32_t period_us, void (*tick)(void *context), void *con
 {
 	mmio_write(STELLARIS_TIMER0_BASE + GPTM_CTL, 0);
 	cortex_m_irq_line(STELLARIS_IRQ_TIMER0A, false);
-	board_tick_set(tick, context);
-	tick_period_us = 0;
-	if (period_us == 0 || tick == 0)
-		return;
 	uint32_t now = board_now_us(0);
-	tick_period_us = period_us;
-	tick_next_us = now + period_us;
+	if (!board_tick_schedule(period_us, tick, context, now))
+		return;
 	mmio_write(STELLARIS_TIMER0_BASE + GPTM_ICR, GPTM_INT_TATO);
 	tick_arm(now);
 	cortex_m_irq_line(STELLARIS_IRQ_TIMER0A, true);
@@ -70,10 +56,8 @@ void board_irq_dispatch(void)
 	} else if (irq == STELLARIS_IRQ_TIMER0A &&
 		   (mmio_read(STELLARIS_TIMER0_BASE + GPTM_MIS) & GPTM_INT_TATO) != 0u) {
 		mmio_write(STELLARIS_TIMER0_BASE + GPTM_ICR, GPTM_INT_TATO);
-		if (tick_period_us != 0) {
-			tick_next_us += tick_period_us;
+		if (board_tick_advance())
 			tick_arm(board_now_us(0));
-		}
 		board_tick_run();
 	}
 }

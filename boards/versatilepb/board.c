@@ -20,8 +20,6 @@
 #define TIMER_CONTROL_ENABLE (1u << 7)
 #define TIMER_CONTROL_TICK (TIMER_CONTROL_ENABLE | TIMER_CONTROL_ONESHOT | TIMER_CONTROL_INTEN | \
 			    TIMER_CONTROL_32BIT)
-/* The next tick is never programmed closer than this: a moment already passed would be lost. */
-#define TICK_MARGIN_US 2u
 #define TIMER_CLOCK (BOARD_TIMER01_BASE)
 #define TIMER_TICK (BOARD_TIMER01_BASE + 0x20u)
 
@@ -45,22 +43,17 @@ static void clock_start(void)
 }
 
 /*
- * The tick is timer 1 in one-shot mode, re-armed by the interrupt for the next multiple of the
- * period on the microsecond clock (no drift). Periodic mode would be simpler, but QEMU 7.2 with
+ * The tick is timer 1 in one-shot mode, re-armed by the interrupt for the next moment of the
+ * common schedule (board_tick_due: no drift). Periodic mode would be simpler, but QEMU 7.2 with
  * -icount sleep=off wakes a CPU sleeping in WFI only on every second periodic SP804 interrupt
  * (measured: 2000 us between ticks for a 1000 us period, on both SP804s); a one-shot ticks on
  * time there, and behaves the same on hardware.
  */
-static uint32_t tick_period_us;
-static uint32_t tick_next_us;
-
 static void tick_arm(uint32_t now)
 {
-	if ((int32_t)(tick_next_us - now) < (int32_t)TICK_MARGIN_US)
-		tick_next_us += ((now + TICK_MARGIN_US - tick_next_us) / tick_period_us + 1u) *
-				tick_period_us; /* late: skip the periods already lost */
+	uint32_t due = board_tick_due(now);
 	mmio_write(TIMER_TICK + TIMER_CONTROL, 0);
-	mmio_write(TIMER_TICK + TIMER_LOAD, tick_next_us - now);
+	mmio_write(TIMER_TICK + TIMER_LOAD, due - now);
 	mmio_write(TIMER_TICK + TIMER_CONTROL, TIMER_CONTROL_TICK);
 }
 
@@ -68,13 +61,9 @@ void board_tick_start(uint32_t period_us, void (*tick)(void *context), void *con
 {
 	mmio_write(TIMER_TICK + TIMER_CONTROL, 0);
 	vic_enable_line(BOARD_VIC_LINE_TIMER01, false);
-	board_tick_set(tick, context);
-	tick_period_us = 0;
-	if (period_us == 0 || tick == 0)
-		return;
 	uint32_t now = board_now_us(0);
-	tick_period_us = period_us;
-	tick_next_us = now + period_us;
+	if (!board_tick_schedule(period_us, tick, context, now))
+		return;
 	mmio_write(TIMER_TICK + TIMER_INTCLR, 1);
 	tick_arm(now);
 	vic_enable_line(BOARD_VIC_LINE_TIMER01, true);
@@ -93,10 +82,8 @@ void board_irq_dispatch(void)
 		board_console_irq();
 	if ((status & (1u << BOARD_VIC_LINE_TIMER01)) && mmio_read(TIMER_TICK + TIMER_MIS)) {
 		mmio_write(TIMER_TICK + TIMER_INTCLR, 1);
-		if (tick_period_us != 0) {
-			tick_next_us += tick_period_us;
+		if (board_tick_advance())
 			tick_arm(board_now_us(0));
-		}
 		board_tick_run();
 	}
 }
