@@ -6,8 +6,8 @@
 
 #define BOARD_NAME "lm3s6965"
 
-/* Interrupt lines 0-42 exist (DS-LM3S6965 table 2-9); 48 entries + 16 = 64 words, so VTOR
- * wants 256-byte alignment. */
+/* Every LM3S6965 interrupt line is below 48 (DS-LM3S6965 table 2-9); 48 entries + 16 = 64
+ * words, so VTOR wants 256-byte alignment. */
 #define BOARD_IRQ_COUNT 48u
 #define BOARD_VECTOR_ALIGN 256
 /* "The UART has 16x8 transmit and 16x12 receive FIFOs" (DS-LM3S6965 section 12.1). The
