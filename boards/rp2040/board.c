@@ -139,40 +139,34 @@ uint32_t board_now_us(void *context)
 	return mmio_read(RP2040_TIMER_BASE + TIMER_TIMERAWL);
 }
 
-/* The tick is alarm 0, set each time to the next moment of the common schedule
- * (board_tick_due: no drift); it matches the absolute time, so writing it is all. */
-void board_tick_start(uint32_t period_us, void (*tick)(void *context), void *context)
+/* The tick is alarm 0, which matches the absolute time: writing the moment arms it. */
+static void tick_stop(void)
 {
 	mmio_write(RP2040_TIMER_BASE + ALIAS_CLR + TIMER_INTE, TIMER_ALARM0_BIT);
-	cortex_m_irq_line(RP2040_IRQ_TIMER0, false);
-	uint32_t now = board_now_us(0);
-	if (!board_tick_schedule(period_us, tick, context, now))
-		return;
-	mmio_write(RP2040_TIMER_BASE + TIMER_INTR, TIMER_ALARM0_BIT);
-	mmio_write(RP2040_TIMER_BASE + TIMER_ALARM0, board_tick_due(now)); /* writing arms it */
+}
+
+static void tick_arm(uint32_t due, uint32_t now)
+{
+	(void)now;
+	mmio_write(RP2040_TIMER_BASE + TIMER_INTR, TIMER_ALARM0_BIT); /* write 1 clears */
+	mmio_write(RP2040_TIMER_BASE + TIMER_ALARM0, due);
 	mmio_write(RP2040_TIMER_BASE + ALIAS_SET + TIMER_INTE, TIMER_ALARM0_BIT);
-	cortex_m_irq_line(RP2040_IRQ_TIMER0, true);
-	board_irq_enable();
 }
 
-void board_console_route(bool enable)
+static bool tick_acknowledge(void)
 {
-	cortex_m_irq_line(BOARD_UART_IRQ, enable);
+	if ((mmio_read(RP2040_TIMER_BASE + TIMER_INTS) & TIMER_ALARM0_BIT) == 0u)
+		return false;
+	mmio_write(RP2040_TIMER_BASE + TIMER_INTR, TIMER_ALARM0_BIT);
+	return true;
 }
 
-void board_irq_dispatch(void)
-{
-	uint32_t irq = cortex_m_active_irq();
-	if (irq == BOARD_UART_IRQ) {
-		board_console_irq();
-	} else if (irq == RP2040_IRQ_TIMER0 &&
-		   (mmio_read(RP2040_TIMER_BASE + TIMER_INTS) & TIMER_ALARM0_BIT) != 0u) {
-		mmio_write(RP2040_TIMER_BASE + TIMER_INTR, TIMER_ALARM0_BIT); /* write 1 clears */
-		if (board_tick_advance())
-			mmio_write(RP2040_TIMER_BASE + TIMER_ALARM0, board_tick_due(board_now_us(0)));
-		board_tick_run();
-	}
-}
+const struct cortex_m_tick_timer board_tick_timer = {
+	.irq = RP2040_IRQ_TIMER0,
+	.stop = tick_stop,
+	.arm = tick_arm,
+	.acknowledge = tick_acknowledge,
+};
 
 static void uart0_pins(void)
 {

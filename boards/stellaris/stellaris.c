@@ -1,4 +1,4 @@
-/* Stellaris/Tiva boards: GPTM 0 as the tick, UART0 and its NVIC line, the shared start. */
+/* Stellaris/Tiva boards: GPTM 0 as the tick timer, UART0 pins, the shared start. */
 #include "board.h"
 #include "board_common.h"
 #include "cortex_m.h"
@@ -20,47 +20,34 @@
 
 static uint32_t timer_cycles_per_us;
 
-/* The tick is timer A in one-shot mode, counting the system clock, re-armed by its interrupt
- * for the next moment of the common schedule (board_tick_due: no drift). */
-static void tick_arm(uint32_t now)
+/* The tick is timer A in one-shot mode, counting the system clock. */
+static void tick_stop(void)
 {
-	uint32_t due = board_tick_due(now);
 	mmio_write(STELLARIS_TIMER0_BASE + GPTM_CTL, 0);
+}
+
+static void tick_arm(uint32_t due, uint32_t now)
+{
+	mmio_write(STELLARIS_TIMER0_BASE + GPTM_CTL, 0);
+	mmio_write(STELLARIS_TIMER0_BASE + GPTM_ICR, GPTM_INT_TATO);
 	mmio_write(STELLARIS_TIMER0_BASE + GPTM_TAILR, (due - now) * timer_cycles_per_us);
 	mmio_write(STELLARIS_TIMER0_BASE + GPTM_CTL, GPTM_CTL_TAEN);
 }
 
-void board_tick_start(uint32_t period_us, void (*tick)(void *context), void *context)
+static bool tick_acknowledge(void)
 {
-	mmio_write(STELLARIS_TIMER0_BASE + GPTM_CTL, 0);
-	cortex_m_irq_line(STELLARIS_IRQ_TIMER0A, false);
-	uint32_t now = board_now_us(0);
-	if (!board_tick_schedule(period_us, tick, context, now))
-		return;
+	if ((mmio_read(STELLARIS_TIMER0_BASE + GPTM_MIS) & GPTM_INT_TATO) == 0u)
+		return false;
 	mmio_write(STELLARIS_TIMER0_BASE + GPTM_ICR, GPTM_INT_TATO);
-	tick_arm(now);
-	cortex_m_irq_line(STELLARIS_IRQ_TIMER0A, true);
-	board_irq_enable();
+	return true;
 }
 
-void board_console_route(bool enable)
-{
-	cortex_m_irq_line(BOARD_UART_IRQ, enable);
-}
-
-void board_irq_dispatch(void)
-{
-	uint32_t irq = cortex_m_active_irq();
-	if (irq == BOARD_UART_IRQ) {
-		board_console_irq();
-	} else if (irq == STELLARIS_IRQ_TIMER0A &&
-		   (mmio_read(STELLARIS_TIMER0_BASE + GPTM_MIS) & GPTM_INT_TATO) != 0u) {
-		mmio_write(STELLARIS_TIMER0_BASE + GPTM_ICR, GPTM_INT_TATO);
-		if (board_tick_advance())
-			tick_arm(board_now_us(0));
-		board_tick_run();
-	}
-}
+const struct cortex_m_tick_timer board_tick_timer = {
+	.irq = STELLARIS_IRQ_TIMER0A,
+	.stop = tick_stop,
+	.arm = tick_arm,
+	.acknowledge = tick_acknowledge,
+};
 
 int stellaris_wait_pll_lock(void)
 {

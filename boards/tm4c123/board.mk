@@ -1,12 +1,9 @@
 # tm4c123: TI TM4C123GH6PM (Cortex-M4F, ARMv7E-M; soft-float code, GCC inlines LDREX/STREX and DMB) on the EK-TM4C123GXL. No QEMU machine.
 BOARD_CPU_FLAGS := -mcpu=cortex-m4 -mthumb -mfloat-abi=soft
-BOARD_SRCS := boards/tm4c123/board.c boards/stellaris/stellaris.c boards/cortex-m/systick.c
-BOARD_COMMON_SRCS := boards/cortex-m/vectors.c boards/cortex-m/cpu.c boards/common/console.c \
-	boards/common/newlib_syscalls.c
-BOARD_INCLUDES := -Iboards/cortex-m -Iboards/stellaris
+include boards/cortex-m/cortex_m.mk
+include boards/stellaris/stellaris.mk
+BOARD_SRCS += boards/tm4c123/board.c
 BOARD_LINKER_SCRIPT := linker/tm4c123.ld
-BOARD_QEMU_MACHINES :=
-BOARD_QEMU_FLAGS :=
 # make flash: the LaunchPad's own debugger (ICDI) is named by OpenOCD's board script, which
 # boards/tm4c123/openocd.cfg sources; no separate interface script unless one is given.
 OPENOCD_INTERFACE ?=
