@@ -144,6 +144,8 @@ struct reference {
 	uint8_t ring[HARNESS_TX_RING];
 };
 static struct reference ref;
+/* IFLS level code 2 is 1/2 for both FIFOs (TRM 3.3.9), as at reset. */
+#define REFERENCE_IFLS ((2u << PL011_IFLS_TXIFLSEL_SHIFT) | (2u << PL011_IFLS_RXIFLSEL_SHIFT))
 
 static void reference_irq(void *context)
 {
@@ -198,8 +200,7 @@ static void reference_start(unsigned depth)
 	ref.half = depth / 2u;
 	ref.stopped = true;
 	pl011_io_write(ref.base + PL011_IMSC, 0);
-	pl011_io_write(ref.base + PL011_IFLS, (2u << PL011_IFLS_TXIFLSEL_SHIFT) |
-						      (2u << PL011_IFLS_RXIFLSEL_SHIFT));
+	pl011_io_write(ref.base + PL011_IFLS, REFERENCE_IFLS);
 	pl011_model_set_irq_handler(h.model, reference_irq, &ref);
 	pl011_model_set_backlog_probe(h.model, reference_backlog, &ref);
 	pl011_model_reset_counters(h.model);
