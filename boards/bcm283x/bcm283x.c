@@ -60,6 +60,14 @@
 #define INTERRUPT_DISABLE2 PERIPHERAL(BCM283X_INTERRUPT_OFFSET + 0x20u)
 #define INTERRUPT_DISABLE_BASIC PERIPHERAL(BCM283X_INTERRUPT_OFFSET + 0x24u)
 
+/* RAM from 0 up to the peripherals, Device from there to the top of the 32-bit space (on
+ * BCM2836/7 that includes the local controller at 0x40000000, on BCM2711 the GIC). */
+const struct board_memory_region board_memory_map[] = {
+	{0, BOARD_DEVICE_START, BOARD_MEMORY_NORMAL},
+	{BOARD_DEVICE_START, 0x100000000u - (uint64_t)BOARD_DEVICE_START, BOARD_MEMORY_DEVICE},
+};
+const uint32_t board_memory_map_count = sizeof board_memory_map / sizeof board_memory_map[0];
+
 /* ---- system timer ------------------------------------------------------------------- */
 
 uint32_t bcm283x_timer_now_us(void)
@@ -125,19 +133,6 @@ bool bcm283x_tick_acknowledge(void)
 	mmio_write(TIMER_COMPARE(BCM283X_TICK_CHANNEL), next);
 	bcm283x_barrier();
 	return true;
-}
-
-void bcm283x_tick_start(uint32_t period_us, void (*tick)(void *context), void *context,
-			void (*route)(bool enable))
-{
-	route(false);
-	bcm283x_tick_timer_stop();
-	board_tick_set(tick, context);
-	if (period_us == 0 || tick == NULL)
-		return;
-	bcm283x_tick_timer_start(period_us);
-	route(true);
-	board_irq_enable();
 }
 
 /* ---- pins --------------------------------------------------------------------------- */
@@ -215,7 +210,9 @@ bool bcm283x_mailbox_clock_rate(uint32_t clock_id, uint32_t *rate_hz)
 	uint32_t message = (uint32_t)(uintptr_t)mailbox_message | BOARD_MAILBOX_BUS_ALIAS;
 	uint32_t start = bcm283x_timer_now_us();
 
-	/* The message must be in RAM before the VideoCore is told about it. */
+	/* The message must be in RAM before the VideoCore is told about it (with the caches on,
+	 * as on the 64-bit boards, that takes a clean of its lines). */
+	board_dcache_flush(mailbox_message, sizeof mailbox_message);
 	bcm283x_sync();
 	if (!mailbox_wait(MAILBOX1_STATUS, MAILBOX_FULL, start))
 		return false;
@@ -231,6 +228,7 @@ bool bcm283x_mailbox_clock_rate(uint32_t clock_id, uint32_t *rate_hz)
 			break;
 	}
 	bcm283x_sync();
+	board_dcache_flush(mailbox_message, sizeof mailbox_message);
 
 	uint32_t rate = mailbox_message[6];
 	if (mailbox_message[1] != PROPERTY_RESPONSE_SUCCESS ||
@@ -303,10 +301,17 @@ bool bcm283x_exclusives_work(void)
 	for (uint32_t attempt = 0; attempt < 8u; attempt++) {
 		uint32_t old;
 		uint32_t failed;
+#ifdef __aarch64__
+		__asm__ volatile("ldxr %w0, [%2]\n\tstxr %w1, %w0, [%2]"
+				 : "=&r"(old), "=&r"(failed)
+				 : "r"(&probe_word)
+				 : "memory");
+#else
 		__asm__ volatile("ldrex %0, [%2]\n\tstrex %1, %0, [%2]"
 				 : "=&r"(old), "=&r"(failed)
 				 : "r"(&probe_word)
 				 : "memory");
+#endif
 		if (failed == 0)
 			return true;
 	}

@@ -17,16 +17,57 @@ void board_console_route(bool enable);
 /* Remember the tick function (board_tick_start does the timer part). */
 void board_tick_set(void (*tick)(void *context), void *context);
 
+/* A tick timer as board_tick_configure drives it: start it with a period, stop it, and
+ * unmask (true) or mask (false) its line at the interrupt controller. */
+struct board_tick_timer {
+	void (*start)(uint32_t period_us);
+	void (*stop)(void);
+	void (*route)(bool enable);
+};
+
+/* board_tick_start for a board with a struct board_tick_timer: the line masked, the timer
+ * stopped, the function recorded; then, with a period and a function, the timer started, the
+ * line unmasked and IRQs enabled at the CPU. */
+void board_tick_configure(uint32_t period_us, void (*tick)(void *context), void *context,
+			  const struct board_tick_timer *timer);
+
 /* Called by the board's timer interrupt. */
 void board_tick_run(void);
 
-/* Semihosting SYS_EXIT: status 0 ends QEMU with 0, anything else with 1. Returns only when
- * no debugger/emulator took the call (the SVC vector then halts). */
+/* Semihosting SYS_EXIT: status 0 ends QEMU with 0, anything else with non-zero. Returns only
+ * when no debugger or emulator took the call (boards/common/cpu.c, boards/aarch64/cpu.c). */
 void board_semihosting_exit(int status);
 
-/* Identity map: addresses below device_start Normal cacheable RAM, the rest Device; turn on
- * the MMU and caches (ARMv6/ARMv7 boards; boards/common/mmu.c). */
-void board_mmu_enable(uint32_t device_start);
+/* One range of the identity map the MMU set-up builds. Normal is cacheable RAM, Device is
+ * every peripheral (never executed from); addresses no region lists fault. */
+enum board_memory_type {
+	BOARD_MEMORY_NORMAL,
+	BOARD_MEMORY_DEVICE,
+};
+
+struct board_memory_region {
+	uint64_t start;
+	uint64_t size;
+	enum board_memory_type type;
+};
+
+/* The board's memory map, which a board with an MMU defines: start and size multiples of
+ * 1 MiB on AArch32 and 2 MiB on AArch64. */
+extern const struct board_memory_region board_memory_map[];
+extern const uint32_t board_memory_map_count;
+
+/* Identity-map board_memory_map and turn on the MMU and caches (boards/common/mmu.c for
+ * ARMv6/ARMv7, boards/aarch64/mmu.c, which the AArch64 start-up calls before any C library
+ * code, because with the MMU off every access is Device and unaligned ones fault). */
+void board_mmu_enable(void);
+
+/* Clean and invalidate the data cache lines of [start, start + size): memory another bus
+ * master reads and writes (the Pi mailbox buffer) is seen the same by both sides. */
+void board_dcache_flush(const volatile void *start, uint32_t size);
+
+/* True if the start-up left the CPU in the Secure state (AArch64 entered at EL3), which
+ * selects the Secure physical timer and its interrupt. */
+bool board_cpu_secure(void);
 
 /* Called from the IRQ vector (startup.S) with IRQs masked. */
 void board_irq_dispatch(void);

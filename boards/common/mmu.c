@@ -1,4 +1,4 @@
-/* Identity-mapped MMU for ARMv6/ARMv7 boards: RAM normal write-back cacheable, the rest device. */
+/* Identity-mapped MMU for ARMv6/ARMv7 boards from the board's region table: RAM Normal write-back cacheable, peripherals Device. */
 #include <stdint.h>
 
 #include "board_common.h"
@@ -64,12 +64,26 @@ static void invalidate_caches_and_tlbs(void)
 	barrier_and_flush_prefetch();
 }
 
-void board_mmu_enable(uint32_t device_start)
+/* The section descriptor attributes of the region holding `base`, or 0 (a fault entry). */
+static uint32_t section_attributes(uint64_t base)
+{
+	for (uint32_t i = 0; i < board_memory_map_count; i++) {
+		const struct board_memory_region *region = &board_memory_map[i];
+		if (base < region->start || base - region->start >= region->size)
+			continue;
+		uint32_t type = region->type == BOARD_MEMORY_NORMAL ? SECTION_NORMAL_CACHED
+								      : SECTION_DEVICE;
+		return type | SECTION_AP_FULL | SECTION;
+	}
+	return 0;
+}
+
+void board_mmu_enable(void)
 {
 	for (uint32_t i = 0; i < 4096u; i++) {
 		uint32_t base = i << 20;
-		uint32_t attributes = base < device_start ? SECTION_NORMAL_CACHED : SECTION_DEVICE;
-		translation_table[i] = base | attributes | SECTION_AP_FULL | SECTION;
+		uint32_t attributes = section_attributes(base);
+		translation_table[i] = attributes != 0 ? base | attributes : 0;
 	}
 	invalidate_caches_and_tlbs();
 	/* TTBCR 0: TTBR0 translates everything; walks uncached (TTBR0 low bits 0), so the table

@@ -1,5 +1,5 @@
-/* Raspberry Pi 2/3/4 start-up in AArch32: park cores 1-3, leave HYP, VBAR, then the C run-time. */
-#include "../common/vbar.inc"
+/* ARMv7-A/ARMv8-A AArch32 start-up (Pi 2/3/4 in 32-bit mode, QEMU virt): park cores 1-3, leave HYP, VBAR, then the C run-time. */
+#include "vbar.inc"
 	.syntax unified
 	.arm
 
@@ -7,18 +7,25 @@
 	.global board_reset
 board_reset:
 	/* First thing: only core 0 goes on. QEMU's raspi2b starts all four cores here; on
-	 * hardware the firmware keeps 1-3 in its own loop, but a debugger may resume any core.
+	 * hardware the Pi firmware keeps 1-3 in its own loop (QEMU virt keeps them powered off
+	 * until a PSCI call), but a debugger may resume any core.
 	 * MPIDR.Aff0 (bits 7:0) is the core number within the cluster. */
 	mrc	p15, 0, r0, c0, c0, 5
 	ands	r0, r0, #0xFF
 	bne	park
 
-	/* Current firmware starts 32-bit kernels in HYP mode (Pi 2 and later); drop to SVC with
+	/* Current Pi firmware starts 32-bit kernels in HYP mode (Pi 2 and later), as does QEMU
+	 * virt with virtualization=on; drop to SVC with
 	 * IRQ, FIQ and asynchronous aborts masked (ARMv7-A ARM B1.8: ERET from HYP). */
 	mrs	r0, cpsr
 	and	r0, r0, #0x1F
 	cmp	r0, #0x1A
 	bne	in_svc
+	/* The generic timer's physical counter and timer stay usable from SVC: CNTHCTL.PL1PCTEN
+	 * and PL1PCEN (bits 0 and 1; ARMv7-A ARM B4.1.26) may reset to 0. */
+	mrc	p15, 4, r0, c14, c1, 0
+	orr	r0, r0, #3
+	mcr	p15, 4, r0, c14, c1, 0
 	movw	r0, #0x1D3
 	msr	spsr_hyp, r0
 	adr	r0, in_svc
