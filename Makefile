@@ -108,7 +108,7 @@ $(OUT)/lib/%.o: lib/%.c $(wildcard include/*.h lib/*.h) | deps-stamp
 	@echo "  CC      $<"
 	$(Q)$(CC) $(LIB_CFLAGS) -c $< -o $@
 
-$(OUT)/boards/%.c.o: boards/%.c $(wildcard include/*.h boards/common/*.h boards/$(BOARD)/*.h boards/bcm283x/*.h) | deps-stamp
+$(OUT)/boards/%.c.o: boards/%.c $(wildcard include/*.h boards/*/*.h) | deps-stamp
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(APP_CFLAGS) -c $< -o $@

@@ -16,7 +16,10 @@ need make command -v make
 need gcc command -v gcc
 need gcc-arm-none-eabi command -v arm-none-eabi-gcc
 need libnewlib-arm-none-eabi test -f /usr/lib/arm-none-eabi/lib/libc_nano.a
+need gcc-aarch64-linux-gnu command -v aarch64-linux-gnu-gcc
+need picolibc-aarch64-linux-gnu test -f /usr/lib/picolibc/aarch64-linux-gnu/picolibc.specs
 need qemu-system-arm command -v qemu-system-arm
+need qemu-system-arm command -v qemu-system-aarch64
 need libcmocka-dev test -f /usr/include/cmocka.h
 need openocd command -v openocd
 need gdb-multiarch command -v gdb-multiarch

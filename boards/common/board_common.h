@@ -5,6 +5,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* How long getchar()/read(0) waits for the first byte before reporting end of input (the
+ * newlib and picolibc retargets). */
+#define BOARD_STDIN_WAIT_US 10000000u
+
+/* Cores board_core_start can address (the four of a Cortex-A53/A72/A76 cluster). */
+#define BOARD_CORES_MAX 4u
+
+/* Board part of board_core_start: wake `core` so that it reaches the start-up's parking loop
+ * (PSCI CPU_ON on QEMU virt, the firmware's spin table on a Pi); 0, or -1 if it cannot. */
+int board_core_power_on(uint32_t core);
+
 /* Start the console: polled, 115,200 8N1, with the board clock as time source. */
 void board_console_start(uintptr_t base, uint32_t clock_hz);
 
@@ -64,10 +75,6 @@ void board_mmu_enable(void);
 /* Clean and invalidate the data cache lines of [start, start + size): memory another bus
  * master reads and writes (the Pi mailbox buffer) is seen the same by both sides. */
 void board_dcache_flush(const volatile void *start, uint32_t size);
-
-/* True if the start-up left the CPU in the Secure state (AArch64 entered at EL3), which
- * selects the Secure physical timer and its interrupt. */
-bool board_cpu_secure(void);
 
 /* Called from the IRQ vector (startup.S) with IRQs masked. */
 void board_irq_dispatch(void);

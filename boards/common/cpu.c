@@ -62,9 +62,11 @@ void board_dcache_flush(const volatile void *start, uint32_t size)
 #endif
 }
 
-bool board_cpu_secure(void)
+int board_core_start(uint32_t core, void (*function)(void *context), void *context)
 {
-	/* The 32-bit start-ups run where the firmware or QEMU left them, Non-secure on every
-	 * supported machine (Pi firmware, QEMU virt without secure=on). */
-	return false;
+	/* The 32-bit start-ups park the other cores for good. */
+	(void)core;
+	(void)function;
+	(void)context;
+	return -1;
 }

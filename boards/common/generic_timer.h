@@ -5,11 +5,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* GIC interrupt IDs of the EL1 physical timer (Arm ARM D11.2.4, and the Server Base System
- * Architecture's PPI assignment, which QEMU virt and the Pi 4/5 follow): Non-secure PPI 14,
- * Secure PPI 13. */
-#define GENERIC_TIMER_ID_NONSECURE 30u
-#define GENERIC_TIMER_ID_SECURE 29u
+/* GIC interrupt ID of the EL1 physical timer (CNTP_*): PPI 14 in the Server Base System
+ * Architecture's assignment, which QEMU virt (hw/arm/virt.h ARCH_TIMER_NS_EL1_IRQ) and the
+ * Pi 4/5 device trees follow. In AArch64 it is the same timer in both security states (the
+ * Secure one is CNTPS_*, PPI 13, which this code does not use). */
+#define GENERIC_TIMER_ID 30u
 
 /* Read the counter frequency (CNTFRQ, set by firmware); fallback_hz if it reads 0. */
 void generic_timer_init(uint32_t fallback_hz);

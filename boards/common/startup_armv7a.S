@@ -26,8 +26,10 @@ board_reset:
 	mrc	p15, 4, r0, c14, c1, 0
 	orr	r0, r0, #3
 	mcr	p15, 4, r0, c14, c1, 0
+	/* In HYP the banked form MSR SPSR_hyp is UNPREDICTABLE (ARMv7-A ARM B9.3.10: only
+	 * Monitor mode may use it; QEMU makes it UNDEFINED): write the current mode's SPSR. */
 	movw	r0, #0x1D3
-	msr	spsr_hyp, r0
+	msr	spsr_cxsf, r0
 	adr	r0, in_svc
 	msr	elr_hyp, r0
 	eret
