@@ -26,6 +26,7 @@ BOARD_COMMON_SRCS := boards/common/vectors.S boards/common/runtime.S boards/comm
 BOARD_LDFLAGS := --specs=nano.specs -nostartfiles
 BOARD_LDLIBS := -lgcc
 BOARD_INCLUDES :=
+BOARD_KERNEL_IMAGE := kernel.img
 include boards/$(BOARD)/board.mk
 # A CROSS_COMPILE given on the command line or in the environment wins over the board's.
 CROSS_COMPILE ?= $(BOARD_CROSS_COMPILE)
@@ -274,13 +275,13 @@ sdcard:
 else
 sdcard: $(OUT)/examples/$(SDCARD_EXAMPLE).img $(BOARD_SDCARD_CONFIG)
 	$(Q)rm -rf $(SDCARD_DIR) && mkdir -p $(SDCARD_DIR)
-	$(Q)cp $< $(SDCARD_DIR)/kernel.img
+	$(Q)cp $< $(SDCARD_DIR)/$(BOARD_KERNEL_IMAGE)
 	$(Q)cp $(BOARD_SDCARD_CONFIG) $(SDCARD_DIR)/config.txt
 	@printf '%s\n' "$(SDCARD_EXAMPLE) for $(BOARD): copy every file here to the root of a FAT32 SD card," \
 		"together with these files from $(FIRMWARE_URL):" "  $(BOARD_FIRMWARE_FILES)" \
 		"The UART is on GPIO 14 (TX, header pin 8) and 15 (RX, pin 10), 115200 8N1." \
 		> $(SDCARD_DIR)/README.txt
-	@echo "  SDCARD  $(SDCARD_DIR)/: kernel.img ($(SDCARD_EXAMPLE)), config.txt, README.txt"
+	@echo "  SDCARD  $(SDCARD_DIR)/: $(BOARD_KERNEL_IMAGE) ($(SDCARD_EXAMPLE)), config.txt, README.txt"
 	@echo "          add from $(FIRMWARE_URL): $(BOARD_FIRMWARE_FILES)"
 endif
 

@@ -101,15 +101,19 @@ at_el1:
 	bl	main
 	bl	board_exit
 
-/* Cores 1-3 (the Pi firmware in 64-bit mode and QEMU raspi3b start all four here; QEMU virt
- * starts them through PSCI): sleep until board_core_start stores a function for this core, then
- * run it with its context on this core's stack. */
+/* Cores 1-3 (QEMU raspi3b starts all four here; the Pi firmware's spin table and QEMU virt's
+ * PSCI send them here once board_core_start asked): sleep until board_core_start has stored a
+ * function for this core, then run it with its context on this core's stack. WFI, not WFE:
+ * QEMU halts a core in WFI but lets it spin through WFE; board_core_power_on sends the
+ * interrupt that ends the WFI where one is needed. */
 secondary:
 	ldr	x21, =aarch64_core_entries
 	add	x21, x21, x20, lsl #4
-3:	wfe
-	ldar	x1, [x21]
-	cbz	x1, 3b
+3:	ldar	x1, [x21]
+	cbnz	x1, 5f
+	wfi
+	b	3b
+5:
 	bl	board_mmu_enable
 	ldp	x1, x0, [x21]
 	blr	x1

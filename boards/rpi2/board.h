@@ -1,21 +1,10 @@
-/* Raspberry Pi 2 / 3 in 32-bit mode (BCM2836/7, Cortex-A7/A53): addresses and constants, plus the board API. */
+/* Raspberry Pi 2 / 3 in 32-bit mode (BCM2836/7, Cortex-A7/A53): the board name, plus the SoC's addresses and the board API. */
 #ifndef BOARD_H
 #define BOARD_H
 
+#include "bcm2837.h"
 #include "board_api.h"
 
 #define BOARD_NAME "rpi2"
-
-/* ARM physical address of the peripherals (bus address 0x7E000000, moved for BCM2836). */
-#define BOARD_PERIPHERAL_BASE 0x3F000000u
-#define BOARD_UART0_BASE 0x3F201000u /* PL011 */
-/* BCM2836/7: the ARM's RAM is the VideoCore's uncached alias, so mailbox buffers are passed
- * as 0xC0000000 | address. */
-#define BOARD_MAILBOX_BUS_ALIAS 0xC0000000u
-/* Everything from the peripherals up is mapped Device; below them RAM, Normal cacheable. */
-#define BOARD_DEVICE_START 0x3F000000u
-#define BOARD_TIMER_HZ 1000000u /* system timer */
-/* The BCM2836 local controller (0x40000000) routes GPU interrupts to core 0 from reset
- * (QA7 rev 3.4, "GPU interrupts routing"), the only core that runs: nothing to set there. */
 
 #endif

@@ -1,4 +1,4 @@
-/* Raspberry Pi 4 board: GIC-400 interrupts (boards/common/gic.c), system timer tick, console UART0. */
+/* Board code shared by the BCM2711 boards (rpi4, rpi4-64): GIC-400 interrupts (boards/common/gic.c), system timer tick, console UART0. */
 #include <stddef.h>
 
 #include "bcm283x.h"

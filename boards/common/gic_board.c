@@ -1,4 +1,4 @@
-/* QEMU virt board code shared by virt (AArch32) and virt64 (AArch64): GICv2, generic timer clock and tick, console UART0. */
+/* Board code for a board whose interrupts come from a GICv2 and whose clock and tick are the generic timer (QEMU virt in both states, Pi 5). */
 #include <stddef.h>
 
 #include "board.h"
@@ -9,11 +9,8 @@
 #define GIC_ID_UART0 GIC_ID_SPI(BOARD_UART0_SPI)
 #define CORE0 0u
 
-/* Peripherals below RAM: everything under it Device, the RAM Normal, the rest unmapped. */
-const struct board_memory_region board_memory_map[] = {
-	{0, BOARD_RAM_START, BOARD_MEMORY_DEVICE},
-	{BOARD_RAM_START, BOARD_RAM_SIZE, BOARD_MEMORY_NORMAL},
-};
+/* board.h lists the regions (BOARD_MEMORY_MAP). */
+const struct board_memory_region board_memory_map[] = {BOARD_MEMORY_MAP};
 const uint32_t board_memory_map_count = sizeof board_memory_map / sizeof board_memory_map[0];
 
 
