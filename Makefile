@@ -68,7 +68,7 @@ UNIT_SUPPORT_OBJS := $(patsubst %.c,$(HOST_OUT)/%.o,$(filter-out tests/unit/test
 UNIT_TESTS := $(sort $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c)))
 UNIT_BINS := $(UNIT_TESTS:%=$(HOST_OUT)/%)
 
-.PHONY: fuzz print-qemu print-qemu-machines all lib examples run test unit-test qemu-test bench size clean help deps flash debug sdcard \
+.PHONY: qemu-test-full fuzz print-qemu print-qemu-machines all lib examples run test unit-test qemu-test bench size clean help deps flash debug sdcard \
 	openocd-check analyze
 
 all: lib examples
@@ -80,7 +80,8 @@ help:
 	@echo "  make run          build and run RUN_EXAMPLE (default hello) in QEMU; exit status is its own"
 	@echo "  make test         deps, static checks, host tests, every example on every QEMU board, OpenOCD"
 	@echo "  make unit-test    host cmocka tests (ring, baud, config, model, driver on the model)"
-	@echo "  make qemu-test    every example on every QEMU machine of every board"
+	@echo "  make qemu-test    every example on every QEMU machine of every board (long echo soak on four)"
+	@echo "  make qemu-test-full  the same with the 1 MiB echo soak on every machine"
 	@echo "  make fuzz         libFuzzer on random driver call sequences (FUZZ_SECONDS=$(FUZZ_SECONDS))"
 	@echo "  make bench        TX strategies and RX modes measured on the model (docs/benchmarks.md)"
 	@echo "  make analyze      cppcheck, clang-tidy and the freestanding check of lib/"
@@ -182,6 +183,10 @@ bench: $(HOST_OUT)/bench
 
 qemu-test: deps-stamp
 	$(Q)$(PYTHON) tests/qemu/run_qemu_tests.py $(if $(filter 1,$(V)),--verbose)
+
+# The same with the 1 MiB echo soak on every machine (make test runs it on four: README).
+qemu-test-full: deps-stamp
+	$(Q)$(PYTHON) tests/qemu/run_qemu_tests.py --full-soak $(if $(filter 1,$(V)),--verbose)
 
 openocd-check: deps-stamp
 	$(Q)sh tests/openocd/check_configs.sh
