@@ -3,7 +3,12 @@
 # runtime helpers (__aeabi_*, __atomic_*, __sync_*): the freestanding promise of lib/.
 set -eu
 library=$1
+# The board's nm: arm-none-eabi-nm reads the 32-bit libraries, aarch64-linux-gnu-nm the 64-bit ones.
 nm=${NM:-arm-none-eabi-nm}
+# (arm-none-eabi-nm exits 0 on an AArch64 object, only saying so on stderr).
+if [ -z "${NM:-}" ] && $nm "$library" 2>&1 >/dev/null | grep -q "format not recognized"; then
+	nm=aarch64-linux-gnu-nm
+fi
 defined=$($nm -g --defined-only "$library" | awk 'NF == 3 { print $3 }' | sort -u)
 needed=$($nm -u "$library" | awk '{ print $NF }' | grep -v ':$' | sort -u)
 bad=""
