@@ -119,5 +119,5 @@ secondary:
 	blr	x1
 	.global board_halt
 board_halt:
-4:	wfe
+4:	wfi
 	b	4b

@@ -2,6 +2,8 @@
 #ifndef BCM2711_H
 #define BCM2711_H
 
+#include "bcm283x.h"
+
 /* ARM physical address of the peripherals in the "low peripheral" mode the firmware sets up
  * unless config.txt has arm_peri_high=1, for 32- and 64-bit kernels alike (BCM2711 ARM
  * Peripherals 1.2.4; bus address 0x7E000000). */
@@ -19,6 +21,8 @@
 #define BOARD_GICD_BASE 0xFF841000u
 #define BOARD_GICC_BASE 0xFF842000u
 #define BOARD_GIC_ID_VIDEOCORE(n) (96u + (n))
+#define BOARD_GIC_ID_TICK BOARD_GIC_ID_VIDEOCORE(BCM283X_GPU_IRQ_TICK)   /* 97 */
+#define BOARD_GIC_ID_UART0 BOARD_GIC_ID_VIDEOCORE(BCM283X_GPU_IRQ_UART0) /* 153 = SPI 121 */
 /* ARM-local peripherals (per-core timers, mailboxes, interrupt routing): BCM2711 ARM Peripherals 6.5, ARM_LOCAL in low-peripheral mode. */
 #define BOARD_LOCAL_BASE 0xFF800000u
 

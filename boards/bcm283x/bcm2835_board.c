@@ -13,12 +13,12 @@ static void tick_route(bool enable)
 static const struct board_tick_timer tick_timer = {
 	bcm283x_tick_timer_start,
 	bcm283x_tick_timer_stop,
-	tick_route,
+	bcm283x_tick_acknowledge,
 };
 
 void board_tick_start(uint32_t period_us, void (*tick)(void *context), void *context)
 {
-	board_tick_configure(period_us, tick, context, &tick_timer);
+	board_tick_configure(period_us, tick, context, &tick_timer, tick_route);
 }
 
 void board_console_route(bool enable)

@@ -17,6 +17,8 @@
 /* The next match must lie at least this far ahead: an equality compare set to a value the
  * counter already passed would only match after the 2^32 us wrap (71 minutes). */
 #define TICK_MARGIN_US 2u
+/* Tries to set a compare value that is still ahead once written (tick_compare_set). */
+#define TICK_SET_ATTEMPTS 4u
 
 /* GPIO (BCM 6.1). GPFSEL1 holds pins 10-19, three bits each; ALT0 is 0b100 (BCM 6.2). */
 #define GPIO_GPFSEL1 PERIPHERAL(BCM283X_GPIO_OFFSET + 0x04u)
@@ -90,13 +92,32 @@ uint32_t board_now_us(void *context)
 static uint32_t tick_period_us;
 static uint32_t tick_next_match;
 
+/*
+ * Arm the compare for `next` (a whole number of periods after the previous match), skipping the
+ * periods already (nearly) past, and check after the write that it still lies ahead or has
+ * matched: a delay between reading CLO and writing the compare (a long bus stall, or an emulator's
+ * vCPU thread descheduled on a busy host, seen on QEMU raspi3b) could otherwise leave it behind
+ * the counter, and the equality compare would then wait for the wrap. Bounded attempts.
+ */
+static void tick_compare_set(uint32_t next, uint32_t period)
+{
+	for (uint32_t attempt = 0; attempt < TICK_SET_ATTEMPTS; attempt++) {
+		uint32_t now = mmio_read(TIMER_CLO);
+		if ((int32_t)(next - now) < (int32_t)TICK_MARGIN_US)
+			next += ((now + TICK_MARGIN_US - next) / period + 1u) * period;
+		mmio_write(TIMER_COMPARE(BCM283X_TICK_CHANNEL), next);
+		if ((int32_t)(next - mmio_read(TIMER_CLO)) > 0 || (mmio_read(TIMER_CS) & TICK_MATCH))
+			break;
+	}
+	tick_next_match = next;
+}
+
 void bcm283x_tick_timer_start(uint32_t period_us)
 {
 	bcm283x_barrier();
 	tick_period_us = period_us;
-	tick_next_match = mmio_read(TIMER_CLO) + period_us;
-	mmio_write(TIMER_COMPARE(BCM283X_TICK_CHANNEL), tick_next_match);
 	mmio_write(TIMER_CS, TICK_MATCH); /* a stale match from an earlier run */
+	tick_compare_set(mmio_read(TIMER_CLO) + period_us, period_us);
 	bcm283x_barrier();
 }
 
@@ -122,15 +143,8 @@ bool bcm283x_tick_acknowledge(void)
 		return false;
 	}
 	/* Next match one period after the previous one, so that handler latency does not
-	 * accumulate. If that moment is (nearly) past, skip the whole periods already lost. */
-	uint32_t next = tick_next_match + period;
-	uint32_t now = mmio_read(TIMER_CLO);
-	if ((int32_t)(next - now) < (int32_t)TICK_MARGIN_US) {
-		uint32_t skipped = (now + TICK_MARGIN_US - next) / period + 1u;
-		next += skipped * period;
-	}
-	tick_next_match = next;
-	mmio_write(TIMER_COMPARE(BCM283X_TICK_CHANNEL), next);
+	 * accumulate. */
+	tick_compare_set(tick_next_match + period, period);
 	bcm283x_barrier();
 	return true;
 }

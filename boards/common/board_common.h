@@ -28,19 +28,23 @@ void board_console_route(bool enable);
 /* Remember the tick function (board_tick_start does the timer part). */
 void board_tick_set(void (*tick)(void *context), void *context);
 
-/* A tick timer as board_tick_configure drives it: start it with a period, stop it, and
- * unmask (true) or mask (false) its line at the interrupt controller. */
+/* A tick timer: start it with a period, stop it; acknowledge, from the interrupt, returns true
+ * if it fired (and re-arms it). */
 struct board_tick_timer {
 	void (*start)(uint32_t period_us);
 	void (*stop)(void);
-	void (*route)(bool enable);
+	bool (*acknowledge)(void);
 };
 
-/* board_tick_start for a board with a struct board_tick_timer: the line masked, the timer
- * stopped, the function recorded; then, with a period and a function, the timer started, the
- * line unmasked and IRQs enabled at the CPU. */
+/* The board's tick timer, where the board's shared interrupt code needs it (gic_board.c). */
+extern const struct board_tick_timer board_tick_timer;
+
+/* board_tick_start for a board with a struct board_tick_timer and a route function that
+ * unmasks (true) or masks (false) the tick's line: the line masked, the timer stopped, the
+ * function recorded; then, with a period and a function, the timer started, the line unmasked
+ * and IRQs enabled at the CPU. */
 void board_tick_configure(uint32_t period_us, void (*tick)(void *context), void *context,
-			  const struct board_tick_timer *timer);
+			  const struct board_tick_timer *timer, void (*route)(bool enable));
 
 /* Called by the board's timer interrupt. */
 void board_tick_run(void);

@@ -62,15 +62,15 @@ void board_tick_set(void (*tick)(void *context), void *context)
 }
 
 void board_tick_configure(uint32_t period_us, void (*tick)(void *context), void *context,
-			  const struct board_tick_timer *timer)
+			  const struct board_tick_timer *timer, void (*route)(bool enable))
 {
-	timer->route(false);
+	route(false);
 	timer->stop();
 	board_tick_set(tick, context);
 	if (period_us == 0 || tick == NULL)
 		return;
 	timer->start(period_us);
-	timer->route(true);
+	route(true);
 	board_irq_enable();
 }
 

@@ -3,13 +3,14 @@
 #define VIRT_MACHINE_H
 
 #include "board_api.h"
+#include "generic_timer.h"
 
 /* QEMU hw/arm/virt.c (base_memmap, a15irqmap) and the device tree it generates: GICv2
  * distributor and CPU interface, the PL011 on SPI 1 with a 24 MHz "apb-pclk", RAM from 1 GiB. */
 #define BOARD_GICD_BASE 0x08000000u
 #define BOARD_GICC_BASE 0x08010000u
 #define BOARD_UART0_BASE 0x09000000u
-#define BOARD_UART0_SPI 1u
+#define BOARD_GIC_ID_UART0 33u /* SPI 1 */
 #define BOARD_UART_CLOCK_HZ 24000000u
 #define BOARD_RAM_START 0x40000000u
 #define BOARD_RAM_SIZE 0x08000000u /* the 128 MiB of -m 128M (board.mk) */
@@ -19,6 +20,7 @@
 	{                                                                                  \
 		BOARD_RAM_START, BOARD_RAM_SIZE, BOARD_MEMORY_NORMAL                       \
 	}
+#define BOARD_GIC_ID_TICK GENERIC_TIMER_ID
 /* QEMU's generic timer runs at 62.5 MHz and says so in CNTFRQ; used only if CNTFRQ reads 0. */
 #define BOARD_COUNTER_FALLBACK_HZ 62500000u
 

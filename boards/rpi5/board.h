@@ -3,6 +3,7 @@
 #define BOARD_H
 
 #include "board_api.h"
+#include "generic_timer.h"
 
 #define BOARD_NAME "rpi5"
 
@@ -17,7 +18,8 @@
  */
 #define BOARD_SOC_BASE 0x107C000000ull
 #define BOARD_UART0_BASE (BOARD_SOC_BASE + 0x01001000u)
-#define BOARD_UART0_SPI 121u
+#define BOARD_GIC_ID_UART0 153u /* SPI 121 */
+#define BOARD_GIC_ID_TICK GENERIC_TIMER_ID
 #define BOARD_GICD_BASE (BOARD_SOC_BASE + 0x03FF9000u)
 #define BOARD_GICC_BASE (BOARD_SOC_BASE + 0x03FFA000u)
 /*

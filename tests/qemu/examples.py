@@ -225,7 +225,7 @@ def run_smp(session, board, machine):
 SPECS = {
     "smp": Spec(run_smp),
     "tx_cost": Spec(run_tx_cost, icount=True),
-    "echo": Spec(run_echo, timeout=240.0),
+    "echo": Spec(run_echo, timeout=600.0),
     "shutdown_drain": Spec(run_shutdown_drain),
     "hello": Spec(run_hello),
     "rt_loop": Spec(run_rt_loop, icount=True),
