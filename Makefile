@@ -41,6 +41,7 @@ BOARD_QEMU := qemu-system-arm
 BOARD_QEMU_MACHINES :=
 BOARD_QEMU_FLAGS :=
 BOARD_FIRMWARE_FILES :=
+BOARD_KERNEL_IMAGE := kernel.img
 BOARD_DEPS :=
 include boards/$(BOARD)/board.mk
 # CROSS_COMPILE given on the command line or in the environment wins over the board's.
@@ -67,7 +68,9 @@ debug: ## DEBUG_EXAMPLE in QEMU, halted, with gdb-multiarch attached
 test: ## install what is missing, then every check below: the project's test command
 analyze: ## cppcheck, clang-tidy and the freestanding check of lib/ for every board
 unit-test: ## host cmocka tests: the driver against the behavioural model
+unit-test-32: ## the same cmocka tests built with -m32 (32-bit size_t and pointers)
 qemu-test: ## every example on every QEMU machine of every board (TEST_BOARDS= to pick)
+qemu-test-full: ## the same, with the 1 MiB echo soak on every machine (README)
 consumer-test: ## the README's ways to use the library: plain make and CMake
 docs-check: ## every relative link in *.md resolves; the board tables list every board
 openocd-check: ## every boards/*/openocd.cfg parses (OpenOCD's dummy adapter)
@@ -101,9 +104,9 @@ print-qemu-machines:
 print-board-needs:
 	@echo $(BOARD_NEEDS)
 print-board-facts:
-	@$(CC) $(APP_CFLAGS) -E -P tests/boards/board_facts.h | grep '^board-fact'
+	@$(CC) $(filter-out -MMD -MP,$(APP_CFLAGS)) -E -P tests/boards/board_facts.h | grep '^board-fact'
 
-.PHONY: all lib examples run debug test analyze unit-test qemu-test consumer-test docs-check \
+.PHONY: all lib examples run debug test analyze unit-test unit-test-32 qemu-test qemu-test-full consumer-test docs-check \
 	openocd-check installer-check bench fuzz size sdcard flash deps deps-check clean help print-qemu \
 	print-qemu-machines print-board-needs print-board-facts freestanding-check mutate mutate-quick \
 	coverage board-check fuzz-quick

@@ -18,7 +18,8 @@ LACKS_sdcard := $(if $(BOARD_SDCARD_CONFIG),,does not boot from an SD card (no \
 
 sdcard: $(call board_can,sdcard,$(OUT)/examples/$(SDCARD_EXAMPLE).img $(BOARD_SDCARD_CONFIG))
 	$(Q)sh tools/sdcard.sh $(OUT)/sdcard $(OUT)/examples/$(SDCARD_EXAMPLE).img \
-		$(BOARD_SDCARD_CONFIG) "$(SDCARD_EXAMPLE) for $(BOARD)" "$(BOARD_FIRMWARE_FILES)"
+		$(BOARD_SDCARD_CONFIG) "$(SDCARD_EXAMPLE) for $(BOARD)" "$(BOARD_FIRMWARE_FILES)" \
+		$(BOARD_KERNEL_IMAGE)
 
 flash: $(call board_can,flash,$(OUT)/examples/$(FLASH_EXAMPLE).elf)
 	$(Q)OPENOCD="$(OPENOCD)" READELF=$(CROSS_COMPILE)readelf sh tools/flash.sh \

@@ -15,7 +15,8 @@ DRIVER_ON_MODEL_SRCS := $(LIB_SRCS) $(MODEL_SRCS) $(UNIT_SUPPORT_SRCS)
 # Each flavour compiles into BUILD/host/objects-<flavour>/ with its own compiler and flags:
 # asan for the tests, tsan for the two-thread ring test (ThreadSanitizer reports a missing
 # acquire/release as a race even on x86, whose hardware would hide it), bench at -O2 without
-# sanitizers, fuzz with clang's libFuzzer.
+# sanitizers, fuzz with clang's libFuzzer, m32 the asan tests again with -m32 (i386: 32-bit
+# size_t, pointers and long, as on the ARM targets, where the x86-64 build has 64-bit ones).
 HOST_MODEL_FLAGS := -std=c11 -g -DPL011_IO_HOOKS -Iinclude -Ilib -Itests/model -Itests/unit
 HOST_CC_asan := $(HOST_CC)
 HOST_FLAGS_asan := $(HOST_MODEL_FLAGS) -O1 $(WARNINGS) -fsanitize=address,undefined \
@@ -26,7 +27,9 @@ HOST_CC_bench := $(HOST_CC)
 HOST_FLAGS_bench := $(HOST_MODEL_FLAGS) -O2 $(WARNINGS)
 HOST_CC_fuzz := clang
 HOST_FLAGS_fuzz := $(HOST_MODEL_FLAGS) -O1 -fsanitize=fuzzer,address,undefined
-HOST_FLAVOURS := asan tsan bench fuzz
+HOST_CC_m32 := $(HOST_CC)
+HOST_FLAGS_m32 := -m32 $(HOST_FLAGS_asan)
+HOST_FLAVOURS := asan tsan bench fuzz m32
 
 # $(call host_objs,FLAVOUR,SOURCES): the objects of SOURCES in that flavour.
 host_objs = $(patsubst %.c,$(HOST_OUT)/objects-$(1)/%.o,$(2))
@@ -36,7 +39,7 @@ host_objs = $(patsubst %.c,$(HOST_OUT)/objects-$(1)/%.o,$(2))
 define host_flavour
 HOST_FLAGS_FILE_$(1) := $(HOST_OUT)/objects-$(1)/flags.txt
 HOST_FLAGS_NOW_$(1) := $(HOST_CC_$(1)) $(HOST_FLAGS_$(1))
-ifneq ($$(filter unit-test bench fuzz $(HOST_OUT)/%,$$(MAKECMDGOALS)),)
+ifneq ($$(filter unit-test unit-test-32 bench fuzz $(HOST_OUT)/%,$$(MAKECMDGOALS)),)
 $$(eval $$(call flags_file,HOST_FLAGS_FILE_$(1),HOST_FLAGS_NOW_$(1)))
 endif
 $(HOST_OUT)/objects-$(1)/%.o: %.c $$(HOST_FLAGS_FILE_$(1))
@@ -53,6 +56,12 @@ $(HOST_OUT)/test_%: $(call host_objs,asan,tests/unit/test_%.c $(DRIVER_ON_MODEL_
 	@echo "  HOSTLD  $@"
 	$(Q)$(call host_link,asan,-lcmocka -lpthread)
 
+UNIT_BINS_32 := $(UNIT_TESTS:%=$(HOST_OUT)/m32/%)
+$(HOST_OUT)/m32/test_%: $(call host_objs,m32,tests/unit/test_%.c $(DRIVER_ON_MODEL_SRCS))
+	@mkdir -p $(dir $@)
+	@echo "  HOSTLD  $@"
+	$(Q)$(call host_link,m32,-lcmocka -lpthread)
+
 $(TSAN_RING): $(call host_objs,tsan,tests/unit/test_ring_threads.c lib/pl011_ring.c)
 	@echo "  HOSTLD  $@"
 	$(Q)$(call host_link,tsan,-lcmocka -lpthread)
@@ -67,6 +76,10 @@ $(FUZZ_BIN): $(call host_objs,fuzz,tests/fuzz/fuzz_operations.c $(DRIVER_ON_MODE
 
 unit-test: $(UNIT_BINS) $(TSAN_RING)
 	$(Q)$(PYTHON) tests/run_unit.py $(UNIT_BINS) $(TSAN_RING)
+
+# ThreadSanitizer has no 32-bit x86 runtime: the two-thread ring test stays 64-bit only.
+unit-test-32: $(UNIT_BINS_32)
+	$(Q)$(PYTHON) tests/run_unit.py $(UNIT_BINS_32)
 
 bench: $(BENCH_BIN)
 	$(Q)$< > $(BUILD)/bench.txt; status=$$?; cat $(BUILD)/bench.txt; exit $$status
@@ -95,5 +108,6 @@ coverage:
 HOST_OBJS := $(call host_objs,asan,$(UNIT_TESTS:%=tests/unit/%.c) $(DRIVER_ON_MODEL_SRCS)) \
 	$(call host_objs,tsan,tests/unit/test_ring_threads.c lib/pl011_ring.c) \
 	$(call host_objs,bench,tests/bench/bench.c $(DRIVER_ON_MODEL_SRCS)) \
-	$(call host_objs,fuzz,tests/fuzz/fuzz_operations.c $(DRIVER_ON_MODEL_SRCS))
+	$(call host_objs,fuzz,tests/fuzz/fuzz_operations.c $(DRIVER_ON_MODEL_SRCS)) \
+	$(call host_objs,m32,$(UNIT_TESTS:%=tests/unit/%.c) $(DRIVER_ON_MODEL_SRCS))
 -include $(HOST_OBJS:.o=.d)

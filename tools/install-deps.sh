@@ -3,6 +3,7 @@
 #
 # Usage: sh tools/install-deps.sh [NEED...]   (make passes the needs of its goals; see mk/check.mk)
 #   host        make, gcc, python3, cmocka     analyze   cppcheck, clang, clang-tidy
+#   host32      gcc -m32 (gcc-multilib) and the i386 cmocka, adding Debian's i386 architecture
 #   fuzz        clang (libFuzzer)              gdb       gdb-multiarch
 #   openocd     openocd                        cmake     cmake
 #   cc=PREFIX   the compiler PREFIXgcc (CROSS_COMPILE), e.g. cc=arm-none-eabi-
@@ -75,6 +76,10 @@ for need in "$@"; do
 		need_command clang clang
 		need_command clang-tidy clang-tidy
 		;;
+	host32)
+		need_package gcc-multilib
+		need_package libcmocka-dev:i386
+		;;
 	fuzz) need_command clang clang ;;
 	gdb) need_command gdb-multiarch gdb-multiarch ;;
 	openocd) need_command openocd openocd ;;
@@ -92,9 +97,23 @@ done
 
 [ -z "$missing" ] && exit 0
 
+# A package of another architecture (libcmocka-dev:i386) is known to apt only once dpkg has
+# that architecture: added before the update that fetches its package lists.
+foreign=""
+for package in $missing; do
+	case "$package" in
+	*:*) dpkg --print-foreign-architectures 2>/dev/null | grep -qx "${package#*:}" ||
+		foreign="$foreign ${package#*:}" ;;
+	esac
+done
+add_architectures=""
+for architecture in $(printf '%s\n' $foreign | sort -u); do
+	add_architectures="${add_architectures}dpkg --add-architecture $architecture && "
+done
+
 if [ "$(id -u)" != 0 ]; then
 	echo "pl011: missing packages:$missing" >&2
-	echo "pl011: run as root:  apt-get update && apt-get install -y --no-install-recommends$missing" >&2
+	echo "pl011: run as root:  ${add_architectures}apt-get update && apt-get install -y --no-install-recommends$missing" >&2
 	exit 1
 fi
 
@@ -124,6 +143,9 @@ apt_get() {
 
 echo "pl011: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
+for architecture in $(printf '%s\n' $foreign | sort -u); do
+	dpkg --add-architecture "$architecture"
+done
 apt_get update -q
 # shellcheck disable=SC2086 # one word per package
 apt_get install -y --no-install-recommends $missing

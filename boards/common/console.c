@@ -63,6 +63,19 @@ void board_tick_set(void (*tick)(void *context), void *context)
 	tick_context = context;
 }
 
+void board_tick_configure(uint32_t period_us, void (*tick)(void *context), void *context,
+			  const struct board_tick_timer *timer, void (*route)(bool enable))
+{
+	route(false);
+	timer->stop();
+	board_tick_set(tick, context);
+	if (period_us == 0 || tick == NULL)
+		return;
+	timer->start(period_us);
+	route(true);
+	board_irq_enable();
+}
+
 void board_tick_run(void)
 {
 	if (tick_function != NULL)
@@ -78,13 +91,4 @@ void board_exit(int status)
 	board_semihosting_exit(status);
 	for (;;)
 		board_wait_for_interrupt();
-}
-
-void board_semihosting_exit(int status)
-{
-	/* ARM semihosting (ARM state): r0 = SYS_EXIT (0x18), r1 = reason;
-	 * ADP_Stopped_ApplicationExit (0x20026) means success, RunTimeErrorUnknown (0x20023) not. */
-	register uint32_t operation __asm__("r0") = 0x18u;
-	register uint32_t reason __asm__("r1") = status == 0 ? 0x20026u : 0x20023u;
-	__asm__ volatile("svc 0x123456" : : "r"(operation), "r"(reason) : "memory", "lr");
 }

@@ -5,7 +5,8 @@
 # Cases: nothing missing runs no apt-get; a missing package as root runs update and install;
 # another apt-get holding the lock is waited for, and for no longer than PL011_APT_WAIT; a
 # non-root user gets the command instead; a CROSS_COMPILE with a path that does not exist is
-# refused; the compiler's own newlib is found by asking it.
+# refused; the compiler's own newlib is found by asking it; an i386 package first adds the
+# i386 architecture to dpkg.
 # Ends with 'N passed, N failed'; exits 1 if any case failed.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -15,7 +16,8 @@ passed=0
 failed=0
 
 # The fakes: apt-get logs its calls and reports the lock held for its first $LOCKED calls;
-# dpkg-query knows no package; id says $FAKE_UID.
+# dpkg-query knows no package; dpkg has no foreign architecture and logs what it is asked to
+# add; id says $FAKE_UID.
 cat >"$fake/apt-get" <<'FAKE'
 #!/bin/sh
 echo "apt-get $*" >>"$FAKE_LOG"
@@ -26,9 +28,13 @@ if [ "$calls" -le "${LOCKED:-0}" ]; then
 fi
 FAKE
 printf '#!/bin/sh\nexit 1\n' >"$fake/dpkg-query"
+cat >"$fake/dpkg" <<'FAKE'
+#!/bin/sh
+[ "$1" = --print-foreign-architectures ] || echo "dpkg $*" >>"$FAKE_LOG"
+FAKE
 # shellcheck disable=SC2016 # expanded by the fake, not here
 printf '#!/bin/sh\necho "${FAKE_UID:-0}"\n' >"$fake/id"
-chmod +x "$fake/apt-get" "$fake/dpkg-query" "$fake/id"
+chmod +x "$fake/apt-get" "$fake/dpkg-query" "$fake/dpkg" "$fake/id"
 
 # case LABEL EXPECTED-STATUS EXPECTED-APT-CALLS OUTPUT-PATTERN ENV... -- NEEDS...
 case_() {
@@ -78,6 +84,16 @@ case_ "CROSS_COMPILE path to the compiler: its newlib found by asking it" 0 0 "^
 	"libc=$(dirname "$(command -v arm-none-eabi-gcc)")/arm-none-eabi-"
 case_ "unknown Debian compiler: its gcc package" 0 2 "installing gcc-nonexistent-elf" \
 	-- cc=nonexistent-elf-
+case_ "32-bit host tests: i386 added, then update and install" 0 3 \
+	"installing gcc-multilib libcmocka-dev:i386" -- host32
+if ! grep -qx "dpkg --add-architecture i386" "$fake/log" ||
+	[ "$(head -n 1 "$fake/log")" != "dpkg --add-architecture i386" ]; then
+	failed=$((failed + 1))
+	echo "FAIL 32-bit host tests: dpkg --add-architecture i386 is not the first call"
+	sed 's/^/     /' "$fake/log"
+fi
+case_ "32-bit host tests, not root: the command adds i386 first" 1 0 \
+	"dpkg --add-architecture i386 && apt-get update" FAKE_UID=1000 -- host32
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
