@@ -68,7 +68,7 @@ debug: ## DEBUG_EXAMPLE in QEMU, halted, with gdb-multiarch attached
 test: ## install what is missing, then every check below: the project's test command
 analyze: ## cppcheck, clang-tidy and the freestanding check of lib/ for every board
 unit-test: ## host cmocka tests: the driver against the behavioural model
-unit-test-32: ## the same cmocka tests built with -m32 (32-bit size_t and pointers)
+unit-test-32: ## the same cmocka tests built with -m32 (32-bit size_t and pointers), run by qemu-i386
 qemu-test: ## every example on every QEMU machine of every board (TEST_BOARDS= to pick)
 qemu-test-full: ## the same, with the 1 MiB echo soak on every machine (README)
 consumer-test: ## the README's ways to use the library: plain make and CMake
@@ -89,7 +89,7 @@ clean: ## remove BUILD/
 help: ## this list
 	@echo "BOARD=$(BOARD) (boards: $(BOARDS))"
 	@echo "examples: $(EXAMPLES)"
-	@awk -F' *## *' '/^[a-z-]+:.*## / { sub(/:.*/, "", $$1); printf "  make %-16s %s\n", $$1, $$2 } \
+	@awk -F' *## *' '/^[a-z0-9-]+:.*## / { sub(/:.*/, "", $$1); printf "  make %-16s %s\n", $$1, $$2 } \
 		/^## / { note = substr($$0, 4); next } \
 		note && /^[A-Z_]+ \?=/ { sub(/ \?= */, "="); vars = vars "  " (length($$0) > 22 ? \
 			$$0 "\n" sprintf("%24s", "") : sprintf("%-22s", $$0)) " " note "\n" } \
@@ -106,7 +106,7 @@ print-board-needs:
 print-board-facts:
 	@$(CC) $(filter-out -MMD -MP,$(APP_CFLAGS)) -E -P tests/boards/board_facts.h | grep '^board-fact'
 
-.PHONY: all lib examples run debug test analyze unit-test unit-test-32 qemu-test qemu-test-full consumer-test docs-check \
+.PHONY: all lib examples run debug test analyze unit-test unit-test-32 unit-test-32-quick qemu-test qemu-test-full consumer-test docs-check \
 	openocd-check installer-check bench fuzz size sdcard flash deps deps-check clean help print-qemu \
 	print-qemu-machines print-board-needs print-board-facts freestanding-check mutate mutate-quick \
 	coverage board-check fuzz-quick

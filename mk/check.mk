@@ -1,7 +1,7 @@
 # make test and its checks, and the installer of what they need (tools/install-deps.sh).
 
 # Every check runs even after one failed, so that one run shows every problem.
-TEST_CHECKS := docs-check installer-check analyze unit-test unit-test-32 mutate-quick fuzz-quick qemu-test \
+TEST_CHECKS := docs-check installer-check analyze unit-test unit-test-32-quick mutate-quick fuzz-quick qemu-test \
 	consumer-test openocd-check board-check
 test: deps-check
 	$(Q)failed=""; for check in $(TEST_CHECKS); do echo "== make $$check"; \
@@ -53,6 +53,7 @@ NEEDS_flash := openocd $(BOARD_NEEDS)
 NEEDS_openocd-check := openocd
 NEEDS_unit-test := host
 NEEDS_unit-test-32 := host host32
+NEEDS_unit-test-32-quick := host host32
 NEEDS_fuzz := host fuzz
 NEEDS_fuzz-quick := host fuzz
 NEEDS_mutate := host
