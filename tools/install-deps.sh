@@ -124,7 +124,8 @@ poll=${PL011_APT_POLL:-5}
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
-# apt_get ARGS...: apt-get, retried every $poll s while another apt-get or dpkg holds its lock.
+# apt_get ARGS...: apt-get, retried every $poll s while another apt-get or dpkg holds its lock;
+# 2 if the lock was still held after $wait_limit s, 1 on any other failure.
 apt_get() {
 	waited=0
 	until apt-get "$@" >"$log" 2>&1; do
@@ -135,7 +136,7 @@ apt_get() {
 		if [ "$waited" -ge "$wait_limit" ]; then
 			cat "$log" >&2
 			echo "pl011: the apt/dpkg lock was still held after ${waited} s" >&2
-			return 1
+			return 2
 		fi
 		[ "$waited" -gt 0 ] || echo "pl011: another apt-get or dpkg holds the lock; waiting up to ${wait_limit} s" >&2
 		sleep "$poll"
@@ -150,6 +151,9 @@ for architecture in $(printf '%s\n' $foreign | sort -u); do
 done
 # A mirror caught mid-sync fails one index (seen: bookworm-security's i386 list with the wrong
 # size) and apt-get update exits non-zero; the lists it did fetch may still hold every package.
-apt_get update -q || echo "pl011: apt-get update reported errors (above); installing from the lists it fetched" >&2
+status=0
+apt_get update -q || status=$?
+[ "$status" -ne 2 ] || exit 1
+[ "$status" -eq 0 ] || echo "pl011: apt-get update reported errors (above); installing from the lists it fetched" >&2
 # shellcheck disable=SC2086 # one word per package
 apt_get install -y --no-install-recommends $missing

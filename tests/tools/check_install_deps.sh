@@ -3,7 +3,8 @@
 #
 # Usage: sh tests/tools/check_install_deps.sh   (make installer-check, part of make test)
 # Cases: nothing missing runs no apt-get; a missing package as root runs update and install;
-# another apt-get holding the lock is waited for, and for no longer than PL011_APT_WAIT; a
+# another apt-get holding the lock is waited for, and for no longer than PL011_APT_WAIT; an
+# update that fails otherwise (a mirror mid-sync) still lets the install try; a
 # non-root user gets the command instead; a CROSS_COMPILE with a path that does not exist is
 # refused; the compiler's own newlib is found by asking it; an i386 package first adds the
 # i386 architecture to dpkg.
@@ -15,7 +16,8 @@ trap 'rm -rf "$fake"' EXIT
 passed=0
 failed=0
 
-# The fakes: apt-get logs its calls and reports the lock held for its first $LOCKED calls;
+# The fakes: apt-get logs its calls and reports the lock held for its first $LOCKED calls, and
+# an index it could not fetch on update if $FAIL_UPDATE is set;
 # dpkg-query knows no package; dpkg has no foreign architecture and logs what it is asked to
 # add; id says $FAKE_UID.
 cat >"$fake/apt-get" <<'FAKE'
@@ -24,6 +26,10 @@ echo "apt-get $*" >>"$FAKE_LOG"
 calls=$(grep -c . "$FAKE_LOG")
 if [ "$calls" -le "${LOCKED:-0}" ]; then
 	echo "E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by process 4242 (apt-get)" >&2
+	exit 100
+fi
+if [ "$1" = update ] && [ -n "${FAIL_UPDATE:-}" ]; then
+	echo "E: Some index files failed to download. They have been ignored, or old ones used instead." >&2
 	exit 100
 fi
 FAKE
@@ -74,6 +80,8 @@ case_ "lock held twice: waits, then installs" 0 4 "holds the lock; waiting up to
 	LOCKED=2 PL011_APT_WAIT=30 -- pkg=pkg-that-is-missing
 case_ "lock held for ever: gives up after PL011_APT_WAIT" 1 4 "still held after 3 s" \
 	LOCKED=100 PL011_APT_WAIT=3 -- pkg=pkg-that-is-missing
+case_ "update fails on one index: the install still runs" 0 2 "installing from the lists it fetched" \
+	FAIL_UPDATE=1 -- pkg=pkg-that-is-missing
 case_ "not root: prints the command, installs nothing" 1 0 \
 	"apt-get install -y --no-install-recommends pkg-that-is-missing" FAKE_UID=1000 -- \
 	pkg=pkg-that-is-missing
