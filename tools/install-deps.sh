@@ -3,7 +3,7 @@
 #
 # Usage: sh tools/install-deps.sh [NEED...]   (make passes the needs of its goals; see mk/check.mk)
 #   host        make, gcc, python3, cmocka     analyze   cppcheck, clang, clang-tidy
-#   host32      gcc -m32 (gcc-multilib), the i386 cmocka (adding Debian's i386 architecture),
+#   host32      gcc -m32 (gcc-12-multilib), the i386 cmocka (adding Debian's i386 architecture),
 #               qemu-i386 (qemu-user) to run the 32-bit tests
 #   fuzz        clang (libFuzzer)              gdb       gdb-multiarch
 #   openocd     openocd                        cmake     cmake
@@ -78,7 +78,12 @@ for need in "$@"; do
 		need_command clang-tidy clang-tidy
 		;;
 	host32)
-		need_package gcc-multilib
+		# gcc-<major>-multilib, not the gcc-multilib metapackage: that one conflicts with
+		# every Debian cross gcc (gcc-12-aarch64-linux-gnu...), and installing it removes
+		# the AArch64 boards' compiler.
+		# The installed gcc's major version; 12, Debian 12's, when gcc comes in this run.
+		major=$(gcc -dumpversion 2>/dev/null | cut -d. -f1)
+		need_package "gcc-${major:-12}-multilib"
 		need_package libcmocka-dev:i386
 		need_command qemu-user qemu-i386
 		;;
