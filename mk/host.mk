@@ -59,7 +59,7 @@ $(HOST_OUT)/test_%: $(call host_objs,asan,tests/unit/test_%.c $(DRIVER_ON_MODEL_
 	@echo "  HOSTLD  $@"
 	$(Q)$(call host_link,asan,-lcmocka -lpthread)
 
-## unit tests `make unit-test-32` leaves out (quick: the explorers, minutes under qemu-i386)
+## unit tests `make unit-test-32` leaves out (quick: the three slowest under qemu-i386)
 UNIT_TESTS_32_SKIP ?=
 UNIT_BINS_32 = $(filter-out $(UNIT_TESTS_32_SKIP:%=$(HOST_OUT)/m32/%),$(UNIT_TESTS:%=$(HOST_OUT)/m32/%))
 $(HOST_OUT)/m32/test_%: $(call host_objs,m32,tests/unit/test_%.c $(DRIVER_ON_MODEL_SRCS))
@@ -88,8 +88,8 @@ unit-test: $(UNIT_BINS) $(TSAN_RING)
 HOST32_RUN := qemu-i386 -L /
 unit-test-32: $(UNIT_BINS_32)
 	$(Q)$(PYTHON) tests/run_unit.py --run "$(HOST32_RUN)" $(UNIT_BINS_32)
-# make test's share: without the three exhaustive explorers, which take 5 of the 6 minutes
-# under emulation; they explore interleavings, which the 64-bit run covers the same way.
+# make test's share: without the three programs that take 5 of the 6 minutes under emulation
+# (test_shutdown, and the explorers, whose interleavings the 64-bit run covers the same way).
 unit-test-32-quick:
 	$(Q)$(MAKE) --no-print-directory unit-test-32 \
 		UNIT_TESTS_32_SKIP="test_preemption test_shutdown test_two_cores"
