@@ -16,7 +16,8 @@ aarch64_vectors:
 	unexpected
 	unexpected
 	unexpected
-	unexpected		/* current EL, SP_ELx: synchronous */
+	.balign	0x80
+	b	sync_entry	/* current EL, SP_ELx: synchronous */
 	.balign	0x80
 	b	irq_entry	/* current EL, SP_ELx: IRQ */
 	unexpected
@@ -102,6 +103,34 @@ irq_entry:
 	ldp	x18, x29, [sp, #144]
 	add	sp, sp, #FRAME
 	eret
+
+/*
+ * Synchronous: the one expected case is the semihosting call HLT #0xF000 with no debugger or
+ * emulator to take it. Without halting enabled HLT is UNDEFINED (Arm ARM C6.2 "HLT"), an
+ * exception with ESR_EL1.EC 0 ("unknown reason"). Like the 32-bit boards' SVC vector, return
+ * past it, so board_exit goes on to its WFI loop; anything else is unexpected. x9-x11 are
+ * saved: the interrupted code does not expect them to change.
+ */
+	.equ	ESR_EC_SHIFT, 26
+	.equ	HLT_SEMIHOSTING, 0xD45E0000	/* hlt #0xf000 */
+sync_entry:
+	stp	x9, x10, [sp, #-32]!
+	str	x11, [sp, #16]
+	mrs	x9, esr_el1
+	lsr	x9, x9, #ESR_EC_SHIFT
+	cbnz	x9, 1f
+	mrs	x9, elr_el1
+	ldr	w10, [x9]
+	ldr	w11, =HLT_SEMIHOSTING
+	cmp	w10, w11
+	b.ne	1f
+	add	x9, x9, #4
+	msr	elr_el1, x9
+	ldr	x11, [sp, #16]
+	ldp	x9, x10, [sp], #32
+	eret
+1:	ldr	x11, [sp, #16]
+	ldp	x9, x10, [sp], #32
 
 unexpected_exception:
 	mov	w0, #3
