@@ -91,7 +91,7 @@ help: ## this list
 	@echo "examples: $(EXAMPLES)"
 	@awk -F' *## *' '/^[a-z0-9-]+:.*## / { sub(/:.*/, "", $$1); printf "  make %-16s %s\n", $$1, $$2 } \
 		/^## / { note = substr($$0, 4); next } \
-		note && /^[A-Z_]+ \?=/ { sub(/ \?= */, "="); vars = vars "  " (length($$0) > 22 ? \
+		note && /^[A-Z0-9_]+ \?=/ { sub(/ \?= */, "="); vars = vars "  " (length($$0) > 22 ? \
 			$$0 "\n" sprintf("%24s", "") : sprintf("%-22s", $$0)) " " note "\n" } \
 		{ note = "" } \
 		END { printf "variables (default):\n%s", vars }' $(filter Makefile mk/%,$(MAKEFILE_LIST))

@@ -2,7 +2,7 @@
 
 ## the example `make flash` loads and starts
 FLASH_EXAMPLE ?= hello
-## the example `make sdcard` turns into kernel.img
+## the example `make sdcard` turns into kernel.img (BOARD_KERNEL_IMAGE: kernel8.img on 64-bit)
 SDCARD_EXAMPLE ?= $(FLASH_EXAMPLE)
 OPENOCD ?= openocd
 ## the JTAG adapter's OpenOCD script (others: interface/cmsis-dap.cfg, interface/ftdi/...)
