@@ -33,7 +33,7 @@ BOARD_SRCS :=
 BOARD_LINKER_SCRIPT :=
 BOARD_CROSS_COMPILE := arm-none-eabi-
 BOARD_COMMON_SRCS := boards/common/vectors.S boards/common/runtime.S boards/common/console.c \
-	boards/common/cpu.c boards/common/newlib_syscalls.c
+	boards/common/cpu.c boards/common/single_core.c boards/common/newlib_syscalls.c
 BOARD_INCLUDES :=
 BOARD_LDFLAGS := --specs=nano.specs -nostartfiles
 BOARD_LDLIBS := -lgcc
@@ -41,6 +41,7 @@ BOARD_QEMU := qemu-system-arm
 BOARD_QEMU_MACHINES :=
 BOARD_QEMU_FLAGS :=
 BOARD_FIRMWARE_FILES :=
+BOARD_KERNEL_IMAGE := kernel.img
 BOARD_DEPS :=
 # Files `make examples` builds besides the ELFs (rp2040: a .uf2 per example).
 BOARD_EXAMPLE_IMAGES :=
@@ -69,7 +70,9 @@ debug: ## DEBUG_EXAMPLE in QEMU, halted, with gdb-multiarch attached
 test: ## install what is missing, then every check below: the project's test command
 analyze: ## cppcheck, clang-tidy and the freestanding check of lib/ for every board
 unit-test: ## host cmocka tests: the driver against the behavioural model
+unit-test-32: ## the same cmocka tests built with -m32 (32-bit size_t and pointers), run by qemu-i386
 qemu-test: ## every example on every QEMU machine of every board (TEST_BOARDS= to pick)
+qemu-test-full: ## the same, with the 1 MiB echo soak on every machine (README)
 consumer-test: ## the README's ways to use the library: plain make and CMake
 docs-check: ## every relative link in *.md resolves; the board tables list every board
 openocd-check: ## every boards/*/openocd.cfg parses (OpenOCD's dummy adapter)
@@ -88,9 +91,9 @@ clean: ## remove BUILD/
 help: ## this list
 	@echo "BOARD=$(BOARD) (boards: $(BOARDS))"
 	@echo "examples: $(EXAMPLES)"
-	@awk -F' *## *' '/^[a-z-]+:.*## / { sub(/:.*/, "", $$1); printf "  make %-16s %s\n", $$1, $$2 } \
+	@awk -F' *## *' '/^[a-z0-9-]+:.*## / { sub(/:.*/, "", $$1); printf "  make %-16s %s\n", $$1, $$2 } \
 		/^## / { note = substr($$0, 4); next } \
-		note && /^[A-Z_]+ \?=/ { sub(/ \?= */, "="); vars = vars "  " (length($$0) > 22 ? \
+		note && /^[A-Z0-9_]+ \?=/ { sub(/ \?= */, "="); vars = vars "  " (length($$0) > 22 ? \
 			$$0 "\n" sprintf("%24s", "") : sprintf("%-22s", $$0)) " " note "\n" } \
 		{ note = "" } \
 		END { printf "variables (default):\n%s", vars }' $(filter Makefile mk/%,$(MAKEFILE_LIST))
@@ -103,9 +106,9 @@ print-qemu-machines:
 print-board-needs:
 	@echo $(BOARD_NEEDS)
 print-board-facts:
-	@$(CC) $(APP_CFLAGS) -E -P tests/boards/board_facts.h | grep '^board-fact'
+	@$(CC) $(filter-out -MMD -MP,$(APP_CFLAGS)) -E -P tests/boards/board_facts.h | grep '^board-fact'
 
-.PHONY: all lib examples run debug test analyze unit-test qemu-test consumer-test docs-check \
+.PHONY: all lib examples run debug test analyze unit-test unit-test-32 unit-test-32-quick qemu-test qemu-test-full consumer-test docs-check \
 	openocd-check installer-check bench fuzz size sdcard flash deps deps-check clean help print-qemu \
 	print-qemu-machines print-board-needs print-board-facts freestanding-check mutate mutate-quick \
 	coverage board-check fuzz-quick

@@ -4,7 +4,9 @@
 #         -DARM_CPU_FLAGS="-mcpu=cortex-a7 -marm -mfloat-abi=soft" ...
 # ARM_CPU_FLAGS (default: none, the compiler's own default CPU) is given to every compile and
 # link, so that the C library and libgcc are the multilib built for that CPU.
-# ARM_TOOLCHAIN_PREFIX (default: arm-none-eabi-) may name another toolchain, with its path.
+# ARM_TOOLCHAIN_PREFIX (default: arm-none-eabi-) may name another toolchain, with its path:
+# aarch64-linux-gnu- for AArch64, with ARM_CPU_FLAGS="-mcpu=cortex-a53 -mno-outline-atomics"
+# (inline atomics: libgcc's outline helpers are outside the library's freestanding set).
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR arm)
 

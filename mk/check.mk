@@ -1,8 +1,8 @@
 # make test and its checks, and the installer of what they need (tools/install-deps.sh).
 
 # Every check runs even after one failed, so that one run shows every problem.
-TEST_CHECKS := docs-check installer-check analyze unit-test bench-smoke mutate-quick fuzz-quick qemu-test \
-	consumer-test openocd-check board-check
+TEST_CHECKS := docs-check installer-check analyze unit-test unit-test-32-quick bench-smoke mutate-quick \
+	fuzz-quick qemu-test consumer-test openocd-check board-check
 test: deps-check
 	$(Q)failed=""; for check in $(TEST_CHECKS); do echo "== make $$check"; \
 		$(MAKE) --no-print-directory $$check || failed="$$failed $$check"; done; \
@@ -54,6 +54,8 @@ NEEDS_openocd-check := openocd
 NEEDS_unit-test := host
 NEEDS_bench := host plot
 NEEDS_bench-smoke := host
+NEEDS_unit-test-32 := host host32
+NEEDS_unit-test-32-quick := host host32
 NEEDS_fuzz := host fuzz
 NEEDS_fuzz-quick := host fuzz
 NEEDS_mutate := host
@@ -62,8 +64,9 @@ NEEDS_coverage := host pkg=lcov
 NEEDS_board-check := $(BOARD_NEEDS)
 NEEDS_analyze = host analyze $(filter-out libc=% qemu=%,$(EVERY_BOARD_NEEDS))
 NEEDS_qemu-test = host $(EVERY_BOARD_NEEDS)
+NEEDS_qemu-test-full = $(NEEDS_qemu-test)
 NEEDS_consumer-test := cmake cc=arm-none-eabi- libc=arm-none-eabi- qemu=qemu-system-arm
-NEEDS_test = host analyze fuzz gdb openocd cmake pkg=lcov $(EVERY_BOARD_NEEDS)
+NEEDS_test = host host32 analyze fuzz gdb openocd cmake pkg=lcov $(EVERY_BOARD_NEEDS)
 NEEDS_deps = $(NEEDS_test) plot
 INSTALLING_GOALS := $(patsubst NEEDS_%,%,$(filter NEEDS_%,$(.VARIABLES)))
 

@@ -2,7 +2,7 @@
 
 ## the example `make flash` loads and starts
 FLASH_EXAMPLE ?= hello
-## the example `make sdcard` turns into kernel.img
+## the example `make sdcard` turns into kernel.img (BOARD_KERNEL_IMAGE: kernel8.img on 64-bit)
 SDCARD_EXAMPLE ?= $(FLASH_EXAMPLE)
 OPENOCD ?= openocd
 ## the JTAG adapter's OpenOCD script (others: interface/cmsis-dap.cfg, interface/ftdi/...)
@@ -18,7 +18,8 @@ LACKS_sdcard := $(if $(BOARD_SDCARD_CONFIG),,does not boot from an SD card (no \
 
 sdcard: $(call board_can,sdcard,$(OUT)/examples/$(SDCARD_EXAMPLE).img $(BOARD_SDCARD_CONFIG))
 	$(Q)sh tools/sdcard.sh $(OUT)/sdcard $(OUT)/examples/$(SDCARD_EXAMPLE).img \
-		$(BOARD_SDCARD_CONFIG) "$(SDCARD_EXAMPLE) for $(BOARD)" "$(BOARD_FIRMWARE_FILES)"
+		$(BOARD_SDCARD_CONFIG) "$(SDCARD_EXAMPLE) for $(BOARD)" "$(BOARD_FIRMWARE_FILES)" \
+		$(BOARD_KERNEL_IMAGE)
 
 flash: $(call board_can,flash,$(OUT)/examples/$(FLASH_EXAMPLE).elf)
 	$(Q)OPENOCD="$(OPENOCD)" READELF=$(CROSS_COMPILE)readelf sh tools/flash.sh \

@@ -1,14 +1,23 @@
 #!/usr/bin/env python3
-"""Run the host test programs given on the command line; sum cmocka's results."""
+"""Run the host test programs given on the command line; sum cmocka's results.
+
+Usage: run_unit.py [--run "EMULATOR ARGS"] PROGRAM...   (--run: start each program through it)
+"""
 import re
+import shlex
 import subprocess
 import sys
 
 
-def main(programs):
+def main(arguments):
+    runner = []
+    if arguments[:1] == ["--run"]:
+        runner = shlex.split(arguments[1])
+        arguments = arguments[2:]
+    programs = arguments
     passed = failed = 0
     for program in programs:
-        result = subprocess.run([program], capture_output=True, text=True, timeout=600)
+        result = subprocess.run(runner + [program], capture_output=True, text=True, timeout=600)
         text = result.stdout + result.stderr
         ok = re.search(r"\[  PASSED  \] (\d+) test", text)
         bad = re.search(r"\[  FAILED  \] (\d+) test", text)

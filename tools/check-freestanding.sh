@@ -1,6 +1,9 @@
 #!/bin/sh
 # Check that a built libpl011.a needs nothing from outside but memcpy/memset and compiler
 # runtime helpers (__aeabi_*, __atomic_*, __sync_*): the freestanding promise of lib/.
+# NM is the board's nm (make passes $(CROSS_COMPILE)nm): arm-none-eabi-nm cannot read the
+# 64-bit libraries, aarch64-linux-gnu-nm can. On AArch64 the outline-atomics helpers
+# (__aarch64_swp4_acq_rel...) are not in the set: the boards build with -mno-outline-atomics.
 set -eu
 library=$1
 nm=${NM:-arm-none-eabi-nm}

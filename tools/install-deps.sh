@@ -3,6 +3,8 @@
 #
 # Usage: sh tools/install-deps.sh [NEED...]   (make passes the needs of its goals; see mk/check.mk)
 #   host        make, gcc, python3, cmocka     analyze   cppcheck, clang, clang-tidy
+#   host32      gcc -m32 (gcc-12-multilib), the i386 cmocka (adding Debian's i386 architecture),
+#               qemu-i386 (qemu-user) to run the 32-bit tests
 #   fuzz        clang (libFuzzer)              gdb       gdb-multiarch
 #   openocd     openocd                        cmake     cmake
 #   plot        gnuplot-nox, for make bench's pictures: wanted, not required, so a user who
@@ -77,6 +79,16 @@ for need in "$@"; do
 		need_command clang clang
 		need_command clang-tidy clang-tidy
 		;;
+	host32)
+		# gcc-<major>-multilib, not the gcc-multilib metapackage: that one conflicts with
+		# every Debian cross gcc (gcc-12-aarch64-linux-gnu...), and installing it removes
+		# the AArch64 boards' compiler.
+		# The installed gcc's major version; 12, Debian 12's, when gcc comes in this run.
+		major=$(gcc -dumpversion 2>/dev/null | cut -d. -f1)
+		need_package "gcc-${major:-12}-multilib"
+		need_package libcmocka-dev:i386
+		need_command qemu-user qemu-i386
+		;;
 	fuzz) need_command clang clang ;;
 	gdb) need_command gdb-multiarch gdb-multiarch ;;
 	openocd) need_command openocd openocd ;;
@@ -102,9 +114,23 @@ done
 
 [ -z "$missing" ] && exit 0
 
+# A package of another architecture (libcmocka-dev:i386) is known to apt only once dpkg has
+# that architecture: added before the update that fetches its package lists.
+foreign=""
+for package in $missing; do
+	case "$package" in
+	*:*) dpkg --print-foreign-architectures 2>/dev/null | grep -qx "${package#*:}" ||
+		foreign="$foreign ${package#*:}" ;;
+	esac
+done
+add_architectures=""
+for architecture in $(printf '%s\n' $foreign | sort -u); do
+	add_architectures="${add_architectures}dpkg --add-architecture $architecture && "
+done
+
 if [ "$(id -u)" != 0 ]; then
 	echo "pl011: missing packages:$missing" >&2
-	echo "pl011: run as root:  apt-get update && apt-get install -y --no-install-recommends$missing" >&2
+	echo "pl011: run as root:  ${add_architectures}apt-get update && apt-get install -y --no-install-recommends$missing" >&2
 	exit 1
 fi
 
@@ -113,7 +139,8 @@ poll=${PL011_APT_POLL:-5}
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
-# apt_get ARGS...: apt-get, retried every $poll s while another apt-get or dpkg holds its lock.
+# apt_get ARGS...: apt-get, retried every $poll s while another apt-get or dpkg holds its lock;
+# 2 if the lock was still held after $wait_limit s, 1 on any other failure.
 apt_get() {
 	waited=0
 	until apt-get "$@" >"$log" 2>&1; do
@@ -124,7 +151,7 @@ apt_get() {
 		if [ "$waited" -ge "$wait_limit" ]; then
 			cat "$log" >&2
 			echo "pl011: the apt/dpkg lock was still held after ${waited} s" >&2
-			return 1
+			return 2
 		fi
 		[ "$waited" -gt 0 ] || echo "pl011: another apt-get or dpkg holds the lock; waiting up to ${wait_limit} s" >&2
 		sleep "$poll"
@@ -134,6 +161,14 @@ apt_get() {
 
 echo "pl011: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
-apt_get update -q
+for architecture in $(printf '%s\n' $foreign | sort -u); do
+	dpkg --add-architecture "$architecture"
+done
+# A mirror caught mid-sync fails one index (seen: bookworm-security's i386 list with the wrong
+# size) and apt-get update exits non-zero; the lists it did fetch may still hold every package.
+status=0
+apt_get update -q || status=$?
+[ "$status" -ne 2 ] || exit 1
+[ "$status" -eq 0 ] || echo "pl011: apt-get update reported errors (above); installing from the lists it fetched" >&2
 # shellcheck disable=SC2086 # one word per package
 apt_get install -y --no-install-recommends $missing

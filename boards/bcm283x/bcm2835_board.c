@@ -10,9 +10,15 @@ static void tick_route(bool enable)
 	bcm2835_irq_line_enable(BCM283X_GPU_IRQ_TICK, enable);
 }
 
+static const struct board_tick_timer tick_timer = {
+	bcm283x_tick_timer_start,
+	bcm283x_tick_timer_stop,
+	bcm283x_tick_acknowledge,
+};
+
 void board_tick_start(uint32_t period_us, void (*tick)(void *context), void *context)
 {
-	bcm283x_tick_start(period_us, tick, context, tick_route);
+	board_tick_configure(period_us, tick, context, &tick_timer, tick_route);
 }
 
 void board_console_route(bool enable)
@@ -29,7 +35,8 @@ void board_init(void)
 {
 	bcm2835_irq_controller_init();
 	bcm283x_tick_timer_stop();
-	/* The mailbox clock query runs with the caches still off: no cache maintenance. */
+	/* The mailbox query flushes its buffer, so it works with the caches off (32-bit boards,
+	 * MMU on below) or on (64-bit boards, MMU on from the start-up). */
 	bcm283x_console_init(bcm2835_uart0_pins_pulls);
 	bcm283x_memory_init();
 }

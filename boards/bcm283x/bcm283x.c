@@ -14,9 +14,8 @@
 #define TIMER_CLO PERIPHERAL(BCM283X_SYSTEM_TIMER_OFFSET + 0x04u)
 #define TIMER_COMPARE(channel) PERIPHERAL(BCM283X_SYSTEM_TIMER_OFFSET + 0x0Cu + 4u * (channel))
 #define TICK_MATCH (1u << BCM283X_TICK_CHANNEL)
-/* The next match must lie at least this far ahead: an equality compare set to a value the
- * counter already passed would only match after the 2^32 us wrap (71 minutes). */
-#define TICK_MARGIN_US 2u
+/* Tries to set a compare value that is still ahead once written (tick_compare_set). */
+#define TICK_SET_ATTEMPTS 4u
 
 /* GPIO (BCM 6.1). GPFSELn holds pins 10n..10n+9, three bits each (BCM 6.2): 0b000 input,
  * 0b100 ALT0, 0b111 ALT3. */
@@ -80,6 +79,17 @@
 #define INTERRUPT_DISABLE2 PERIPHERAL(BCM283X_INTERRUPT_OFFSET + 0x20u)
 #define INTERRUPT_DISABLE_BASIC PERIPHERAL(BCM283X_INTERRUPT_OFFSET + 0x24u)
 
+/* The 64-bit boards' map, which their start-up enables before C code runs and so before the
+ * mailbox can say which RAM is the ARM's: RAM from 0 up to the peripherals, Device from there
+ * to the top of the 32-bit space (on BCM2837 that includes the local controller at
+ * 0x40000000, on BCM2711 the GIC). The 32-bit boards map from the mailbox's answer
+ * (bcm283x_memory_init). */
+const struct board_memory_region board_memory_map[] = {
+	{0, BOARD_DEVICE_START, BOARD_MEMORY_NORMAL},
+	{BOARD_DEVICE_START, 0x100000000u - (uint64_t)BOARD_DEVICE_START, BOARD_MEMORY_DEVICE},
+};
+const uint32_t board_memory_map_count = sizeof board_memory_map / sizeof board_memory_map[0];
+
 /* ---- system timer ------------------------------------------------------------------- */
 
 uint32_t bcm283x_timer_now_us(void)
@@ -99,23 +109,40 @@ uint32_t board_now_us(void *context)
 }
 
 /* Written by start/stop with the tick's interrupt line disabled, and by the interrupt. */
-static uint32_t tick_period_us;
-static uint32_t tick_next_match;
+static bool tick_running;
+
+/*
+ * Arm the compare for the next moment of the boards' common schedule (board_tick_due: a whole
+ * number of periods after the previous match, skipping those already nearly past), and check
+ * after the write that it still lies ahead or has matched: a delay between reading CLO and
+ * writing the compare (a long bus stall, or an emulator's vCPU thread descheduled on a busy
+ * host, seen on QEMU raspi3b) could otherwise leave it behind the counter, and the equality
+ * compare would then wait for the 2^32 us wrap (71 minutes). Bounded attempts.
+ */
+static void tick_compare_set(void)
+{
+	for (uint32_t attempt = 0; attempt < TICK_SET_ATTEMPTS; attempt++) {
+		uint32_t next = board_tick_due(mmio_read(TIMER_CLO));
+		mmio_write(TIMER_COMPARE(BCM283X_TICK_CHANNEL), next);
+		if ((int32_t)(next - mmio_read(TIMER_CLO)) > 0 || (mmio_read(TIMER_CS) & TICK_MATCH))
+			break;
+	}
+}
 
 void bcm283x_tick_timer_start(uint32_t period_us)
 {
 	bcm283x_barrier();
-	tick_period_us = period_us;
-	tick_next_match = mmio_read(TIMER_CLO) + period_us;
-	mmio_write(TIMER_COMPARE(BCM283X_TICK_CHANNEL), tick_next_match);
+	tick_running = true;
 	mmio_write(TIMER_CS, TICK_MATCH); /* a stale match from an earlier run */
+	board_tick_schedule(period_us, mmio_read(TIMER_CLO));
+	tick_compare_set();
 	bcm283x_barrier();
 }
 
 void bcm283x_tick_timer_stop(void)
 {
 	bcm283x_barrier();
-	tick_period_us = 0;
+	tick_running = false;
 	mmio_write(TIMER_CS, TICK_MATCH);
 	bcm283x_barrier();
 }
@@ -128,36 +155,14 @@ bool bcm283x_tick_acknowledge(void)
 		return false;
 	}
 	mmio_write(TIMER_CS, TICK_MATCH);
-	uint32_t period = tick_period_us;
-	if (period == 0) {
+	if (!tick_running) {
 		bcm283x_barrier();
 		return false;
 	}
-	/* Next match one period after the previous one, so that handler latency does not
-	 * accumulate. If that moment is (nearly) past, skip the whole periods already lost. */
-	uint32_t next = tick_next_match + period;
-	uint32_t now = mmio_read(TIMER_CLO);
-	if ((int32_t)(next - now) < (int32_t)TICK_MARGIN_US) {
-		uint32_t skipped = (now + TICK_MARGIN_US - next) / period + 1u;
-		next += skipped * period;
-	}
-	tick_next_match = next;
-	mmio_write(TIMER_COMPARE(BCM283X_TICK_CHANNEL), next);
+	board_tick_advance();
+	tick_compare_set();
 	bcm283x_barrier();
 	return true;
-}
-
-void bcm283x_tick_start(uint32_t period_us, void (*tick)(void *context), void *context,
-			void (*route)(bool enable))
-{
-	route(false);
-	bcm283x_tick_timer_stop();
-	board_tick_set(tick, context);
-	if (period_us == 0 || tick == NULL)
-		return;
-	bcm283x_tick_timer_start(period_us);
-	route(true);
-	board_irq_enable();
 }
 
 /* ---- pins --------------------------------------------------------------------------- */
@@ -264,8 +269,9 @@ static bool mailbox_wait(uintptr_t status, uint32_t busy_bit, uint32_t start_us)
 }
 
 /* Send `tag` with values[0..1] and wait (bounded) for the answer; true and values[] replaced
- * by the answer only if the firmware and the tag both report success. Runs with the data cache
- * off (board_init calls it before board_mmu_enable), so the buffer needs no maintenance. */
+ * by the answer only if the firmware and the tag both report success. The 32-bit boards call
+ * it with the data cache off (before board_mmu_enable), the 64-bit ones with it on: the
+ * buffer's lines are cleaned and invalidated around the exchange for the latter. */
 static bool mailbox_property(uint32_t tag, uint32_t values[2])
 {
 	mailbox_message[0] = sizeof mailbox_message;
@@ -280,7 +286,9 @@ static bool mailbox_property(uint32_t tag, uint32_t values[2])
 	uint32_t message = (uint32_t)(uintptr_t)mailbox_message | BOARD_MAILBOX_BUS_ALIAS;
 	uint32_t start = bcm283x_timer_now_us();
 
-	/* The message must be in RAM before the VideoCore is told about it. */
+	/* The message must be in RAM before the VideoCore is told about it (with the caches on,
+	 * as on the 64-bit boards, that takes a clean of its lines). */
+	board_dcache_flush(mailbox_message, sizeof mailbox_message);
 	bcm283x_sync();
 	if (!mailbox_wait(MAILBOX1_STATUS, MAILBOX_FULL, start))
 		return false;
@@ -296,6 +304,7 @@ static bool mailbox_property(uint32_t tag, uint32_t values[2])
 			break;
 	}
 	bcm283x_sync();
+	board_dcache_flush(mailbox_message, sizeof mailbox_message);
 
 	if (mailbox_message[1] != PROPERTY_RESPONSE_SUCCESS ||
 	    (mailbox_message[4] & PROPERTY_TAG_RESPONSE) == 0)
@@ -372,6 +381,13 @@ void bcm283x_console_init(void (*pulls)(void))
 				"(build with BOARD_UART_CLOCK_HZ=<hz> to set it)\r\n");
 }
 
+#if defined(__aarch64__)
+void bcm283x_memory_init(void)
+{
+	/* The start-up turned the MMU on from board_memory_map before any C code ran. */
+	bcm283x_exclusives_check();
+}
+#else
 /* Linker symbols (linker/common_sections.ld): the image runs from _start to the stack tops. */
 extern char _start[];
 extern char __svc_stack_top[];
@@ -393,9 +409,16 @@ void bcm283x_memory_init(void)
 		console_warning(": the firmware did not report the ARM memory; mapping only the "
 				"image's own RAM\r\n");
 	}
-	board_mmu_enable(base, end, BOARD_DEVICE_START);
+	/* Whole sections of the ARM's RAM Normal, the peripherals up to 4 GiB Device, the rest
+	 * of the space below them (the VideoCore's share of the SDRAM) faulting. */
+	const struct board_memory_region map[] = {
+		{base, (uint64_t)end - base, BOARD_MEMORY_NORMAL},
+		{BOARD_DEVICE_START, 0x100000000u - (uint64_t)BOARD_DEVICE_START, BOARD_MEMORY_DEVICE},
+	};
+	board_mmu_enable(map, sizeof map / sizeof map[0]);
 	bcm283x_exclusives_check();
 }
+#endif
 
 void bcm283x_exclusives_check(void)
 {
@@ -413,10 +436,17 @@ bool bcm283x_exclusives_work(void)
 	for (uint32_t attempt = 0; attempt < 8u; attempt++) {
 		uint32_t old;
 		uint32_t failed;
+#ifdef __aarch64__
+		__asm__ volatile("ldxr %w0, [%2]\n\tstxr %w1, %w0, [%2]"
+				 : "=&r"(old), "=&r"(failed)
+				 : "r"(&probe_word)
+				 : "memory");
+#else
 		__asm__ volatile("ldrex %0, [%2]\n\tstrex %1, %0, [%2]"
 				 : "=&r"(old), "=&r"(failed)
 				 : "r"(&probe_word)
 				 : "memory");
+#endif
 		if (failed == 0)
 			return true;
 	}

@@ -72,14 +72,6 @@ void bcm283x_tick_timer_start(uint32_t period_us);
 void bcm283x_tick_timer_stop(void);
 bool bcm283x_tick_acknowledge(void);
 
-/*
- * board_tick_start for every Pi board: route(false) masks the tick's line at the board's
- * interrupt controller, the timer stops, the function is recorded; with a period and a
- * function the timer starts, route(true) unmasks the line and IRQs are enabled at the CPU.
- */
-void bcm283x_tick_start(uint32_t period_us, void (*tick)(void *context), void *context,
-			void (*route)(bool enable));
-
 /* GPIO 30-33 back to inputs where the firmware left them in ALT3 (the PL011, for Bluetooth),
  * then GPIO 14 (TXD0) and 15 (RXD0) to ALT0, the PL011 (BCM 6.2). */
 void bcm283x_uart0_pins_alt0(void);
@@ -107,7 +99,7 @@ enum bcm283x_clock_source {
 uint32_t bcm283x_uart_clock_hz(enum bcm283x_clock_source *source);
 
 /*
- * Probe whether LDREX/STREX succeed on this memory system (bounded: a few attempts). With the
+ * Probe whether LDREX/STREX (LDXR/STXR on AArch64) succeed on this memory system (bounded: a few attempts). With the
  * MMU and caches off, exclusives go out on the bus, and an interconnect without an exclusive
  * monitor makes every STREX fail; the driver's TX lock would then spin. QEMU always passes.
  */

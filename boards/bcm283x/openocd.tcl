@@ -1,7 +1,7 @@
 # OpenOCD procedures shared by the Raspberry Pi boards' openocd.cfg: load and start an image over a running one.
 #
 # The program that was running may have left the MMU and the caches on (every image of this
-# project does: boards/bcm283x/mmu.c). The start-up code of the next image expects them off,
+# project does: boards/common/mmu.c, boards/aarch64/mmu.c). The start-up code of the next image expects them off,
 # as the firmware leaves them: it builds its translation table and asks the firmware mailbox
 # with the data cache off. So before loading, the D-cache is cleaned and invalidated to the
 # point of coherency, then the MMU and the caches are turned off, then the instruction cache,
@@ -119,7 +119,15 @@ proc pl011_load_and_start {elf entry} {
 	} problem]} {
 		echo "pl011: CPSR left as it was ($problem)"
 	}
-	pl011_caches_off
+	# OpenOCD 0.12's `aarch64 mcr/mrc` work only on a core halted in AArch32: a 64-bit Pi image
+	# (rpi3, rpi4-64) leaves the core in AArch64, where they fail. There the image's start-up
+	# writes SCTLR_EL1 with the MMU and caches off before anything else (boards/aarch64/startup.S).
+	if {[catch pl011_caches_off problem]} {
+		if {[[target current] cget -type] ne "aarch64"} {
+			error $problem
+		}
+		echo "pl011: core in AArch64, caches left to the image's start-up ($problem)"
+	}
 	load_image $elf
 	verify_image $elf
 	resume $entry

@@ -36,6 +36,11 @@ void board_wait_for_interrupt(void);
 void board_irq_enable(void);
 void board_irq_disable(void);
 
+/* Run function(context) on another core (1 .. 3) with its own 16 KiB stack, IRQs masked
+ * there, the MMU and caches on; when it returns that core sleeps for good. 0 on success; -1 on
+ * a board that cannot (every 32-bit board parks its other cores for good). */
+int board_core_start(uint32_t core, void (*function)(void *context), void *context);
+
 /* Flush the console (bounded) and end: semihosting exit under QEMU (status 0 = success),
  * otherwise halt in a low-power loop. */
 void board_exit(int status) __attribute__((noreturn));

@@ -5,6 +5,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* How long getchar()/read(0) waits for the first byte before reporting end of input (the
+ * newlib and picolibc retargets). */
+#define BOARD_STDIN_WAIT_US 10000000u
+
+/* Cores board_core_start can address (the four of a Cortex-A53/A72/A76 cluster). */
+#define BOARD_CORES_MAX 4u
+
+/* Board part of board_core_start: wake `core` so that it reaches the start-up's parking loop
+ * (PSCI CPU_ON on QEMU virt, the firmware's spin table on a Pi); 0, or -1 if it cannot. */
+int board_core_power_on(uint32_t core);
+
 /* Start the console: polled, 115,200 8N1, with the board clock as time source. */
 void board_console_start(uintptr_t base, uint32_t clock_hz);
 
@@ -17,34 +28,72 @@ void board_console_route(bool enable);
 /* Remember the tick function (board_tick_start does the timer part). */
 void board_tick_set(void (*tick)(void *context), void *context);
 
+/* A tick timer: start it with a period, stop it; acknowledge, from the interrupt, returns true
+ * if it fired (and re-arms it). */
+struct board_tick_timer {
+	void (*start)(uint32_t period_us);
+	void (*stop)(void);
+	bool (*acknowledge)(void);
+};
+
+/* The board's tick timer, where the board's shared interrupt code needs it (gic_board.c). */
+extern const struct board_tick_timer board_tick_timer;
+
+/* board_tick_start for a board with a struct board_tick_timer and a route function that
+ * unmasks (true) or masks (false) the tick's line: the line masked, the timer stopped, the
+ * function recorded; then, with a period and a function, the timer started, the line unmasked
+ * and IRQs enabled at the CPU. */
+void board_tick_configure(uint32_t period_us, void (*tick)(void *context), void *context,
+			  const struct board_tick_timer *timer, void (*route)(bool enable));
+
 /* Called by the board's timer interrupt. */
 void board_tick_run(void);
 
 /*
- * The drift-free schedule for a board's one-shot tick timer or absolute alarm: each moment is
- * one period after the previous *moment*, not after "now", and a moment already passed (or
- * closer than a margin) skips the whole periods lost, since an alarm set into the past would
- * never fire. board_tick_schedule remembers tick and context (board_tick_set) and the period,
- * the first moment one period after now; it returns false when the tick is stopped (period 0
- * or no function). board_tick_due gives the moment to program next, as seen at now.
- * board_tick_advance, from the timer interrupt, moves to the following moment; false when
- * stopped.
+ * The drift-free schedule for a tick timer that is one-shot or matches an absolute time, on the
+ * microsecond clock: each moment is one period after the previous *moment*, not after "now",
+ * and a moment already passed (or closer than a margin) skips the whole periods lost, since an
+ * alarm set into the past would never fire. A timer's start calls board_tick_schedule (the
+ * first moment one period after now), then programs board_tick_due(now); its acknowledge calls
+ * board_tick_advance, then programs board_tick_due(now) again.
  */
-bool board_tick_schedule(uint32_t period_us, void (*tick)(void *context), void *context,
-			 uint32_t now);
+void board_tick_schedule(uint32_t period_us, uint32_t now);
 uint32_t board_tick_due(uint32_t now);
-bool board_tick_advance(void);
+void board_tick_advance(void);
 
-/* Semihosting SYS_EXIT: status 0 ends QEMU with 0, anything else with 1. Returns when no
- * debugger or emulator took the call (the SVC vector returns at once; on M-profile the BKPT
- * becomes a HardFault, which halts). */
+/* Semihosting SYS_EXIT: status 0 ends QEMU with 0, anything else with non-zero. Returns when
+ * no debugger or emulator took the call (boards/common/cpu.c: the SVC vector returns at once;
+ * boards/aarch64/cpu.c; boards/cortex-m/cpu.c: the BKPT becomes a HardFault, which halts). */
 void board_semihosting_exit(int status);
 
-/* Identity map: the whole 1 MiB sections inside [ram_start, ram_end) Normal cacheable RAM,
- * the rest below device_start faulting (no access, no speculative fetch), device_start and
- * above Device, never executed; turn on the MMU and caches (ARMv6/ARMv7 boards;
- * boards/bcm283x/mmu.c). */
-void board_mmu_enable(uint32_t ram_start, uint32_t ram_end, uint32_t device_start);
+/* One range of the identity map the MMU set-up builds. Normal is cacheable RAM, Device is
+ * every peripheral (never executed from); addresses no region lists fault (no access, no
+ * speculative fetch). */
+enum board_memory_type {
+	BOARD_MEMORY_NORMAL,
+	BOARD_MEMORY_DEVICE,
+};
+
+struct board_memory_region {
+	uint64_t start;
+	uint64_t size;
+	enum board_memory_type type;
+};
+
+/* A board's fixed memory map (boards whose map is known at build time: QEMU virt, the 64-bit
+ * boards): start and size multiples of 1 MiB on AArch32 and 2 MiB on AArch64. */
+extern const struct board_memory_region board_memory_map[];
+extern const uint32_t board_memory_map_count;
+
+/* Identity-map the `count` regions of `map` and turn on the MMU and caches
+ * (boards/common/mmu.c for ARMv6/ARMv7; boards/aarch64/mmu.c, which the AArch64 start-up
+ * calls with board_memory_map before any C library code, because with the MMU off every
+ * access is Device and unaligned ones fault; a no-op once the MMU is on). */
+void board_mmu_enable(const struct board_memory_region *map, uint32_t count);
+
+/* Clean and invalidate the data cache lines of [start, start + size): memory another bus
+ * master reads and writes (the Pi mailbox buffer) is seen the same by both sides. */
+void board_dcache_flush(const volatile void *start, uint32_t size);
 
 /* Called from the IRQ vector (startup.S) with IRQs masked. */
 void board_irq_dispatch(void);

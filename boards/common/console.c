@@ -69,19 +69,29 @@ void board_tick_set(void (*tick)(void *context), void *context)
 	tick_context = context;
 }
 
+void board_tick_configure(uint32_t period_us, void (*tick)(void *context), void *context,
+			  const struct board_tick_timer *timer, void (*route)(bool enable))
+{
+	route(false);
+	timer->stop();
+	board_tick_set(tick, context);
+	if (period_us == 0 || tick == NULL)
+		return;
+	timer->start(period_us);
+	route(true);
+	board_irq_enable();
+}
+
 void board_tick_run(void)
 {
 	if (tick_function != NULL)
 		tick_function(tick_context);
 }
 
-bool board_tick_schedule(uint32_t period_us, void (*tick)(void *context), void *context,
-			 uint32_t now)
+void board_tick_schedule(uint32_t period_us, uint32_t now)
 {
-	board_tick_set(tick, context);
-	tick_period_us = tick != NULL ? period_us : 0u;
+	tick_period_us = period_us;
 	tick_next_us = now + period_us;
-	return tick_period_us != 0u;
 }
 
 uint32_t board_tick_due(uint32_t now)
@@ -92,12 +102,9 @@ uint32_t board_tick_due(uint32_t now)
 	return tick_next_us;
 }
 
-bool board_tick_advance(void)
+void board_tick_advance(void)
 {
-	if (tick_period_us == 0u)
-		return false;
 	tick_next_us += tick_period_us;
-	return true;
 }
 
 void board_exit(int status)
@@ -109,19 +116,4 @@ void board_exit(int status)
 	board_semihosting_exit(status);
 	for (;;)
 		board_wait_for_interrupt();
-}
-
-void board_semihosting_exit(int status)
-{
-	/* ARM semihosting SYS_EXIT: r0 = 0x18, r1 = reason; ADP_Stopped_ApplicationExit (0x20026)
-	 * means success, RunTimeErrorUnknown (0x20023) not. The trap is SVC 0x123456 in ARM state
-	 * and BKPT 0xAB on M-profile, which has only Thumb (ARM semihosting spec, "The semihosting
-	 * interface"). Without a debugger the BKPT escalates to HardFault, which halts. */
-	register uint32_t operation __asm__("r0") = 0x18u;
-	register uint32_t reason __asm__("r1") = status == 0 ? 0x20026u : 0x20023u;
-#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
-	__asm__ volatile("bkpt 0xab" : : "r"(operation), "r"(reason) : "memory");
-#else
-	__asm__ volatile("svc 0x123456" : : "r"(operation), "r"(reason) : "memory", "lr");
-#endif
 }

@@ -1,5 +1,6 @@
-/* CPU-level helpers shared by every ARM board: interrupt mask and wait-for-interrupt. */
+/* CPU-level helpers shared by every 32-bit ARM board: interrupt mask, wait-for-interrupt, semihosting exit, cache flush. */
 #include "board.h"
+#include "board_common.h"
 
 void board_irq_enable(void)
 {
@@ -32,5 +33,31 @@ void board_wait_for_interrupt(void)
 #else
 	/* ARMv5: CP15 c7, c0, 4 is "wait for interrupt". */
 	__asm__ volatile("mcr p15, 0, %0, c7, c0, 4" : : "r"(0) : "memory");
+#endif
+}
+
+void board_semihosting_exit(int status)
+{
+	/* ARM semihosting (ARM state): r0 = SYS_EXIT (0x18), r1 = reason;
+	 * ADP_Stopped_ApplicationExit (0x20026) means success, RunTimeErrorUnknown (0x20023) not. */
+	register uint32_t operation __asm__("r0") = 0x18u;
+	register uint32_t reason __asm__("r1") = status == 0 ? 0x20026u : 0x20023u;
+	__asm__ volatile("svc 0x123456" : : "r"(operation), "r"(reason) : "memory", "lr");
+}
+
+void board_dcache_flush(const volatile void *start, uint32_t size)
+{
+	/* CP15 c7, c14, 1 "clean and invalidate data cache line by MVA" has the same encoding on
+	 * ARMv5 (ARM926EJ-S TRM 2.3.8), ARMv6 (ARM1176JZF-S TRM 3.2.22) and ARMv7 (DCCIMVAC).
+	 * A 32-byte step covers every line size of these cores (32 or 64 bytes). Harmless with the
+	 * caches off. */
+	uintptr_t line = (uintptr_t)start & ~(uintptr_t)31u;
+	uintptr_t end = (uintptr_t)start + size;
+	for (; line < end; line += 32u)
+		__asm__ volatile("mcr p15, 0, %0, c7, c14, 1" : : "r"(line) : "memory");
+#if __ARM_ARCH >= 7
+	__asm__ volatile("dsb" ::: "memory");
+#else
+	__asm__ volatile("mcr p15, 0, %0, c7, c10, 4" : : "r"(0) : "memory");
 #endif
 }

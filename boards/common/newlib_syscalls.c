@@ -4,9 +4,7 @@
 #include <sys/stat.h>
 
 #include "board.h"
-
-/* How long getchar()/read(0) waits for the first byte before reporting end of input. */
-#define BOARD_STDIN_WAIT_US 10000000u
+#include "board_common.h"
 
 int _write(int file, const char *data, int len);
 int _read(int file, char *data, int len);

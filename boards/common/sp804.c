@@ -40,6 +40,13 @@ static struct {
 	uintptr_t clock;
 } tick_state;
 
+void sp804_tick_init(uintptr_t tick, uintptr_t clock)
+{
+	tick_state.timer = tick;
+	tick_state.clock = clock;
+	mmio_write(tick + SP804_CONTROL, 0);
+}
+
 static void tick_arm(uint32_t now)
 {
 	uint32_t due = board_tick_due(now);
@@ -48,25 +55,31 @@ static void tick_arm(uint32_t now)
 	mmio_write(tick_state.timer + SP804_CONTROL, SP804_CONTROL_TICK);
 }
 
-void sp804_tick_stop(uintptr_t tick)
+static void tick_start(uint32_t period_us)
 {
-	mmio_write(tick + SP804_CONTROL, 0);
+	uint32_t now = sp804_clock_us(tick_state.clock);
+	board_tick_schedule(period_us, now);
+	mmio_write(tick_state.timer + SP804_INTCLR, 1);
+	tick_arm(now);
 }
 
-void sp804_tick_start(uintptr_t tick, uintptr_t clock)
+static void tick_stop(void)
 {
-	tick_state.timer = tick;
-	tick_state.clock = clock;
-	mmio_write(tick + SP804_INTCLR, 1);
-	tick_arm(sp804_clock_us(clock));
+	mmio_write(tick_state.timer + SP804_CONTROL, 0);
 }
 
-bool sp804_tick_irq(void)
+static bool tick_acknowledge(void)
 {
-	if (tick_state.timer == 0 || !mmio_read(tick_state.timer + SP804_MIS))
+	if (!mmio_read(tick_state.timer + SP804_MIS))
 		return false;
 	mmio_write(tick_state.timer + SP804_INTCLR, 1);
-	if (board_tick_advance())
-		tick_arm(sp804_clock_us(tick_state.clock));
+	board_tick_advance();
+	tick_arm(sp804_clock_us(tick_state.clock));
 	return true;
 }
+
+const struct board_tick_timer sp804_tick_timer = {
+	.start = tick_start,
+	.stop = tick_stop,
+	.acknowledge = tick_acknowledge,
+};

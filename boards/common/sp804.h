@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "board_common.h"
+
 /* The second timer of a dual-timer module sits this far above the first (DDI 0271, register summary). */
 #define SP804_TIMER2_OFFSET 0x20u
 
@@ -15,16 +17,11 @@ void sp804_clock_start(uintptr_t clock);
 /* Microseconds since sp804_clock_start, wrapping at 2^32. */
 uint32_t sp804_clock_us(uintptr_t clock);
 
-/* Stop the tick timer at `tick`. */
-void sp804_tick_stop(uintptr_t tick);
-
-/* Interrupt at the moments of the boards' common schedule (board_tick_schedule, set first)
- * from the timer at `tick` (1 MHz as well), measured on the clock at `clock` so that ticks do
- * not drift. The board routes the tick timer's interrupt line and calls sp804_tick_irq. */
-void sp804_tick_start(uintptr_t tick, uintptr_t clock);
-
-/* From the board's IRQ dispatcher: true when the tick timer interrupted; it is then
- * acknowledged and re-armed for the next moment. */
-bool sp804_tick_irq(void);
+/* The tick: the timer at `tick` (1 MHz as well), one-shot, re-armed on the boards' common
+ * schedule measured on the clock at `clock`, so that ticks do not drift. Call
+ * sp804_tick_init once (it stops the timer); then the board passes sp804_tick_timer to
+ * board_tick_configure, routes the timer's line, and calls its acknowledge from the IRQ. */
+void sp804_tick_init(uintptr_t tick, uintptr_t clock);
+extern const struct board_tick_timer sp804_tick_timer;
 
 #endif

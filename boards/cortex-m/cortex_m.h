@@ -38,22 +38,6 @@ static inline uint32_t cortex_m_active_irq(void)
 	return (ipsr & 0x1FFu) - CM_CORE_VECTORS;
 }
 
-/*
- * The board's one-shot tick timer (boards/cortex-m/interrupts.c starts the tick, routes the
- * console and dispatches interrupts around it): its NVIC line, and
- *  - stop: no further interrupt from it;
- *  - arm: interrupt when the microsecond clock reaches `due` (now is the clock's value just
- *    read), dropping any request left from before;
- *  - acknowledge: true, and the request cleared, when the timer is what interrupted.
- */
-struct cortex_m_tick_timer {
-	uint32_t irq;
-	void (*stop)(void);
-	void (*arm)(uint32_t due, uint32_t now);
-	bool (*acknowledge)(void);
-};
-extern const struct cortex_m_tick_timer board_tick_timer;
-
 /* SysTick as the microsecond clock (board_now_us): counts the core clock of cpu_hz, a whole
  * number of MHz. Its exception only counts wraps, it never calls into the board. */
 void cortex_m_systick_clock_start(uint32_t cpu_hz);

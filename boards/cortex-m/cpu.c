@@ -1,5 +1,6 @@
-/* M-profile CPU helpers: PRIMASK, WFI, the NVIC lines. */
+/* M-profile CPU helpers: PRIMASK, WFI, the NVIC lines, the semihosting exit. */
 #include "board.h"
+#include "board_common.h"
 #include "cortex_m.h"
 #include "mmio.h"
 
@@ -38,4 +39,14 @@ void cortex_m_irq_lines_off(void)
 		mmio_write(CM_NVIC_ICER + 4u * word, 0xFFFFFFFFu);
 		mmio_write(CM_NVIC_ICPR + 4u * word, 0xFFFFFFFFu);
 	}
+}
+
+void board_semihosting_exit(int status)
+{
+	/* ARM semihosting SYS_EXIT: r0 = 0x18, r1 = reason; ADP_Stopped_ApplicationExit (0x20026)
+	 * means success, RunTimeErrorUnknown (0x20023) not. M-profile has only Thumb, where the
+	 * trap is BKPT 0xAB (ARM semihosting spec, "The semihosting interface"). */
+	register uint32_t operation __asm__("r0") = 0x18u;
+	register uint32_t reason __asm__("r1") = status == 0 ? 0x20026u : 0x20023u;
+	__asm__ volatile("bkpt 0xab" : : "r"(operation), "r"(reason) : "memory");
 }

@@ -3,16 +3,16 @@
 #include "board_common.h"
 #include "cortex_m.h"
 
+/* board.h names the two lines (BOARD_UART_IRQ, BOARD_TICK_IRQ); the board's own code defines
+ * board_tick_timer, the timer behind BOARD_TICK_IRQ. */
+static void tick_route(bool enable)
+{
+	cortex_m_irq_line(BOARD_TICK_IRQ, enable);
+}
+
 void board_tick_start(uint32_t period_us, void (*tick)(void *context), void *context)
 {
-	board_tick_timer.stop();
-	cortex_m_irq_line(board_tick_timer.irq, false);
-	uint32_t now = board_now_us(0);
-	if (!board_tick_schedule(period_us, tick, context, now))
-		return;
-	board_tick_timer.arm(board_tick_due(now), now);
-	cortex_m_irq_line(board_tick_timer.irq, true);
-	board_irq_enable();
+	board_tick_configure(period_us, tick, context, &board_tick_timer, tick_route);
 }
 
 void board_console_route(bool enable)
@@ -24,13 +24,8 @@ void board_console_route(bool enable)
 void board_irq_dispatch(void)
 {
 	uint32_t irq = cortex_m_active_irq();
-	if (irq == BOARD_UART_IRQ) {
+	if (irq == BOARD_UART_IRQ)
 		board_console_irq();
-	} else if (irq == board_tick_timer.irq && board_tick_timer.acknowledge()) {
-		if (board_tick_advance()) {
-			uint32_t now = board_now_us(0);
-			board_tick_timer.arm(board_tick_due(now), now);
-		}
+	else if (irq == BOARD_TICK_IRQ && board_tick_timer.acknowledge())
 		board_tick_run();
-	}
 }

@@ -16,6 +16,8 @@
 #define BOARD_UART_FIFO_DEPTH 16u
 /* UART0 is interrupt 5 (DS-LM3S6965 table 2-9, "Interrupts"). */
 #define BOARD_UART_IRQ 5u
+/* The tick is GPTM 0 timer A, interrupt 19 (same table). */
+#define BOARD_TICK_IRQ 19u
 /* PLL 200 MHz / 4 (SYSDIV 3): 50 MHz, the part's maximum (DS-LM3S6965 table 6-2 "Possible
  * System Clock Frequencies Using the SYSDIV Field"). The UART is clocked by the system clock. */
 #define BOARD_CPU_HZ 50000000u

@@ -140,17 +140,18 @@ uint32_t board_now_us(void *context)
 }
 
 /* The tick is alarm 0, which matches the absolute time: writing the moment arms it. */
+static void tick_start(uint32_t period_us)
+{
+	uint32_t now = board_now_us(0);
+	board_tick_schedule(period_us, now);
+	mmio_write(RP2040_TIMER_BASE + TIMER_INTR, TIMER_ALARM0_BIT); /* write 1 clears */
+	mmio_write(RP2040_TIMER_BASE + TIMER_ALARM0, board_tick_due(now));
+	mmio_write(RP2040_TIMER_BASE + ALIAS_SET + TIMER_INTE, TIMER_ALARM0_BIT);
+}
+
 static void tick_stop(void)
 {
 	mmio_write(RP2040_TIMER_BASE + ALIAS_CLR + TIMER_INTE, TIMER_ALARM0_BIT);
-}
-
-static void tick_arm(uint32_t due, uint32_t now)
-{
-	(void)now;
-	mmio_write(RP2040_TIMER_BASE + TIMER_INTR, TIMER_ALARM0_BIT); /* write 1 clears */
-	mmio_write(RP2040_TIMER_BASE + TIMER_ALARM0, due);
-	mmio_write(RP2040_TIMER_BASE + ALIAS_SET + TIMER_INTE, TIMER_ALARM0_BIT);
 }
 
 static bool tick_acknowledge(void)
@@ -158,13 +159,14 @@ static bool tick_acknowledge(void)
 	if ((mmio_read(RP2040_TIMER_BASE + TIMER_INTS) & TIMER_ALARM0_BIT) == 0u)
 		return false;
 	mmio_write(RP2040_TIMER_BASE + TIMER_INTR, TIMER_ALARM0_BIT);
+	board_tick_advance();
+	mmio_write(RP2040_TIMER_BASE + TIMER_ALARM0, board_tick_due(board_now_us(0)));
 	return true;
 }
 
-const struct cortex_m_tick_timer board_tick_timer = {
-	.irq = RP2040_IRQ_TIMER0,
+const struct board_tick_timer board_tick_timer = {
+	.start = tick_start,
 	.stop = tick_stop,
-	.arm = tick_arm,
 	.acknowledge = tick_acknowledge,
 };
 

@@ -19,7 +19,7 @@
 #define RP2040_UART0_BASE 0x40034000u
 #define RP2040_TIMER_BASE 0x40054000u
 #define RP2040_WATCHDOG_BASE 0x40058000u
-#define RP2040_IRQ_TIMER0 0u /* TIMER_IRQ_0: alarm 0 */
+#define BOARD_TICK_IRQ 0u /* TIMER_IRQ_0: alarm 0 */
 #define BOARD_UART_IRQ 20u /* UART0_IRQ */
 /* Section 4.2.1: "Separate 32x8 Tx and 32x12 Rx FIFOs" (an ARM PL011 r1p5, whose PeriphID
  * also says 32). */

@@ -11,7 +11,6 @@
 #define STELLARIS_GPIOA_BASE 0x40004000u /* APB aperture on the TM4C123 */
 #define STELLARIS_UART0_BASE 0x4000C000u
 #define STELLARIS_TIMER0_BASE 0x40030000u /* GPTM 0; a 16/32-bit timer on the TM4C123 */
-#define STELLARIS_IRQ_TIMER0A 19u
 
 /* System control (DS-LM3S6965 section 6.5, SPMS376E section 5.5). */
 #define STELLARIS_SYSCTL_RIS 0x050u

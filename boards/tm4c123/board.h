@@ -14,6 +14,8 @@
 #define BOARD_UART_FIFO_DEPTH 16u
 /* UART0 is interrupt 5 (SPMS376E table 2-9, "Interrupts"). */
 #define BOARD_UART_IRQ 5u
+/* The tick is GPTM 0 timer A, interrupt 19 (same table). */
+#define BOARD_TICK_IRQ 19u
 
 /* System clock: 80 MHz from the PLL (400 MHz / 5: DIV400 with SYSDIV2 2, SYSDIV2LSB 0,
  * SPMS376E table 5-6) and the LaunchPad's 16 MHz crystal, or with BOARD_CLOCK_PIOSC the 16 MHz

@@ -1,4 +1,4 @@
-/* hello: the smallest use of the driver: printf through newlib, then the programmed divisors. */
+/* hello: the smallest use of the driver: printf through the C library (newlib, picolibc on AArch64), then the programmed divisors. */
 #include <stdio.h>
 
 #include "board.h"

@@ -45,7 +45,10 @@ def main():
     parser.add_argument("--board", action="append", help="only these boards")
     parser.add_argument("--example", action="append", help="only these examples")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--full-soak", action="store_true",
+                        help="the 1 MiB echo soak on every machine, not only on examples.LONG_SOAK_MACHINES")
     args = parser.parse_args()
+    specs.LONG_SOAK_EVERYWHERE = args.full_soak
 
     passed = failed = 0
     for board, machines in boards():

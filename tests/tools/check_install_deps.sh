@@ -3,9 +3,11 @@
 #
 # Usage: sh tests/tools/check_install_deps.sh   (make installer-check, part of make test)
 # Cases: nothing missing runs no apt-get; a missing package as root runs update and install;
-# another apt-get holding the lock is waited for, and for no longer than PL011_APT_WAIT; a
+# another apt-get holding the lock is waited for, and for no longer than PL011_APT_WAIT; an
+# update that fails otherwise (a mirror mid-sync) still lets the install try; a
 # non-root user gets the command instead; a CROSS_COMPILE with a path that does not exist is
-# refused; the compiler's own newlib is found by asking it.
+# refused; the compiler's own newlib is found by asking it; an i386 package first adds the
+# i386 architecture to dpkg.
 # Ends with 'N passed, N failed'; exits 1 if any case failed.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -14,8 +16,10 @@ trap 'rm -rf "$fake"' EXIT
 passed=0
 failed=0
 
-# The fakes: apt-get logs its calls and reports the lock held for its first $LOCKED calls;
-# dpkg-query knows no package; id says $FAKE_UID.
+# The fakes: apt-get logs its calls and reports the lock held for its first $LOCKED calls, and
+# an index it could not fetch on update if $FAIL_UPDATE is set;
+# dpkg-query knows no package; dpkg has no foreign architecture and logs what it is asked to
+# add; id says $FAKE_UID.
 cat >"$fake/apt-get" <<'FAKE'
 #!/bin/sh
 echo "apt-get $*" >>"$FAKE_LOG"
@@ -24,11 +28,19 @@ if [ "$calls" -le "${LOCKED:-0}" ]; then
 	echo "E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by process 4242 (apt-get)" >&2
 	exit 100
 fi
+if [ "$1" = update ] && [ -n "${FAIL_UPDATE:-}" ]; then
+	echo "E: Some index files failed to download. They have been ignored, or old ones used instead." >&2
+	exit 100
+fi
 FAKE
 printf '#!/bin/sh\nexit 1\n' >"$fake/dpkg-query"
+cat >"$fake/dpkg" <<'FAKE'
+#!/bin/sh
+[ "$1" = --print-foreign-architectures ] || echo "dpkg $*" >>"$FAKE_LOG"
+FAKE
 # shellcheck disable=SC2016 # expanded by the fake, not here
 printf '#!/bin/sh\necho "${FAKE_UID:-0}"\n' >"$fake/id"
-chmod +x "$fake/apt-get" "$fake/dpkg-query" "$fake/id"
+chmod +x "$fake/apt-get" "$fake/dpkg-query" "$fake/dpkg" "$fake/id"
 
 # case LABEL EXPECTED-STATUS EXPECTED-APT-CALLS OUTPUT-PATTERN ENV... -- NEEDS...
 case_() {
@@ -68,6 +80,8 @@ case_ "lock held twice: waits, then installs" 0 4 "holds the lock; waiting up to
 	LOCKED=2 PL011_APT_WAIT=30 -- pkg=pkg-that-is-missing
 case_ "lock held for ever: gives up after PL011_APT_WAIT" 1 4 "still held after 3 s" \
 	LOCKED=100 PL011_APT_WAIT=3 -- pkg=pkg-that-is-missing
+case_ "update fails on one index: the install still runs" 0 2 "installing from the lists it fetched" \
+	FAIL_UPDATE=1 -- pkg=pkg-that-is-missing
 case_ "not root: prints the command, installs nothing" 1 0 \
 	"apt-get install -y --no-install-recommends pkg-that-is-missing" FAKE_UID=1000 -- \
 	pkg=pkg-that-is-missing
@@ -78,6 +92,16 @@ case_ "CROSS_COMPILE path to the compiler: its newlib found by asking it" 0 0 "^
 	"libc=$(dirname "$(command -v arm-none-eabi-gcc)")/arm-none-eabi-"
 case_ "unknown Debian compiler: its gcc package" 0 2 "installing gcc-nonexistent-elf" \
 	-- cc=nonexistent-elf-
+case_ "32-bit host tests: i386 added, then update and install" 0 3 \
+	"installing gcc-[0-9]+-multilib libcmocka-dev:i386" -- host32
+if ! grep -qx "dpkg --add-architecture i386" "$fake/log" ||
+	[ "$(head -n 1 "$fake/log")" != "dpkg --add-architecture i386" ]; then
+	failed=$((failed + 1))
+	echo "FAIL 32-bit host tests: dpkg --add-architecture i386 is not the first call"
+	sed 's/^/     /' "$fake/log"
+fi
+case_ "32-bit host tests, not root: the command adds i386 first" 1 0 \
+	"dpkg --add-architecture i386 && apt-get update" FAKE_UID=1000 -- host32
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,7 +1,6 @@
-/* Identity-mapped MMU for ARMv6/ARMv7 boards: RAM normal write-back cacheable, the rest device. */
+/* Identity-mapped MMU for ARMv6/ARMv7 boards from the board's region table: RAM Normal write-back cacheable, peripherals Device. */
 #include <stdint.h>
 
-#include "bcm283x.h"
 #include "board_common.h"
 
 /*
@@ -14,6 +13,7 @@
  * Short-descriptor 1 MiB sections (ARMv7-A ARM B3.5.1; ARM1176JZF-S TRM 6.11 with SCTLR.XP).
  */
 #define SECTION 0x2u
+#define SECTION_BYTES 0x100000u
 #define SECTION_B (1u << 2)
 #define SECTION_C (1u << 3)
 #define SECTION_XN (1u << 4)
@@ -23,9 +23,9 @@
 #define SECTION_NORMAL_CACHED (SECTION_TEX(1) | SECTION_C | SECTION_B)
 /* TEX 000, C clear, B set: Shareable Device; never executed from. */
 #define SECTION_DEVICE (SECTION_B | SECTION_XN)
-/* Bits [1:0] = 00: a translation fault on any access. Used for addresses below the devices
- * that are not the ARM's RAM (the VideoCore's share of the SDRAM, and nothing at all on
- * 512 MiB and 1 GiB boards): no speculative fetch or prefetch can touch them. */
+/* Bits [1:0] = 00: a translation fault on any access. Used for addresses no region maps (on a
+ * Pi the VideoCore's share of the SDRAM, and nothing at all on 512 MiB and 1 GiB boards): no
+ * speculative fetch or prefetch can touch them. */
 #define SECTION_FAULT 0u
 
 #define SCTLR_M (1u << 0)
@@ -74,20 +74,26 @@ static void invalidate_caches_and_tlbs(void)
 	barrier_and_flush_prefetch();
 }
 
-static uint32_t section_descriptor(uint32_t base, uint32_t ram_start, uint32_t ram_end,
-				   uint32_t device_start)
+/* The section descriptor of the 1 MiB at `base`: its region's attributes if one region holds
+ * the whole section, else a fault entry. */
+static uint32_t section_descriptor(uint32_t base, const struct board_memory_region *map,
+				   uint32_t count)
 {
-	if (base >= device_start)
-		return base | SECTION_DEVICE | SECTION_AP_FULL | SECTION;
-	if (base >= ram_start && (uint64_t)base + BCM283X_SECTION_BYTES <= ram_end)
-		return base | SECTION_NORMAL_CACHED | SECTION_AP_FULL | SECTION;
+	for (uint32_t i = 0; i < count; i++) {
+		const struct board_memory_region *region = &map[i];
+		if (base < region->start || (uint64_t)base + SECTION_BYTES - region->start > region->size)
+			continue;
+		uint32_t type = region->type == BOARD_MEMORY_NORMAL ? SECTION_NORMAL_CACHED
+								      : SECTION_DEVICE;
+		return base | type | SECTION_AP_FULL | SECTION;
+	}
 	return SECTION_FAULT;
 }
 
-void board_mmu_enable(uint32_t ram_start, uint32_t ram_end, uint32_t device_start)
+void board_mmu_enable(const struct board_memory_region *map, uint32_t count)
 {
 	for (uint32_t i = 0; i < 4096u; i++)
-		translation_table[i] = section_descriptor(i << 20, ram_start, ram_end, device_start);
+		translation_table[i] = section_descriptor(i << 20, map, count);
 	invalidate_caches_and_tlbs();
 	/* TTBCR 0: TTBR0 translates everything; walks uncached (TTBR0 low bits 0), so the table
 	 * written with the caches off needs no cleaning. */
