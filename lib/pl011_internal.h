@@ -3,6 +3,7 @@
 #define PL011_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pl011.h"
@@ -25,6 +26,16 @@ static inline uint32_t pl011_reg_read(const struct pl011 *uart, uint32_t offset)
 static inline void pl011_reg_write(const struct pl011 *uart, uint32_t offset, uint32_t value)
 {
 	pl011_io_write(uart->config.base + offset, value);
+}
+
+/* Bytes to one register, the address computed once: the per-character loop of every refill is
+ * then a load and a store. */
+static inline void pl011_reg_write_bytes(const struct pl011 *uart, uint32_t offset,
+					 const uint8_t *bytes, size_t n)
+{
+	uintptr_t addr = uart->config.base + offset;
+	for (size_t i = 0; i < n; i++)
+		pl011_io_write(addr, bytes[i]);
 }
 
 static inline uint32_t pl011_state_get(const struct pl011 *uart)

@@ -18,8 +18,10 @@ static uint8_t stream[STREAM_BYTES];
 static uint8_t wire[STREAM_BYTES + 64u];
 
 static const enum pl011_tx_mode strategies[] = {
-	PL011_TX_HALF_FIFO, PL011_TX_POLL_FULL, PL011_TX_HYBRID, PL011_TX_ADAPTIVE};
-static const char *const strategy_names[] = {"HALF_FIFO", "POLL_FULL", "HYBRID", "ADAPTIVE"};
+	PL011_TX_HALF_FIFO, PL011_TX_POLL_FULL, PL011_TX_HYBRID, PL011_TX_ADAPTIVE, PL011_TX_MEASURED};
+static const char *const strategy_names[] = {"HALF_FIFO", "POLL_FULL", "HYBRID", "ADAPTIVE",
+					     "MEASURED"};
+#define STRATEGIES (sizeof strategies / sizeof strategies[0])
 static const enum pl011_level levels[] = {PL011_LEVEL_1_8, PL011_LEVEL_1_4, PL011_LEVEL_1_2,
 					   PL011_LEVEL_3_4, PL011_LEVEL_7_8};
 static const unsigned level_eighths[] = {1, 2, 4, 6, 7};
@@ -121,7 +123,7 @@ static void test_streaming_counts_every_byte_and_bounds_interrupts_per_kib(void 
 {
 	(void)state;
 	harness_fill_random(stream, STREAM_BYTES, 0x5EEDu);
-	for (size_t s = 0; s < 4; s++) {
+	for (size_t s = 0; s < STRATEGIES; s++) {
 		for (size_t l = 0; l < 5; l++) {
 			char label[64];
 			snprintf(label, sizeof label, "%s trigger %u/8", strategy_names[s],
@@ -137,8 +139,10 @@ static void test_streaming_counts_every_byte_and_bounds_interrupts_per_kib(void 
 			expect_exact(stream, STREAM_BYTES, true, label);
 			struct pl011_stats stats = stats_now();
 			unsigned depth = 16u;
-			/* ADAPTIVE moves its own trigger; its lowest is 1/8. */
-			unsigned eighths = strategies[s] == PL011_TX_ADAPTIVE ? 7u : level_eighths[l];
+			/* ADAPTIVE and MEASURED move their own trigger; the highest is 7/8. */
+			bool moves = strategies[s] == PL011_TX_ADAPTIVE ||
+				     strategies[s] == PL011_TX_MEASURED;
+			unsigned eighths = moves ? 7u : level_eighths[l];
 			unsigned per_irq = depth - depth * eighths / 8u;
 			uint32_t bound = STREAM_BYTES / per_irq + 16u;
 			if (stats.irq_entries > bound)
@@ -165,6 +169,12 @@ static void test_streaming_counts_every_byte_and_bounds_interrupts_per_kib(void 
 					fail_msg("%s: the trigger never moved", label);
 				if (ifls_tx_code() > PL011_LEVEL_1_2 - 1u)
 					fail_msg("%s: IFLS TX code %u above 1/2", label, ifls_tx_code());
+			} else if (strategies[s] == PL011_TX_MEASURED) {
+				/* It only rises to 1/2, and only lowers from where it started. */
+				unsigned top = levels[l] > PL011_LEVEL_1_2 ? levels[l] : PL011_LEVEL_1_2;
+				if (ifls_tx_code() > top - 1u)
+					fail_msg("%s: IFLS TX code %u above %u", label, ifls_tx_code(),
+						 top - 1u);
 			} else if (ifls_tx_code() != levels[l] - 1u) {
 				fail_msg("%s: IFLS TX code %u, %u programmed", label, ifls_tx_code(),
 					 (unsigned)levels[l] - 1u);
@@ -185,8 +195,8 @@ static void test_every_strategy_and_trigger_under_jitter_is_byte_exact(void **st
 {
 	(void)state;
 	static const uint32_t seeds[] = {1u, 0xC0FFEEu, 0xBADA55u, 77u};
-	bool extra_seen[4] = {false, false, false, false};
-	for (size_t s = 0; s < 4; s++) {
+	bool extra_seen[STRATEGIES] = {false};
+	for (size_t s = 0; s < STRATEGIES; s++) {
 		for (size_t l = 0; l < 5; l++) {
 			for (size_t k = 0; k < sizeof seeds / sizeof seeds[0]; k++) {
 				char label[80];
@@ -242,8 +252,9 @@ static void test_every_strategy_and_trigger_under_jitter_is_byte_exact(void **st
 			}
 		}
 	}
-	/* Every strategy but HALF_FIFO loads more than the guaranteed count when it can. */
-	for (size_t s = 1; s < 4; s++)
+	/* Every polling strategy loads more than the guaranteed count when it can (HALF_FIFO and
+	 * MEASURED never poll). */
+	for (size_t s = 1; s < STRATEGIES - 1u; s++)
 		if (!extra_seen[s])
 			fail_msg("%s never loaded an extra character", strategy_names[s]);
 }
@@ -334,7 +345,7 @@ static void test_a_stopped_port_has_imsc_zero_and_its_line_low(void **state)
 {
 	(void)state;
 	static const uint32_t bounds[] = {PL011_WAIT_AUTO, 0u};
-	for (size_t s = 0; s < 4; s++) {
+	for (size_t s = 0; s < STRATEGIES; s++) {
 		for (size_t b = 0; b < 2; b++) {
 			harness_setup(&h, 48000000u, 16);
 			h.config.tx_mode = strategies[s];
@@ -380,7 +391,7 @@ static void test_a_stopped_port_has_imsc_zero_and_its_line_low(void **state)
 static void test_a_stalled_shutdown_flushes_the_fifo_and_counts_it(void **state)
 {
 	(void)state;
-	for (size_t s = 0; s < 4; s++) {
+	for (size_t s = 0; s < STRATEGIES; s++) {
 		harness_setup(&h, 48000000u, 16);
 		h.config.tx_mode = strategies[s];
 		h.config.flags = PL011_FLAG_RTS_CTS;
@@ -454,7 +465,7 @@ static void test_hybrid_tops_up_beyond_the_guaranteed_count_when_late(void **sta
 static void test_a_panic_over_an_armed_stream_bounds_handler_entries(void **state)
 {
 	(void)state;
-	for (size_t s = 0; s < 4; s++) {
+	for (size_t s = 0; s < STRATEGIES; s++) {
 		start_late(strategies[s]);
 		harness_fill_random(stream, 2000u, 31u);
 		assert_int_equal(pl011_write(&h.uart, stream, 2000u, PL011_NO_WAIT), 2000);

@@ -20,8 +20,10 @@ static uint8_t stream[1u << 20];
 static uint8_t wire[1u << 20];
 
 static const enum pl011_tx_mode strategies[] = {
-	PL011_TX_HALF_FIFO, PL011_TX_POLL_FULL, PL011_TX_HYBRID, PL011_TX_ADAPTIVE};
-static const char *const strategy_names[] = {"HALF_FIFO", "POLL_FULL", "HYBRID", "ADAPTIVE"};
+	PL011_TX_HALF_FIFO, PL011_TX_POLL_FULL, PL011_TX_HYBRID, PL011_TX_ADAPTIVE, PL011_TX_MEASURED};
+static const char *const strategy_names[] = {"HALF_FIFO", "POLL_FULL", "HYBRID", "ADAPTIVE",
+					     "MEASURED"};
+#define STRATEGIES (sizeof strategies / sizeof strategies[0])
 
 struct scenario {
 	uint32_t baud;
@@ -70,7 +72,7 @@ static void test_irq_tx_64k_every_strategy_baud_depth_and_latency(void **state)
 	for (size_t b = 0; b < 2; b++)
 		for (size_t d = 0; d < 2; d++)
 			for (int loaded = 0; loaded < 2; loaded++)
-				for (size_t m = 0; m < 4; m++) {
+				for (size_t m = 0; m < STRATEGIES; m++) {
 					struct scenario s = {bauds[b], depths[d], loaded != 0,
 							     strategies[m]};
 					char label[96];
@@ -93,7 +95,7 @@ static void test_irq_tx_write_alone_primes_an_idle_transmitter(void **state)
 	(void)state;
 	/* The PL011 raises TXIS only when the FIFO drains through the trigger: after one
 	 * non-blocking write and nothing but time, everything must still go out. */
-	for (size_t m = 0; m < 4; m++) {
+	for (size_t m = 0; m < STRATEGIES; m++) {
 		for (size_t len = 1; len <= 300; len += 299) {
 			struct scenario s = {115200u, 16u, false, strategies[m]};
 			start_scenario(&s);
@@ -127,7 +129,7 @@ static void test_irq_tx_stale_unmasked_txim_with_empty_fifo_still_sends(void **s
 static void test_irq_tx_console_and_panic_writes_keep_order_without_overflow(void **state)
 {
 	(void)state;
-	for (size_t m = 0; m < 4; m++) {
+	for (size_t m = 0; m < STRATEGIES; m++) {
 		struct scenario s = {3000000u, 16u, true, strategies[m]};
 		start_scenario(&s);
 		size_t expected_len = 0;
@@ -161,7 +163,7 @@ static void test_irq_tx_console_and_panic_writes_keep_order_without_overflow(voi
 static void test_irq_tx_lost_interrupt_writes_and_flush_still_finish(void **state)
 {
 	(void)state;
-	for (size_t m = 0; m < 4; m++) {
+	for (size_t m = 0; m < STRATEGIES; m++) {
 		struct scenario s = {115200u, 16u, false, strategies[m]};
 		start_scenario(&s);
 		pl011_model_set_tx_irq_broken(h.model, true);

@@ -15,9 +15,10 @@
 #define NESTED_STRIDE 5u
 
 static const enum pl011_tx_mode modes[] = {PL011_TX_POLLED, PL011_TX_HALF_FIFO,
-					   PL011_TX_POLL_FULL, PL011_TX_HYBRID, PL011_TX_ADAPTIVE};
+					   PL011_TX_POLL_FULL, PL011_TX_HYBRID, PL011_TX_ADAPTIVE,
+					   PL011_TX_MEASURED};
 static const char *const mode_names[] = {"POLLED", "HALF_FIFO", "POLL_FULL", "HYBRID",
-					 "ADAPTIVE"};
+					 "ADAPTIVE", "MEASURED"};
 static const char *const scenario_names[] = {"prime idle", "write busy", "write wait", "flush",
 					     "panic",      "shutdown",   "re-init"};
 static const char *const interrupt_names[] = {"UART handler", "panic", "RX callback panic",
