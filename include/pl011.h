@@ -232,6 +232,7 @@ struct pl011_tx {
 	uint32_t lowered;       /* ADAPTIVE: the last move was down, no underrun since */
 	uint32_t sample_at_us;  /* MEASURED: clock at the last sampled interrupt entry */
 	uint32_t sample_pending; /* MEASURED: the next entry completes a sample */
+	uint32_t raise_to;      /* MEASURED: the level the next refill moves up to first, or 0 */
 	uint32_t sample_wait;   /* MEASURED: refills until the next sampling burst */
 	uint32_t sample_pause;  /* MEASURED: the pause after a burst that moved nothing */
 	uint32_t calm;          /* MEASURED: samples in a row that fit the next level down */

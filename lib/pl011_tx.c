@@ -27,12 +27,12 @@
 
 /* MEASURED (below, before refill_measured): samples in a row that must fit a lower level before
  * it is used; the headroom a level needs, as a multiple of the lateness it must cover; the
- * refills between sampling bursts, at first and at most (it doubles after each burst that
- * moved nothing); the refills between single samples at the lowest level. */
+ * refills between sampling bursts, at first and at most (it grows fourfold after each burst
+ * that moved nothing); the refills between single samples at the lowest level. */
 #define MEASURED_CALM_SAMPLES 128u
 #define MEASURED_MARGIN 3u
 #define MEASURED_FIRST_PAUSE 16u
-#define MEASURED_MAX_PAUSE 1024u
+#define MEASURED_MAX_PAUSE 4096u
 #define MEASURED_FLOOR_PAUSE 16u
 
 /* ---- the owner word ---- */
@@ -268,16 +268,17 @@ static uint32_t refill_adaptive(struct pl011 *uart, uint32_t guaranteed)
  * FIFO and it never runs dry, the TX cause latches every time exactly the `depth - trigger`
  * characters of a refill have left, i.e. every `depth - trigger` frames; so the time between
  * two consecutive interrupt entries, less those frames, is how much later the second handler
- * ran than the first (each entry is the same fixed work after its own crossing). The first
- * runs at least the fixed latency late, so this lateness never overstates the second's.
- * Sampling costs a clock read per entry; it comes in bursts, and each burst that moves
- * nothing doubles the pause before the next (the cost at a level that must stay is a few
- * clock reads per thousand interrupts). A lateness whose MEASURED_MARGIN multiple exceeds the
- * headroom raises the trigger at once (to at most 1/2: above it each interrupt carries so few
+ * ran than the first (each clock read is the same fixed work after its own crossing: the
+ * blind fill comes first, so a sample never delays the characters). The first runs at least
+ * the fixed latency late, so this lateness never overstates the second's. Sampling costs a
+ * clock read per entry; it comes in bursts, and each burst that moves nothing makes the pause
+ * before the next four times longer (at a level that must stay, a few clock reads per
+ * thousand interrupts). A lateness whose MEASURED_MARGIN multiple exceeds the headroom raises
+ * the trigger at the next refill (to at most 1/2: above it each interrupt carries so few
  * characters that more interrupts mean more late ones, docs/benchmarks.md); MEASURED_CALM_SAMPLES
  * samples in a row that would all fit the next level down lower it by one. The level moves
- * up before the fill and down after it, as in ADAPTIVE, and each move makes the next refill
- * poll. Without a clock it stays at its starting level (1/2 by default): HALF_FIFO.
+ * up before a fill and down after one, as in ADAPTIVE (so a raise waits for the next refill),
+ * and each move makes the next refill poll. Without a clock it stays at its starting level (1/2 by default): HALF_FIFO.
  */
 static void measured_end_burst(struct pl011_tx *tx, uint32_t pause)
 {
@@ -297,10 +298,10 @@ static uint32_t measured_judge(struct pl011 *uart, int64_t late_ns)
 		while (target < ADAPTIVE_CEILING && tx->headroom_ns[target] < need)
 			target++;
 		if (target != level)
-			set_tx_level(uart, target);
+			tx->raise_to = target;
 		measured_end_burst(tx, tx->sample_pause);
 		if (tx->sample_pause < MEASURED_MAX_PAUSE)
-			tx->sample_pause *= 2u;
+			tx->sample_pause *= 4u;
 		return 0;
 	}
 	if (level == PL011_LEVEL_1_8) {
@@ -310,7 +311,7 @@ static uint32_t measured_judge(struct pl011 *uart, int64_t late_ns)
 	if (need > tx->headroom_ns[level - 1u]) {
 		measured_end_burst(tx, tx->sample_pause);
 		if (tx->sample_pause < MEASURED_MAX_PAUSE)
-			tx->sample_pause *= 2u;
+			tx->sample_pause *= 4u;
 		return 0;
 	}
 	if (++tx->calm < MEASURED_CALM_SAMPLES)
@@ -323,10 +324,15 @@ static uint32_t measured_judge(struct pl011 *uart, int64_t late_ns)
 static uint32_t refill_measured(struct pl011 *uart, uint32_t guaranteed)
 {
 	struct pl011_tx *tx = &uart->tx;
+	if (tx->raise_to != 0) {
+		set_tx_level(uart, tx->raise_to);
+		tx->raise_to = 0;
+	}
+	uint32_t written = fill_blind(uart, guaranteed);
 	if (tx->sample_wait != 0 || uart->config.clock == NULL) {
 		if (tx->sample_wait != 0)
 			tx->sample_wait--;
-		return fill_blind(uart, guaranteed);
+		return written;
 	}
 	uint32_t now = uart->config.clock(uart->config.clock_context);
 	uint32_t lower = 0;
@@ -336,8 +342,7 @@ static uint32_t refill_measured(struct pl011 *uart, uint32_t guaranteed)
 		lower = measured_judge(uart, late_ns);
 	}
 	tx->sample_at_us = now;
-	tx->sample_pending = tx->sample_wait == 0 && !tx->poll_next;
-	uint32_t written = fill_blind(uart, guaranteed);
+	tx->sample_pending = tx->sample_wait == 0 && !tx->poll_next && tx->raise_to == 0;
 	if (lower != 0)
 		set_tx_level(uart, lower);
 	return written;
@@ -357,6 +362,7 @@ static void measured_reset(struct pl011 *uart)
 		tx->interval_ns[level] = interval > UINT32_MAX ? UINT32_MAX : (uint32_t)interval;
 	}
 	tx->sample_pending = 0;
+	tx->raise_to = 0;
 	tx->sample_wait = 0;
 	tx->sample_pause = MEASURED_FIRST_PAUSE;
 	tx->calm = 0;
