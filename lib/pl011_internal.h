@@ -40,12 +40,12 @@ static inline void pl011_reg_write_bytes(const struct pl011 *uart, uint32_t offs
 
 static inline uint32_t pl011_state_get(const struct pl011 *uart)
 {
-	return __atomic_load_n(&uart->state, __ATOMIC_ACQUIRE);
+	return pl011_atomic_load(&uart->state, __ATOMIC_ACQUIRE);
 }
 
 static inline void pl011_state_set(struct pl011 *uart, uint32_t state)
 {
-	__atomic_store_n(&uart->state, state, __ATOMIC_RELEASE);
+	pl011_atomic_store(&uart->state, state, __ATOMIC_RELEASE);
 }
 
 static inline bool pl011_is_running(const struct pl011 *uart)

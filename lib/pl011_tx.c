@@ -40,7 +40,7 @@
 static uint32_t owner_load(const struct pl011 *uart)
 {
 	pl011_io_atomic_point();
-	return __atomic_load_n(&uart->tx.owner, __ATOMIC_SEQ_CST);
+	return pl011_atomic_load(&uart->tx.owner, __ATOMIC_SEQ_CST);
 }
 
 /* Compare and swap; on failure *expected receives the word as it is now. */
@@ -464,7 +464,7 @@ static void tx_kick(struct pl011 *uart)
 	/* The ring's head store before the look at the owner word; the owner looks at the ring
 	 * before its release swap. One of us sees the other. */
 	pl011_io_atomic_point();
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	pl011_atomic_fence();
 	if ((owner_load(uart) & (TX_ARMED | TX_OWNED)) == TX_ARMED)
 		return;
 	if (tx_own_or_request(uart))
@@ -483,7 +483,7 @@ void pl011_tx_reset(struct pl011 *uart, uint32_t tx_level)
 	uart->tx.lowered = 0;
 	measured_reset(uart);
 	__atomic_store_n(&uart->tx.unowned_bytes, 0u, __ATOMIC_RELAXED);
-	__atomic_store_n(&uart->tx.owner, 0u, __ATOMIC_SEQ_CST);
+	pl011_atomic_store(&uart->tx.owner, 0u, __ATOMIC_SEQ_CST);
 }
 
 void pl011_tx_service_irq(struct pl011 *uart)
@@ -521,7 +521,7 @@ struct tx_watch {
 
 static uint32_t tx_tail(const struct pl011 *uart)
 {
-	return __atomic_load_n(&uart->tx.ring.tail, __ATOMIC_ACQUIRE);
+	return pl011_atomic_load(&uart->tx.ring.tail, __ATOMIC_ACQUIRE);
 }
 
 static void tx_watch_start(struct tx_watch *watch, const struct pl011 *uart,
