@@ -26,10 +26,12 @@
 #define ADAPTIVE_CEILING PL011_LEVEL_1_2
 
 /* MEASURED (below, before refill_measured): samples in a row that must fit a lower level before
- * it is used; the headroom a level needs, as a multiple of the lateness it must cover; the
+ * it is used, at first and at most (doubled each time a lowered level had to be left again);
+ * the headroom a level needs, as a multiple of the lateness it must cover; the
  * refills between sampling bursts, at first and at most (it grows fourfold after each burst
  * that moved nothing); the refills between single samples at the lowest level. */
 #define MEASURED_CALM_SAMPLES 128u
+#define MEASURED_MAX_CALM_SAMPLES 4096u
 #define MEASURED_MARGIN 3u
 #define MEASURED_FIRST_PAUSE 16u
 #define MEASURED_MAX_PAUSE 4096u
@@ -270,7 +272,10 @@ static uint32_t refill_adaptive(struct pl011 *uart, uint32_t guaranteed)
  * two consecutive interrupt entries, less those frames, is how much later the second handler
  * ran than the first (each clock read is the same fixed work after its own crossing: the
  * blind fill comes first, so a sample never delays the characters). The first runs at least
- * the fixed latency late, so this lateness never overstates the second's. Sampling costs a
+ * the fixed latency late, so this lateness never overstates the second's. A latency that is
+ * always the same, but longer than the headroom, shows too: the FIFO then runs dry before
+ * each refill, the next crossing comes `depth - trigger` frames after the refill rather than
+ * after the previous crossing, and the lateness reads as latency minus headroom. Sampling costs a
  * clock read per entry; it comes in bursts, and each burst that moves nothing makes the pause
  * before the next four times longer (at a level that must stay, a few clock reads per
  * thousand interrupts). A lateness whose MEASURED_MARGIN multiple exceeds the headroom raises
@@ -297,8 +302,13 @@ static uint32_t measured_judge(struct pl011 *uart, int64_t late_ns)
 		uint32_t target = level;
 		while (target < ADAPTIVE_CEILING && tx->headroom_ns[target] < need)
 			target++;
-		if (target != level)
+		if (target != level) {
 			tx->raise_to = target;
+			/* A level we lowered to was too low after all: wait longer before the next try. */
+			if (tx->lowered && tx->calm_needed < MEASURED_MAX_CALM_SAMPLES)
+				tx->calm_needed *= 2u;
+			tx->lowered = 0;
+		}
 		measured_end_burst(tx, tx->sample_pause);
 		if (tx->sample_pause < MEASURED_MAX_PAUSE)
 			tx->sample_pause *= 4u;
@@ -314,9 +324,10 @@ static uint32_t measured_judge(struct pl011 *uart, int64_t late_ns)
 			tx->sample_pause *= 4u;
 		return 0;
 	}
-	if (++tx->calm < MEASURED_CALM_SAMPLES)
+	if (++tx->calm < tx->calm_needed)
 		return 0;
 	tx->calm = 0;
+	tx->lowered = 1;
 	tx->sample_pause = MEASURED_FIRST_PAUSE;
 	return level - 1u;
 }
@@ -366,6 +377,7 @@ static void measured_reset(struct pl011 *uart)
 	tx->sample_wait = 0;
 	tx->sample_pause = MEASURED_FIRST_PAUSE;
 	tx->calm = 0;
+	tx->calm_needed = MEASURED_CALM_SAMPLES;
 }
 
 /*

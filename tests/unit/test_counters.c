@@ -259,6 +259,71 @@ static void test_every_strategy_and_trigger_under_jitter_is_byte_exact(void **st
 			fail_msg("%s never loaded an extra character", strategy_names[s]);
 }
 
+/*
+ * MEASURED chooses its trigger from the lateness it times: with a fixed 1 us latency at 3 Mbaud,
+ * FIFO 16 it must reach 1/8 (16 KiB: at most 0.65 x the 2,048 interrupts of the 1/2 trigger,
+ * its first 256 interrupts being spent at 1/2 and 1/4 while it samples);
+ * with latency jitter up to 20 us, more than the 1/4 trigger's 13.3 us of headroom, it must stay
+ * at 1/2 and never let the line run dry; with a latency of always 15 us (above the 10 us for
+ * which the 1/8 trigger keeps the line busy, which a lateness between two entries cannot show
+ * directly) the FIFO running dry shows it, and it must leave 1/8 again at once each time it
+ * tries it, and try it less and less often: at most 12 underruns in 16 KiB (8 now; retrying
+ * after every 128 calm samples gives 20, staying at 1/8 one per interrupt); without a clock it cannot time
+ * anything and stays at its starting level.
+ */
+static void test_measured_picks_the_trigger_the_latency_allows(void **state)
+{
+	(void)state;
+	static const struct {
+		uint64_t latency_ns;
+		uint64_t jitter_ns;
+		bool clock;
+		unsigned min_code; /* the lowest IFLS TX code allowed at the end */
+		uint32_t max_irqs;
+		uint64_t max_underruns;
+	} cases[] = {
+		{1000u, 0u, true, PL011_LEVEL_1_8 - 1u, 1331u, 0u},
+		{1000u, 20000u, true, PL011_LEVEL_1_2 - 1u, 2048u, 0u},
+		{15000u, 0u, true, PL011_LEVEL_1_4 - 1u, 2048u, 12u},
+		{1000u, 0u, false, PL011_LEVEL_1_2 - 1u, 2048u, 0u},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct pl011_model_config model_config;
+		pl011_model_default_config(&model_config);
+		model_config.base = HARNESS_BASE;
+		model_config.latency_seed = 0xC0FFEEu;
+		model_config.latency_jitter_ns = cases[i].jitter_ns;
+		model_config.irq_latency_ns = cases[i].latency_ns;
+		harness_setup_with(&h, &model_config);
+		h.config.baud = 3000000u;
+		h.config.tx_mode = PL011_TX_MEASURED;
+		if (!cases[i].clock) {
+			h.config.clock = NULL;
+			h.config.spins_per_us = 20u;
+		}
+		assert_int_equal(harness_start(&h), 0);
+		harness_fill_random(stream, STREAM_BYTES, 64u);
+		assert_int_equal(harness_send_all(&h, stream, STREAM_BYTES, 20000u), 0);
+		expect_exact(stream, STREAM_BYTES, false, "MEASURED");
+		struct pl011_stats stats = stats_now();
+		if (ifls_tx_code() < cases[i].min_code || ifls_tx_code() > PL011_LEVEL_1_2 - 1u ||
+		    stats.irq_tx > cases[i].max_irqs)
+			fail_msg("case %zu: IFLS TX code %u (%u to 2 expected), %u TX interrupts (at most "
+				 "%u)", i, ifls_tx_code(), cases[i].min_code, stats.irq_tx,
+				 cases[i].max_irqs);
+		print_message("MEASURED case %zu: IFLS TX code %u, %u TX interrupts, %llu underruns\n",
+			      i, ifls_tx_code(), stats.irq_tx,
+			      (unsigned long long)pl011_model_counters(h.model)->underruns);
+		if (pl011_model_counters(h.model)->underruns > cases[i].max_underruns)
+			fail_msg("case %zu: the line ran dry %llu times (at most %llu)", i,
+				 (unsigned long long)pl011_model_counters(h.model)->underruns,
+				 (unsigned long long)cases[i].max_underruns);
+		if (!cases[i].clock && stats.tx_trigger_changes != 0)
+			fail_msg("without a clock the trigger moved %u times", stats.tx_trigger_changes);
+		harness_teardown(&h);
+	}
+}
+
 /* RX interrupts at a rate: one error character raises one error interrupt, which the handler
  * acknowledges; left latched it would call the handler again and again. */
 static void start_rx(enum pl011_rx_mode mode)
@@ -605,6 +670,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		HARNESS_TEST(test_streaming_counts_every_byte_and_bounds_interrupts_per_kib, &h),
 		HARNESS_TEST(test_every_strategy_and_trigger_under_jitter_is_byte_exact, &h),
+		HARNESS_TEST(test_measured_picks_the_trigger_the_latency_allows, &h),
 		HARNESS_TEST(test_one_error_character_gives_one_error_interrupt, &h),
 		HARNESS_TEST(test_rx_stream_counts_match_and_entries_per_kib_are_bounded, &h),
 		HARNESS_TEST(test_a_stopped_port_has_imsc_zero_and_its_line_low, &h),
