@@ -324,11 +324,11 @@ MUTANTS = [
       "#define PL011_FR_DRAINED_MASK (PL011_FR_TXFE | PL011_FR_BUSY)",
       "#define PL011_FR_DRAINED_MASK (PL011_FR_TXFE)"),
     m("state-store-relaxed", "pl011_internal.h", "memory ordering",
-      "__atomic_store_n(&uart->state, state, __ATOMIC_RELEASE);",
-      "__atomic_store_n(&uart->state, state, __ATOMIC_RELAXED);", equivalent=HOST_ORDER),
+      "pl011_atomic_store(&uart->state, state, __ATOMIC_RELEASE);",
+      "pl011_atomic_store(&uart->state, state, __ATOMIC_RELAXED);", equivalent=HOST_ORDER),
     m("state-load-relaxed", "pl011_internal.h", "memory ordering",
-      "return __atomic_load_n(&uart->state, __ATOMIC_ACQUIRE);",
-      "return __atomic_load_n(&uart->state, __ATOMIC_RELAXED);", equivalent=HOST_ORDER),
+      "return pl011_atomic_load(&uart->state, __ATOMIC_ACQUIRE);",
+      "return pl011_atomic_load(&uart->state, __ATOMIC_RELAXED);", equivalent=HOST_ORDER),
 
     # ---- lib/pl011_io.h ----
     m("io-barrier-inner-shareable", "pl011_io.h", "memory ordering",
