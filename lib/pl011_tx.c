@@ -270,20 +270,22 @@ static uint32_t refill_adaptive(struct pl011 *uart, uint32_t guaranteed)
  * FIFO and it never runs dry, the TX cause latches every time exactly the `depth - trigger`
  * characters of a refill have left, i.e. every `depth - trigger` frames; so the time between
  * two consecutive interrupt entries, less those frames, is how much later the second handler
- * ran than the first (each clock read is the same fixed work after its own crossing: the
- * blind fill comes first, so a sample never delays the characters). The first runs at least
- * the fixed latency late, so this lateness never overstates the second's. A latency that is
- * always the same, but longer than the headroom, shows too: the FIFO then runs dry before
- * each refill, the next crossing comes `depth - trigger` frames after the refill rather than
- * after the previous crossing, and the lateness reads as latency minus headroom. Sampling costs a
- * clock read per entry; it comes in bursts, and each burst that moves nothing makes the pause
- * before the next four times longer (at a level that must stay, a few clock reads per
- * thousand interrupts). A lateness whose MEASURED_MARGIN multiple exceeds the headroom raises
- * the trigger at the next refill (to at most 1/2: above it each interrupt carries so few
- * characters that more interrupts mean more late ones, docs/benchmarks.md); MEASURED_CALM_SAMPLES
- * samples in a row that would all fit the next level down lower it by one. The level moves
- * up before a fill and down after one, as in ADAPTIVE (so a raise waits for the next refill),
- * and each move makes the next refill poll. Without a clock it stays at its starting level (1/2 by default): HALF_FIFO.
+ * ran than the first (each clock read is the same fixed work after its own crossing: the blind
+ * fill comes first, so a sample never delays the characters). The first runs at least the
+ * fixed latency late, so this lateness never overstates the second's. A latency that is always
+ * the same but longer than the headroom shows too: the FIFO then runs dry before each refill,
+ * the next crossing comes `depth - trigger` frames after the refill rather than after the
+ * previous crossing, and the lateness reads as latency minus headroom.
+ *
+ * Sampling costs a clock read per entry; it comes in bursts, and each burst that moves nothing
+ * makes the pause before the next four times longer (at a level that must stay, a few clock
+ * reads per thousand interrupts). A lateness whose MEASURED_MARGIN multiple exceeds the
+ * headroom raises the trigger at the next refill, to at most 1/2 (above it each interrupt
+ * carries so few characters that more interrupts mean more late ones, docs/benchmarks.md);
+ * calm_needed samples in a row that would all fit the next level down lower it by one. The
+ * level moves up before a fill and down after one, as in ADAPTIVE (so a raise waits for the
+ * next refill), and each move makes the next refill poll. Without a clock it stays at its
+ * starting level (1/2 by default): HALF_FIFO.
  */
 static void measured_end_burst(struct pl011_tx *tx, uint32_t pause)
 {
@@ -359,8 +361,8 @@ static uint32_t refill_measured(struct pl011 *uart, uint32_t guaranteed)
 	return written;
 }
 
-/* MEASURED's table: per level, the headroom (trigger entries) and the time
- * between crossings (depth - trigger entries), in nanoseconds of line time. */
+/* MEASURED's table: per level, the headroom (trigger entries) and the time between crossings
+ * (depth - trigger entries), in nanoseconds of line time; and its sampling state. */
 static void measured_reset(struct pl011 *uart)
 {
 	struct pl011_tx *tx = &uart->tx;
