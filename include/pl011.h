@@ -216,6 +216,7 @@ struct pl011_line {
 	uint32_t cr;         /* control register as programmed */
 	uint32_t rx_imsc;    /* the RX interrupt bits of IMSC (constant while running) */
 	uint32_t rx_level;   /* RX trigger (enum pl011_level) */
+	uint32_t irq_passes; /* MIS reads per handler entry at most: 4 above a 1/2 TX trigger */
 };
 
 /* Transmit state. `owner` is the one word that contexts share (docs/design.md has its

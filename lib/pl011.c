@@ -238,6 +238,7 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 	uart->line.cr = plan.cr;
 	uart->line.rx_level = plan.rx_level;
 	uart->line.rx_imsc = plan.imsc;
+	uart->line.irq_passes = plan.tx_level > PL011_LEVEL_1_2 ? 4u : 1u;
 	uart->line.fifo_depth = fifo_depth_from_id(uart);
 
 	/* The character in flight runs at the old rate: budget by the slower of the two. */
@@ -268,19 +269,9 @@ static void count_causes(struct pl011 *uart, uint32_t mis)
 		uart->stats.irq_tx++;
 }
 
-/*
- * One MIS read per entry, as a minimal handler makes: the line is level-sensitive, so a cause
- * that is still (or newly) asserted when we return calls us again, and reading MIS once more
- * before returning would cost every entry a register read to save the rare one a re-entry.
- */
-void pl011_irq_handler(struct pl011 *uart)
+/* One pass over the causes MIS showed. */
+static void service_causes(struct pl011 *uart, uint32_t mis)
 {
-	if (uart == NULL || pl011_state_get(uart) == PL011_STATE_STOPPED)
-		return;
-	uint32_t mis = pl011_reg_read(uart, PL011_MIS);
-	if (mis == 0)
-		return;
-	uart->stats.irq_entries++;
 	count_causes(uart, mis);
 	/* Error causes are acknowledged before draining, so an error on a character that arrives
 	 * during the drain raises them again. RX and RT are not acknowledged: reading the FIFO
@@ -295,6 +286,31 @@ void pl011_irq_handler(struct pl011 *uart)
 		pl011_rx_service(uart);
 	if (mis & PL011_INT_TX)
 		pl011_tx_service_irq(uart);
+}
+
+/*
+ * One MIS read per entry, as a minimal handler makes, unless a second TX cause is likely: the
+ * line is level-sensitive, so a cause still (or newly) asserted when we return calls us again,
+ * and reading MIS once more before returning would cost every entry a register read to save
+ * the rare one a re-entry. With a trigger above 1/2, though, a refill writes fewer characters
+ * than the trigger level, so one that comes after a few characters have left leaves the FIFO
+ * at or below the trigger and the cause latched: every late interrupt would then carry only
+ * `depth - trigger` characters per interrupt latency. There line.irq_passes allows up to four
+ * passes, each after a fresh MIS read.
+ */
+void pl011_irq_handler(struct pl011 *uart)
+{
+	if (uart == NULL || pl011_state_get(uart) == PL011_STATE_STOPPED)
+		return;
+	uint32_t pass = 0;
+	do {
+		uint32_t mis = pl011_reg_read(uart, PL011_MIS);
+		if (mis == 0)
+			return;
+		if (pass == 0)
+			uart->stats.irq_entries++;
+		service_causes(uart, mis);
+	} while (++pass < uart->line.irq_passes);
 }
 
 int pl011_get_stats(const struct pl011 *uart, struct pl011_stats *out)
