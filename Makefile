@@ -42,6 +42,8 @@ BOARD_QEMU_MACHINES :=
 BOARD_QEMU_FLAGS :=
 BOARD_FIRMWARE_FILES :=
 BOARD_DEPS :=
+# Files `make examples` builds besides the ELFs (rp2040: a .uf2 per example).
+BOARD_EXAMPLE_IMAGES :=
 include boards/$(BOARD)/board.mk
 # CROSS_COMPILE given on the command line or in the environment wins over the board's.
 CROSS_COMPILE := $(or $(CROSS_COMPILE),$(BOARD_CROSS_COMPILE))
@@ -61,7 +63,7 @@ include mk/target.mk mk/host.mk mk/qemu.mk mk/deploy.mk mk/check.mk
 # The targets. Recipes are in mk/; a line here without one only names and describes it.
 all: lib examples ## the library and every example for BOARD, under BUILD/BOARD/
 lib: $(LIBRARY) ## BUILD/BOARD/libpl011.a only (needs only the cross compiler)
-examples: $(EXAMPLE_ELFS) ## every example for BOARD: BUILD/BOARD/examples/<name>.elf
+examples: $(EXAMPLE_ELFS) $(BOARD_EXAMPLE_IMAGES) ## every example for BOARD: BUILD/BOARD/examples/<name>.elf
 run: ## build RUN_EXAMPLE and run it in QEMU; make's exit status is the example's
 debug: ## DEBUG_EXAMPLE in QEMU, halted, with gdb-multiarch attached
 test: ## install what is missing, then every check below: the project's test command

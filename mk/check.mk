@@ -1,7 +1,7 @@
 # make test and its checks, and the installer of what they need (tools/install-deps.sh).
 
 # Every check runs even after one failed, so that one run shows every problem.
-TEST_CHECKS := docs-check installer-check analyze unit-test mutate-quick fuzz-quick qemu-test \
+TEST_CHECKS := docs-check installer-check analyze unit-test bench-smoke mutate-quick fuzz-quick qemu-test \
 	consumer-test openocd-check board-check
 test: deps-check
 	$(Q)failed=""; for check in $(TEST_CHECKS); do echo "== make $$check"; \
@@ -52,6 +52,8 @@ NEEDS_debug := gdb $(BOARD_NEEDS)
 NEEDS_flash := openocd $(BOARD_NEEDS)
 NEEDS_openocd-check := openocd
 NEEDS_unit-test := host
+NEEDS_bench := host plot
+NEEDS_bench-smoke := host
 NEEDS_fuzz := host fuzz
 NEEDS_fuzz-quick := host fuzz
 NEEDS_mutate := host
@@ -62,7 +64,7 @@ NEEDS_analyze = host analyze $(filter-out libc=% qemu=%,$(EVERY_BOARD_NEEDS))
 NEEDS_qemu-test = host $(EVERY_BOARD_NEEDS)
 NEEDS_consumer-test := cmake cc=arm-none-eabi- libc=arm-none-eabi- qemu=qemu-system-arm
 NEEDS_test = host analyze fuzz gdb openocd cmake pkg=lcov $(EVERY_BOARD_NEEDS)
-NEEDS_deps = $(NEEDS_test)
+NEEDS_deps = $(NEEDS_test) plot
 INSTALLING_GOALS := $(patsubst NEEDS_%,%,$(filter NEEDS_%,$(.VARIABLES)))
 
 # Only these goals run the installer, before anything is compiled; lib, all and examples never do.

@@ -22,4 +22,4 @@ sdcard: $(call board_can,sdcard,$(OUT)/examples/$(SDCARD_EXAMPLE).img $(BOARD_SD
 
 flash: $(call board_can,flash,$(OUT)/examples/$(FLASH_EXAMPLE).elf)
 	$(Q)OPENOCD="$(OPENOCD)" READELF=$(CROSS_COMPILE)readelf sh tools/flash.sh \
-		$(OUT)/examples/$(FLASH_EXAMPLE).elf $(BOARD_OPENOCD_CFG) $(OPENOCD_INTERFACE) $(OPENOCD_CHIP)
+		$(OUT)/examples/$(FLASH_EXAMPLE).elf $(BOARD_OPENOCD_CFG) "$(OPENOCD_INTERFACE)" $(OPENOCD_CHIP)

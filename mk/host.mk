@@ -36,7 +36,7 @@ host_objs = $(patsubst %.c,$(HOST_OUT)/objects-$(1)/%.o,$(2))
 define host_flavour
 HOST_FLAGS_FILE_$(1) := $(HOST_OUT)/objects-$(1)/flags.txt
 HOST_FLAGS_NOW_$(1) := $(HOST_CC_$(1)) $(HOST_FLAGS_$(1))
-ifneq ($$(filter unit-test bench fuzz $(HOST_OUT)/%,$$(MAKECMDGOALS)),)
+ifneq ($$(filter unit-test bench bench-smoke fuzz $(HOST_OUT)/%,$$(MAKECMDGOALS)),)
 $$(eval $$(call flags_file,HOST_FLAGS_FILE_$(1),HOST_FLAGS_NOW_$(1)))
 endif
 $(HOST_OUT)/objects-$(1)/%.o: %.c $$(HOST_FLAGS_FILE_$(1))
@@ -68,8 +68,27 @@ $(FUZZ_BIN): $(call host_objs,fuzz,tests/fuzz/fuzz_operations.c $(DRIVER_ON_MODE
 unit-test: $(UNIT_BINS) $(TSAN_RING)
 	$(Q)$(PYTHON) tests/run_unit.py $(UNIT_BINS) $(TSAN_RING)
 
+# make bench: the tables on stdout and in BUILD/bench.txt, the pictures' data in BUILD/bench/
+# and, where gnuplot is installed, the pictures beside it (tools/plot_bench.gp; docs/img/ holds
+# the copies docs/benchmarks.md shows). Without gnuplot the tables still come, with a note.
+BENCH_DATA := $(BUILD)/bench
 bench: $(BENCH_BIN)
-	$(Q)$< > $(BUILD)/bench.txt; status=$$?; cat $(BUILD)/bench.txt; exit $$status
+	$(Q)mkdir -p $(BENCH_DATA)
+	$(Q)$< --data $(BENCH_DATA) > $(BUILD)/bench.txt; status=$$?; cat $(BUILD)/bench.txt; \
+		[ $$status -eq 0 ] || exit $$status; \
+		if command -v gnuplot >/dev/null 2>&1; then \
+			gnuplot -e "dir='$(BENCH_DATA)'" tools/plot_bench.gp || exit 1; \
+			echo "make bench: pictures in $(BENCH_DATA)/*.png"; \
+		else \
+			echo "make bench: gnuplot not found, so no pictures (Debian package gnuplot-nox; make deps installs it)"; \
+		fi
+
+# make test's run of the bench: the TX tables only, every strategy and the reference handler in
+# every scenario, each run checking that the wire equals the stream and no FIFO overflowed.
+# Correctness only: nothing here compares a time or a count against a bound.
+bench-smoke: $(BENCH_BIN)
+	$(Q)$< --smoke > $(BUILD)/bench-smoke.txt && tail -n 1 $(BUILD)/bench-smoke.txt
+.PHONY: bench-smoke
 
 # libFuzzer: its bytes choose preemption runs (tests/unit/explore.c) and sequences of driver
 # calls (tests/unit/operations.c) against the model; a broken invariant aborts. The run closes

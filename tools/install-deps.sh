@@ -5,6 +5,8 @@
 #   host        make, gcc, python3, cmocka     analyze   cppcheck, clang, clang-tidy
 #   fuzz        clang (libFuzzer)              gdb       gdb-multiarch
 #   openocd     openocd                        cmake     cmake
+#   plot        gnuplot-nox, for make bench's pictures: wanted, not required, so a user who
+#               is not root gets a note instead of a failure (the tables need no gnuplot)
 #   cc=PREFIX   the compiler PREFIXgcc (CROSS_COMPILE), e.g. cc=arm-none-eabi-
 #   libc=PREFIX that compiler's newlib (libc_nano.a), asked of the compiler itself
 #   qemu=NAME   the QEMU binary NAME           pkg=NAME  the Debian package NAME
@@ -79,6 +81,14 @@ for need in "$@"; do
 	gdb) need_command gdb-multiarch gdb-multiarch ;;
 	openocd) need_command openocd openocd ;;
 	cmake) need_command cmake cmake ;;
+	plot)
+		if [ "$(id -u)" = 0 ]; then
+			need_command gnuplot-nox gnuplot
+		elif ! command -v gnuplot >/dev/null 2>&1; then
+			echo "pl011: gnuplot not found: make bench prints its tables without pictures;" \
+				"as root: apt-get install -y --no-install-recommends gnuplot-nox" >&2
+		fi
+		;;
 	cc=*) need_compiler "${need#cc=}" ;;
 	libc=*) need_libc "${need#libc=}" ;;
 	qemu=*) need_qemu "${need#qemu=}" ;;

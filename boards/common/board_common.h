@@ -20,8 +20,24 @@ void board_tick_set(void (*tick)(void *context), void *context);
 /* Called by the board's timer interrupt. */
 void board_tick_run(void);
 
+/*
+ * The drift-free schedule for a board's one-shot tick timer or absolute alarm: each moment is
+ * one period after the previous *moment*, not after "now", and a moment already passed (or
+ * closer than a margin) skips the whole periods lost, since an alarm set into the past would
+ * never fire. board_tick_schedule remembers tick and context (board_tick_set) and the period,
+ * the first moment one period after now; it returns false when the tick is stopped (period 0
+ * or no function). board_tick_due gives the moment to program next, as seen at now.
+ * board_tick_advance, from the timer interrupt, moves to the following moment; false when
+ * stopped.
+ */
+bool board_tick_schedule(uint32_t period_us, void (*tick)(void *context), void *context,
+			 uint32_t now);
+uint32_t board_tick_due(uint32_t now);
+bool board_tick_advance(void);
+
 /* Semihosting SYS_EXIT: status 0 ends QEMU with 0, anything else with 1. Returns when no
- * debugger or emulator took the call (the SVC vector returns at once). */
+ * debugger or emulator took the call (the SVC vector returns at once; on M-profile the BKPT
+ * becomes a HardFault, which halts). */
 void board_semihosting_exit(int status);
 
 /* Identity map: the whole 1 MiB sections inside [ram_start, ram_end) Normal cacheable RAM,

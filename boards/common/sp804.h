@@ -15,13 +15,16 @@ void sp804_clock_start(uintptr_t clock);
 /* Microseconds since sp804_clock_start, wrapping at 2^32. */
 uint32_t sp804_clock_us(uintptr_t clock);
 
-/* Stop the tick, then, for a non-zero period, interrupt every period_us from the timer at
- * `tick` (1 MHz as well), measured on the clock at `clock` so that ticks do not drift. The
- * board routes the tick timer's interrupt line and calls sp804_tick_irq from it. */
-void sp804_tick_start(uintptr_t tick, uintptr_t clock, uint32_t period_us);
+/* Stop the tick timer at `tick`. */
+void sp804_tick_stop(uintptr_t tick);
+
+/* Interrupt at the moments of the boards' common schedule (board_tick_schedule, set first)
+ * from the timer at `tick` (1 MHz as well), measured on the clock at `clock` so that ticks do
+ * not drift. The board routes the tick timer's interrupt line and calls sp804_tick_irq. */
+void sp804_tick_start(uintptr_t tick, uintptr_t clock);
 
 /* From the board's IRQ dispatcher: true when the tick timer interrupted; it is then
- * acknowledged and re-armed for the next period. */
+ * acknowledged and re-armed for the next moment. */
 bool sp804_tick_irq(void);
 
 #endif

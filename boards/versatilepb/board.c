@@ -25,12 +25,11 @@ uint32_t board_now_us(void *context)
 
 void board_tick_start(uint32_t period_us, void (*tick)(void *context), void *context)
 {
-	sp804_tick_start(TIMER_TICK, TIMER_CLOCK, 0);
+	sp804_tick_stop(TIMER_TICK);
 	vic_enable_line(BOARD_VIC_LINE_TIMER01, false);
-	board_tick_set(tick, context);
-	if (period_us == 0 || tick == 0)
+	if (!board_tick_schedule(period_us, tick, context, board_now_us(0)))
 		return;
-	sp804_tick_start(TIMER_TICK, TIMER_CLOCK, period_us);
+	sp804_tick_start(TIMER_TICK, TIMER_CLOCK);
 	vic_enable_line(BOARD_VIC_LINE_TIMER01, true);
 	board_irq_enable();
 }

@@ -3,7 +3,8 @@
  * Each "board-fact" line expands the macro the board's code itself uses: the console config
  * takes BOARD_UART_FIFO_DEPTH (boards/common/console.c), the interrupt routing and dispatch
  * BOARD_UART_IRQ, and the UART clock is BOARD_UART_CLOCK_HZ where the board fixes it, else
- * the firmware's answer for clock id BCM283X_CLOCK_ID_UART (bcm283x_uart_clock_hz, same test).
+ * the firmware's answer for clock id BCM283X_CLOCK_ID_UART (bcm283x_uart_clock_hz, same test),
+ * else the system clock BOARD_CPU_HZ the microcontroller boards set up and pass as the UART's.
  */
 #include "board.h"
 
@@ -12,6 +13,8 @@ board-fact fifo_depth BOARD_UART_FIFO_DEPTH
 board-fact uart_clock fixed BOARD_UART_CLOCK_HZ
 #elif defined(BCM283X_CLOCK_ID_UART)
 board-fact uart_clock mailbox BCM283X_CLOCK_ID_UART
+#elif defined(BOARD_CPU_HZ)
+board-fact uart_clock system BOARD_CPU_HZ
 #else
 board-fact uart_clock unknown 0
 #endif

@@ -65,15 +65,19 @@ def board_facts(root, board):
 
 
 def parse_clock(cell):
-    """'fixed 24 MHz' -> ('fixed', 24000000); 'firmware mailbox, clock id 2' -> ('mailbox', 2)."""
+    """'fixed 24 MHz' -> ('fixed', 24000000); 'system clock 50 MHz' -> ('system', 50000000);
+    'firmware mailbox, clock id 2' -> ('mailbox', 2)."""
     fixed = re.fullmatch(r"fixed (\d+(?:\.\d+)?) MHz", cell)
     if fixed:
         return ("fixed", round(float(fixed.group(1)) * 1_000_000))
+    system = re.fullmatch(r"system clock (\d+(?:\.\d+)?) MHz", cell)
+    if system:
+        return ("system", round(float(system.group(1)) * 1_000_000))
     mailbox = re.fullmatch(r"firmware mailbox, clock id (\d+)", cell)
     if mailbox:
         return ("mailbox", int(mailbox.group(1)))
-    raise ValueError(f"UART clock '{cell}' is neither 'fixed <n> MHz' nor "
-                     "'firmware mailbox, clock id <n>'")
+    raise ValueError(f"UART clock '{cell}' is neither 'fixed <n> MHz', 'system clock <n> MHz' "
+                     "nor 'firmware mailbox, clock id <n>'")
 
 
 def doc_table(path):
@@ -158,7 +162,7 @@ def main():
         else:
             passed += 1
             kind, value = code["uart_clock"]
-            clock = f"{value / 1e6:g} MHz fixed" if kind == "fixed" else f"mailbox clock id {value}"
+            clock = f"mailbox clock id {value}" if kind == "mailbox" else f"{value / 1e6:g} MHz {kind}"
             print(f"ok   {board}: FIFO {code['fifo_depth']}, UART clock {clock}, "
                   f"interrupt {code['uart_irq']}, as {DOC} says")
     for board in sorted(table.keys() - set(boards)):

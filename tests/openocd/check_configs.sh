@@ -13,8 +13,14 @@
 #  - OpenOCD still running after the timeout;
 #  - its pl011_caches_off (if it has one), run on a simulated CP15 by caches_off_check.tcl,
 #    leaves the MMU or caches on or skips a cache level (one more verdict line per script).
+# Each script is also checked in a deliberately broken copy (an unknown command appended),
+# which must fail: that shows the check can fail for that script.
 # A script with variants lists each as a comment line "# pl011-check-variant: <tcl command>"
 # (run before the script, e.g. "set RPI_CHIP bcm2837"); each variant is checked as well.
+# The dummy adapter speaks only JTAG. A script for an SWD target or an adapter-specific board
+# file names what to use instead in "# pl011-check-interface: <interface script>" (an adapter
+# whose probe is absent: init then stops at "no device"), or "none" when the script names its
+# adapter itself.
 # Ends with 'N passed, N failed'; exits 1 if any script failed.
 set -u
 
@@ -35,8 +41,10 @@ fi
 
 passed=0
 failed=0
+broken=""
 log=$(mktemp)
-trap 'rm -f "$log" "$log.variants"' EXIT
+broken_cfg=""
+trap 'rm -f "$log" "$log.variants" ${broken_cfg:+"$broken_cfg"}' EXIT
 trap 'exit 130' INT TERM
 
 # check_one CFG [TCL-COMMAND]: one OpenOCD run, one verdict line.
@@ -44,10 +52,16 @@ check_one() {
 	cfg=$1
 	variant=${2:-}
 	label=$cfg${variant:+ ($variant)}
+	interface=$(sed -n 's/^# pl011-check-interface: *//p' "$cfg" | head -n 1)
+	case $interface in
+	"") set -- -f interface/dummy.cfg ;;
+	none) set -- ;;
+	*) set -- -f "$interface" ;;
+	esac
 	# No servers: nothing listens on 3333/4444/6666, so checks can run beside a real session.
 	timeout "$timeout_s" "$openocd" \
 		-c "gdb_port disabled; telnet_port disabled; tcl_port disabled" \
-		-c "${variant:-#}" -f interface/dummy.cfg -f "$cfg" \
+		-c "${variant:-#}" "$@" -f "$cfg" \
 		-c "if {[llength [info procs pl011_load_and_start]]} {echo {$marker}} else {echo {pl011-check: pl011_load_and_start is not defined}}" \
 		-c "init" -c "shutdown" >"$log" 2>&1
 	status=$?
@@ -63,6 +77,21 @@ check_one() {
 		problem=$(grep -E "invalid command name|wrong # args|can't read|Can't find|in procedure '" "$log" |
 			head -n 2 | tr '\n' ' ')
 	fi
+	if [ -n "$broken" ]; then
+		# A deliberately broken copy: the check must catch it, for the command appended.
+		case $problem in
+		*pl011_no_such_command*) ;;
+		*) problem="" ;;
+		esac
+		if [ -n "$problem" ]; then
+			passed=$((passed + 1))
+			echo "ok   $broken: the check rejects it ($(echo "$problem" | cut -c1-100))"
+		else
+			failed=$((failed + 1))
+			echo "FAIL $broken: a broken script passed the check"
+		fi
+		return
+	fi
 	if [ -n "$problem" ]; then
 		failed=$((failed + 1))
 		echo "FAIL $label: $problem"
@@ -72,27 +101,34 @@ check_one() {
 	passed=$((passed + 1))
 	if grep -qE "IR capture error|double-check your JTAG setup|examination failed|scan chain interrogation failed" "$log"; then
 		echo "ok   $label: parsed; init stopped at the JTAG scan, as expected with the dummy adapter"
+	elif grep -qE "unable to find a matching CMSIS-DAP device|open failed" "$log"; then
+		echo "ok   $label: parsed; init stopped at opening the probe, as expected without one"
 	else
 		echo "ok   $label: parsed (exit $status; no JTAG scan failure seen)"
 	fi
-	check_caches "$cfg" "$variant" "$label"
+	check_caches "$cfg" "$variant" "$label" "$@"
 }
 
-# check_caches CFG VARIANT LABEL: run the script's pl011_caches_off on a simulated CP15
-# (caches_off_check.tcl, before init) and report its verdict; scripts without it are skipped.
+# check_caches CFG VARIANT LABEL [ADAPTER ARGS]: run the script's pl011_caches_off on a
+# simulated CP15 (caches_off_check.tcl, before init) and report its verdict; scripts without
+# it are skipped.
 check_caches() {
+	cfg=$1
+	variant=$2
+	label=$3
+	shift 3
 	timeout "$timeout_s" "$openocd" \
 		-c "gdb_port disabled; telnet_port disabled; tcl_port disabled" \
-		-c "${2:-#}" -f interface/dummy.cfg -f "$1" -f "$caches_check" -c "shutdown" >"$log" 2>&1
+		-c "${variant:-#}" "$@" -f "$cfg" -f "$caches_check" -c "shutdown" >"$log" 2>&1
 	verdict=$(grep "^pl011-check: caches " "$log" | head -n 1)
 	case $verdict in
 	"pl011-check: caches ok"*)
 		passed=$((passed + 1))
-		echo "ok   $3: ${verdict#pl011-check: }" ;;
+		echo "ok   $label: ${verdict#pl011-check: }" ;;
 	"pl011-check: caches skipped"*) ;;
 	*)
 		failed=$((failed + 1))
-		echo "FAIL $3: ${verdict:+${verdict#pl011-check: }}${verdict:-pl011_caches_off check gave no verdict}"
+		echo "FAIL $label: ${verdict:+${verdict#pl011-check: }}${verdict:-pl011_caches_off check gave no verdict}"
 		sed 's/^/     /' "$log" | grep -v "does not have valid IDCODE" | tail -n 8 ;;
 	esac
 }
@@ -105,6 +141,15 @@ for cfg in "$@"; do
 		check_one "$cfg" "$variant"
 	done <"$log.variants"
 	rm -f "$log.variants"
+	# The same script with an unknown command at its end must fail, or the check proves
+	# nothing for it. The copy sits beside the original, so that what it sources relative to
+	# its own folder is found.
+	broken_cfg=$(dirname "$cfg")/.pl011-check-broken-$$.cfg
+	{ cat "$cfg"; echo "pl011_no_such_command"; } >"$broken_cfg"
+	broken="broken copy of $cfg"
+	check_one "$broken_cfg"
+	rm -f "$broken_cfg"
+	broken=""
 done
 
 echo "$passed passed, $failed failed"

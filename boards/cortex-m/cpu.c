@@ -1,0 +1,41 @@
+/* M-profile CPU helpers: PRIMASK, WFI, the NVIC lines. */
+#include "board.h"
+#include "cortex_m.h"
+#include "mmio.h"
+
+void board_irq_enable(void)
+{
+	__asm__ volatile("cpsie i" ::: "memory");
+}
+
+void board_irq_disable(void)
+{
+	__asm__ volatile("cpsid i" ::: "memory");
+}
+
+void board_wait_for_interrupt(void)
+{
+	/* A pending interrupt wakes WFI even with PRIMASK set (ARMv7-M ARM B1.5.19), so a caller
+	 * that masked, checked its condition and waits cannot sleep through the wake-up. */
+	__asm__ volatile("dsb\n\twfi" ::: "memory");
+}
+
+void cortex_m_irq_line(uint32_t irq, bool enable)
+{
+	uint32_t word = 4u * (irq / 32u);
+	uint32_t bit = 1u << (irq % 32u);
+	if (enable) {
+		mmio_write(CM_NVIC_ICPR + word, bit);
+		mmio_write(CM_NVIC_ISER + word, bit);
+	} else {
+		mmio_write(CM_NVIC_ICER + word, bit);
+	}
+}
+
+void cortex_m_irq_lines_off(void)
+{
+	for (uint32_t word = 0; word < (BOARD_IRQ_COUNT + 31u) / 32u; word++) {
+		mmio_write(CM_NVIC_ICER + 4u * word, 0xFFFFFFFFu);
+		mmio_write(CM_NVIC_ICPR + 4u * word, 0xFFFFFFFFu);
+	}
+}
