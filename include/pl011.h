@@ -63,8 +63,15 @@ enum pl011_level {
  *             level up (at most to 1/2) and refills it whole; otherwise the guaranteed count
  *             goes blind, and after enough refills without underrun the trigger moves one
  *             level down so that each interrupt carries more characters.
+ *  MEASURED   no FR read: the guaranteed count goes blind, and the driver times its own
+ *             interrupt latency with config.clock (a few clock reads per thousand interrupts)
+ *             and uses the lowest trigger, at most 1/2, whose headroom covers three times the
+ *             latest lateness it saw. Starts at 1/2; without a clock it stays there
+ *             (HALF_FIFO). The recommended mode (docs/benchmarks.md, "Verdict").
  * A blind write is only made while the interrupt has been the sole writer since its TX cause
  * was read; any other write in between makes the next refill poll FR instead.
+ * A zeroed config means POLLED: the ring modes need a caller's buffer, which a zeroed config
+ * does not have, and polled TX needs nothing but the registers.
  */
 enum pl011_tx_mode {
 	PL011_TX_POLLED = 0,
@@ -72,6 +79,7 @@ enum pl011_tx_mode {
 	PL011_TX_POLL_FULL,
 	PL011_TX_HYBRID,
 	PL011_TX_ADAPTIVE,
+	PL011_TX_MEASURED,
 };
 
 /*
@@ -186,7 +194,7 @@ struct pl011_stats {
 	uint32_t tx_refill_full;      /* refills that stopped because FR showed TXFF */
 	uint32_t tx_extra_chars;      /* characters loaded beyond the guaranteed count */
 	uint32_t tx_extra_histogram[PL011_EXTRA_HISTOGRAM_BINS]; /* refills by extra characters */
-	uint32_t tx_underruns;        /* refills that found TXFE set (ADAPTIVE, POLL_FULL) */
+	uint32_t tx_underruns;        /* refills that found TXFE set (ADAPTIVE, POLL_FULL, stall guard) */
 	uint32_t tx_trigger_changes;  /* ADAPTIVE trigger moves */
 	uint32_t tx_stalls;           /* waits that saw no TX progress and refilled themselves */
 	uint32_t tx_timeouts;         /* bounded TX waits that ran out */
@@ -208,6 +216,7 @@ struct pl011_line {
 	uint32_t cr;         /* control register as programmed */
 	uint32_t rx_imsc;    /* the RX interrupt bits of IMSC (constant while running) */
 	uint32_t rx_level;   /* RX trigger (enum pl011_level) */
+	uint32_t irq_passes; /* MIS reads per handler entry at most: 4 above a 1/2 TX trigger */
 };
 
 /* Transmit state. `owner` is the one word that contexts share (docs/design.md has its
@@ -218,9 +227,19 @@ struct pl011_tx {
 	uint32_t unowned_bytes; /* atomic: bytes panic writes sent without owning TX */
 	uint32_t level;         /* current TX trigger (enum pl011_level) */
 	uint32_t poll_next;     /* the FIFO was written outside a TX-interrupt refill */
+	uint32_t stall_pass;    /* the next polling pass is the stall guard's */
 	uint32_t clean_refills; /* ADAPTIVE: refills since the last underrun or move */
 	uint32_t patience;      /* ADAPTIVE: clean refills needed before moving down */
-	uint32_t lowered;       /* ADAPTIVE: the last move was down, no underrun since */
+	uint32_t lowered;       /* ADAPTIVE, MEASURED: the last move was down, not undone since */
+	uint32_t sample_at_us;  /* MEASURED: clock at the last sampled interrupt entry */
+	uint32_t sample_pending; /* MEASURED: the next entry completes a sample */
+	uint32_t raise_to;      /* MEASURED: the level the next refill moves up to first, or 0 */
+	uint32_t sample_wait;   /* MEASURED: refills until the next sampling burst */
+	uint32_t sample_pause;  /* MEASURED: the pause after a burst that moved nothing */
+	uint32_t calm;          /* MEASURED: samples in a row that fit the next level down */
+	uint32_t calm_needed;   /* MEASURED: samples in a row before it moves down */
+	uint32_t headroom_ns[PL011_LEVEL_7_8 + 1];  /* MEASURED: trigger entries, line time */
+	uint32_t interval_ns[PL011_LEVEL_7_8 + 1];  /* MEASURED: depth - trigger entries */
 };
 
 /* Receive state: the ring, whose producer is the interrupt and consumer the reader. */

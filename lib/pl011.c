@@ -81,7 +81,7 @@ static int check_config(const struct pl011_config *config)
 		return PL011_EINVAL;
 	if ((unsigned)config->parity > (unsigned)PL011_PARITY_SPACE)
 		return PL011_EINVAL;
-	if ((unsigned)config->tx_mode > (unsigned)PL011_TX_ADAPTIVE)
+	if ((unsigned)config->tx_mode > (unsigned)PL011_TX_MEASURED)
 		return PL011_EINVAL;
 	if ((unsigned)config->rx_mode > (unsigned)PL011_RX_FEW_IRQS)
 		return PL011_EINVAL;
@@ -238,6 +238,7 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 	uart->line.cr = plan.cr;
 	uart->line.rx_level = plan.rx_level;
 	uart->line.rx_imsc = plan.imsc;
+	uart->line.irq_passes = plan.tx_level > PL011_LEVEL_1_2 ? 4u : 1u;
 	uart->line.fifo_depth = fifo_depth_from_id(uart);
 
 	/* The character in flight runs at the old rate: budget by the slower of the two. */
@@ -268,33 +269,48 @@ static void count_causes(struct pl011 *uart, uint32_t mis)
 		uart->stats.irq_tx++;
 }
 
+/* One pass over the causes MIS showed. */
+static void service_causes(struct pl011 *uart, uint32_t mis)
+{
+	count_causes(uart, mis);
+	/* Error causes are acknowledged before draining, so an error on a character that arrives
+	 * during the drain raises them again. RX and RT are not acknowledged: reading the FIFO
+	 * below the trigger (RX) or empty (RT) clears them (TRM 2.8), and a drain that stops at
+	 * its bound leaves them asserted so the handler comes back. An ICR here would lose them
+	 * for good where the RX interrupt is edge-like: QEMU raises it only when the FIFO goes
+	 * from empty to one character, and never raises RT. TX is not acknowledged either: its
+	 * refill clears it. */
+	if (mis & PL011_INT_ERRORS)
+		pl011_reg_write(uart, PL011_ICR, mis & PL011_INT_ERRORS);
+	if (mis & (PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS))
+		pl011_rx_service(uart);
+	if (mis & PL011_INT_TX)
+		pl011_tx_service_irq(uart);
+}
+
+/*
+ * One MIS read per entry, as a minimal handler makes, unless a second TX cause is likely: the
+ * line is level-sensitive, so a cause still (or newly) asserted when we return calls us again,
+ * and reading MIS once more before returning would cost every entry a register read to save
+ * the rare one a re-entry. With a trigger above 1/2, though, a refill writes fewer characters
+ * than the trigger level, so one that comes after a few characters have left leaves the FIFO
+ * at or below the trigger and the cause latched: every late interrupt would then carry only
+ * `depth - trigger` characters per interrupt latency. There line.irq_passes allows up to four
+ * passes, each after a fresh MIS read.
+ */
 void pl011_irq_handler(struct pl011 *uart)
 {
 	if (uart == NULL || pl011_state_get(uart) == PL011_STATE_STOPPED)
 		return;
-	bool counted = false;
-	for (int pass = 0; pass < 4; pass++) {
+	uint32_t pass = 0;
+	do {
 		uint32_t mis = pl011_reg_read(uart, PL011_MIS);
 		if (mis == 0)
-			break;
-		if (!counted)
+			return;
+		if (pass == 0)
 			uart->stats.irq_entries++;
-		counted = true;
-		count_causes(uart, mis);
-		/* Error causes are acknowledged before draining, so an error on a character that
-		 * arrives during the drain raises them again. RX and RT are not acknowledged: reading
-		 * the FIFO below the trigger (RX) or empty (RT) clears them (TRM 2.8), and a drain
-		 * that stops at its bound leaves them asserted so the handler comes back. An ICR
-		 * here would lose them for good where the RX interrupt is edge-like: QEMU raises it
-		 * only when the FIFO goes from empty to one character, and never raises RT. TX is
-		 * not acknowledged either: its refill clears it. */
-		if (mis & PL011_INT_ERRORS)
-			pl011_reg_write(uart, PL011_ICR, mis & PL011_INT_ERRORS);
-		if (mis & (PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS))
-			pl011_rx_service(uart);
-		if (mis & PL011_INT_TX)
-			pl011_tx_service_irq(uart);
-	}
+		service_causes(uart, mis);
+	} while (++pass < uart->line.irq_passes);
 }
 
 int pl011_get_stats(const struct pl011 *uart, struct pl011_stats *out)

@@ -3,6 +3,7 @@
 #define PL011_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pl011.h"
@@ -27,14 +28,24 @@ static inline void pl011_reg_write(const struct pl011 *uart, uint32_t offset, ui
 	pl011_io_write(uart->config.base + offset, value);
 }
 
+/* Bytes to one register, the address computed once: the per-character loop of every refill is
+ * then a load and a store. */
+static inline void pl011_reg_write_bytes(const struct pl011 *uart, uint32_t offset,
+					 const uint8_t *bytes, size_t n)
+{
+	uintptr_t addr = uart->config.base + offset;
+	for (size_t i = 0; i < n; i++)
+		pl011_io_write(addr, bytes[i]);
+}
+
 static inline uint32_t pl011_state_get(const struct pl011 *uart)
 {
-	return __atomic_load_n(&uart->state, __ATOMIC_ACQUIRE);
+	return pl011_atomic_load(&uart->state, __ATOMIC_ACQUIRE);
 }
 
 static inline void pl011_state_set(struct pl011 *uart, uint32_t state)
 {
-	__atomic_store_n(&uart->state, state, __ATOMIC_RELEASE);
+	pl011_atomic_store(&uart->state, state, __ATOMIC_RELEASE);
 }
 
 static inline bool pl011_is_running(const struct pl011 *uart)

@@ -2,7 +2,57 @@
 #ifndef PL011_IO_H
 #define PL011_IO_H
 
+#include <stdbool.h>
 #include <stdint.h>
+
+/*
+ * ARMv5 and ARMv6-M cores are single (no exclusives, no coherent second core): there the only
+ * other context is an interrupt on the same core, and program order is all the ordering the
+ * shared words need. GCC does not know that and calls __sync_synchronize, a function, around
+ * every ordered atomic access on ARMv5; the pl011_atomic_* helpers below give such cores a
+ * relaxed access between two compiler barriers instead, and everyone else the order asked for.
+ */
+#if defined(__ARM_ARCH) && !defined(__aarch64__) && (__ARM_ARCH < 6 || defined(__ARM_ARCH_6M__))
+#define PL011_IO_ONE_CORE 1
+#else
+#define PL011_IO_ONE_CORE 0
+#endif
+
+/* `order` is one of __ATOMIC_RELAXED, _ACQUIRE, _RELEASE, _SEQ_CST, a constant once inlined. */
+static inline uint32_t pl011_atomic_load(const uint32_t *word, int order)
+{
+#if PL011_IO_ONE_CORE
+	(void)order;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	uint32_t value = __atomic_load_n(word, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	return value;
+#else
+	return __atomic_load_n(word, order);
+#endif
+}
+
+static inline void pl011_atomic_store(uint32_t *word, uint32_t value, int order)
+{
+#if PL011_IO_ONE_CORE
+	(void)order;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(word, value, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+#else
+	__atomic_store_n(word, value, order);
+#endif
+}
+
+/* A full fence between our stores and our later loads (another core's view). */
+static inline void pl011_atomic_fence(void)
+{
+#if PL011_IO_ONE_CORE
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+#else
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
 
 #ifdef PL011_IO_HOOKS
 /* A host harness (the behavioural model) defines these. pl011_io_atomic_point is called before

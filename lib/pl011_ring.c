@@ -14,13 +14,13 @@ static uint32_t ring_load_relaxed(const uint32_t *index)
 static uint32_t ring_load_acquire(const uint32_t *index)
 {
 	pl011_io_atomic_point();
-	return __atomic_load_n(index, __ATOMIC_ACQUIRE);
+	return pl011_atomic_load(index, __ATOMIC_ACQUIRE);
 }
 
 static void ring_store_release(uint32_t *index, uint32_t value)
 {
 	pl011_io_atomic_point();
-	__atomic_store_n(index, value, __ATOMIC_RELEASE);
+	pl011_atomic_store(index, value, __ATOMIC_RELEASE);
 }
 
 static size_t ring_min(size_t a, size_t b)

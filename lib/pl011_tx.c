@@ -25,12 +25,24 @@
 #define ADAPTIVE_MAX_PATIENCE 4096u
 #define ADAPTIVE_CEILING PL011_LEVEL_1_2
 
+/* MEASURED (below, before refill_measured): samples in a row that must fit a lower level before
+ * it is used, at first and at most (doubled each time a lowered level had to be left again);
+ * the headroom a level needs, as a multiple of the lateness it must cover; the
+ * refills between sampling bursts, at first and at most (it grows fourfold after each burst
+ * that moved nothing); the refills between single samples at the lowest level. */
+#define MEASURED_CALM_SAMPLES 128u
+#define MEASURED_MAX_CALM_SAMPLES 4096u
+#define MEASURED_MARGIN 3u
+#define MEASURED_FIRST_PAUSE 16u
+#define MEASURED_MAX_PAUSE 4096u
+#define MEASURED_FLOOR_PAUSE 16u
+
 /* ---- the owner word ---- */
 
 static uint32_t owner_load(const struct pl011 *uart)
 {
 	pl011_io_atomic_point();
-	return __atomic_load_n(&uart->tx.owner, __ATOMIC_SEQ_CST);
+	return pl011_atomic_load(&uart->tx.owner, __ATOMIC_SEQ_CST);
 }
 
 /* Compare and swap; on failure *expected receives the word as it is now. */
@@ -133,13 +145,35 @@ static uint32_t fill_blind(struct pl011 *uart, uint32_t limit)
 			break;
 		if (n > limit - done)
 			n = limit - done;
-		for (size_t i = 0; i < n; i++)
-			pl011_reg_write(uart, PL011_DR, segment[i]);
+		pl011_reg_write_bytes(uart, PL011_DR, segment, n);
 		pl011_ring_skip(&uart->tx.ring, n);
 		done += (uint32_t)n;
 	}
 	uart->stats.tx_bytes += done;
 	return done;
+}
+
+/*
+ * Write bytes while FR shows room. *fr holds an FR value read since the last DR write and
+ * receives the last one read; *reads counts the FR reads. Returns how many were written:
+ * fewer than n only when *fr shows TXFF. The loop keeps both addresses in registers: per
+ * character a load, a store and the FR read that allows the next.
+ */
+static size_t write_while_room(struct pl011 *uart, const uint8_t *bytes, size_t n, uint32_t *fr,
+			       uint32_t *reads)
+{
+	uintptr_t base = uart->config.base;
+	uint32_t value = *fr;
+	size_t i = 0;
+	while ((value & PL011_FR_TXFF) == 0) {
+		pl011_io_write(base + PL011_DR, bytes[i]);
+		if (++i == n)
+			break;
+		value = pl011_io_read(base + PL011_FR);
+	}
+	*fr = value;
+	*reads += (uint32_t)(i == n ? n - 1u : i);
+	return i;
 }
 
 /*
@@ -150,29 +184,29 @@ static uint32_t fill_blind(struct pl011 *uart, uint32_t limit)
 static bool fill_polling(struct pl011 *uart, uint32_t limit, uint32_t *first_fr, uint32_t *written)
 {
 	uint32_t done = 0;
+	uint32_t reads = 0;
 	bool full = false;
-	while (done < limit && !full) {
+	while (done < limit) {
 		const uint8_t *segment;
 		size_t n = pl011_ring_peek(&uart->tx.ring, &segment);
 		if (n == 0)
 			break;
 		if (n > limit - done)
 			n = limit - done;
-		size_t i = 0;
-		for (; i < n; i++) {
-			uint32_t fr = tx_read_fr(uart);
-			if (first_fr != NULL && done == 0 && i == 0)
-				*first_fr = fr;
-			if ((fr & PL011_FR_TXFF) != 0) {
-				uart->stats.tx_refill_full++;
-				full = true;
-				break;
-			}
-			pl011_reg_write(uart, PL011_DR, segment[i]);
-		}
+		uint32_t fr = pl011_reg_read(uart, PL011_FR);
+		reads++;
+		if (first_fr != NULL && done == 0)
+			*first_fr = fr;
+		size_t i = write_while_room(uart, segment, n, &fr, &reads);
 		pl011_ring_skip(&uart->tx.ring, i);
 		done += (uint32_t)i;
+		if ((fr & PL011_FR_TXFF) != 0) {
+			uart->stats.tx_refill_full++;
+			full = true;
+			break;
+		}
 	}
+	uart->stats.tx_fr_reads += reads;
 	uart->stats.tx_bytes += done;
 	if (written != NULL)
 		*written = done;
@@ -231,6 +265,124 @@ static uint32_t refill_adaptive(struct pl011 *uart, uint32_t guaranteed)
 }
 
 /*
+ * MEASURED: the driver times its own interrupt latency with the clock it already has and uses
+ * the lowest trigger whose headroom covers the observed tail. While nothing else writes the
+ * FIFO and it never runs dry, the TX cause latches every time exactly the `depth - trigger`
+ * characters of a refill have left, i.e. every `depth - trigger` frames; so the time between
+ * two consecutive interrupt entries, less those frames, is how much later the second handler
+ * ran than the first (each clock read is the same fixed work after its own crossing: the blind
+ * fill comes first, so a sample never delays the characters). The first runs at least the
+ * fixed latency late, so this lateness never overstates the second's. A latency that is always
+ * the same but longer than the headroom shows too: the FIFO then runs dry before each refill,
+ * the next crossing comes `depth - trigger` frames after the refill rather than after the
+ * previous crossing, and the lateness reads as latency minus headroom.
+ *
+ * Sampling costs a clock read per entry; it comes in bursts, and each burst that moves nothing
+ * makes the pause before the next four times longer (at a level that must stay, a few clock
+ * reads per thousand interrupts). A lateness whose MEASURED_MARGIN multiple exceeds the
+ * headroom raises the trigger at the next refill, to at most 1/2 (above it each interrupt
+ * carries so few characters that more interrupts mean more late ones, docs/benchmarks.md);
+ * calm_needed samples in a row that would all fit the next level down lower it by one. The
+ * level moves up before a fill and down after one, as in ADAPTIVE (so a raise waits for the
+ * next refill), and each move makes the next refill poll. Without a clock it stays at its
+ * starting level (1/2 by default): HALF_FIFO.
+ */
+static void measured_end_burst(struct pl011_tx *tx, uint32_t pause)
+{
+	tx->sample_pending = 0;
+	tx->calm = 0;
+	tx->sample_wait = pause;
+}
+
+/* Judge one lateness; returns the level to move down to after the fill, or 0. */
+static uint32_t measured_judge(struct pl011 *uart, int64_t late_ns)
+{
+	struct pl011_tx *tx = &uart->tx;
+	uint64_t need = late_ns > 0 ? (uint64_t)late_ns * MEASURED_MARGIN : 0u;
+	uint32_t level = tx->level;
+	if (need > tx->headroom_ns[level]) {
+		uint32_t target = level;
+		while (target < ADAPTIVE_CEILING && tx->headroom_ns[target] < need)
+			target++;
+		if (target != level) {
+			tx->raise_to = target;
+			/* A level we lowered to was too low after all: wait longer before the next try. */
+			if (tx->lowered && tx->calm_needed < MEASURED_MAX_CALM_SAMPLES)
+				tx->calm_needed *= 2u;
+			tx->lowered = 0;
+		}
+		measured_end_burst(tx, tx->sample_pause);
+		if (tx->sample_pause < MEASURED_MAX_PAUSE)
+			tx->sample_pause *= 4u;
+		return 0;
+	}
+	if (level == PL011_LEVEL_1_8) {
+		measured_end_burst(tx, MEASURED_FLOOR_PAUSE);
+		return 0;
+	}
+	if (need > tx->headroom_ns[level - 1u]) {
+		measured_end_burst(tx, tx->sample_pause);
+		if (tx->sample_pause < MEASURED_MAX_PAUSE)
+			tx->sample_pause *= 4u;
+		return 0;
+	}
+	if (++tx->calm < tx->calm_needed)
+		return 0;
+	tx->calm = 0;
+	tx->lowered = 1;
+	tx->sample_pause = MEASURED_FIRST_PAUSE;
+	return level - 1u;
+}
+
+static uint32_t refill_measured(struct pl011 *uart, uint32_t guaranteed)
+{
+	struct pl011_tx *tx = &uart->tx;
+	if (tx->raise_to != 0) {
+		set_tx_level(uart, tx->raise_to);
+		tx->raise_to = 0;
+	}
+	uint32_t written = fill_blind(uart, guaranteed);
+	if (tx->sample_wait != 0 || uart->config.clock == NULL) {
+		if (tx->sample_wait != 0)
+			tx->sample_wait--;
+		return written;
+	}
+	uint32_t now = uart->config.clock(uart->config.clock_context);
+	uint32_t lower = 0;
+	if (tx->sample_pending) {
+		int64_t late_ns = (int64_t)(uint32_t)(now - tx->sample_at_us) * 1000 -
+				  (int64_t)tx->interval_ns[tx->level];
+		lower = measured_judge(uart, late_ns);
+	}
+	tx->sample_at_us = now;
+	tx->sample_pending = tx->sample_wait == 0 && !tx->poll_next && tx->raise_to == 0;
+	if (lower != 0)
+		set_tx_level(uart, lower);
+	return written;
+}
+
+/* MEASURED's table: per level, the headroom (trigger entries) and the time between crossings
+ * (depth - trigger entries), in nanoseconds of line time; and its sampling state. */
+static void measured_reset(struct pl011 *uart)
+{
+	struct pl011_tx *tx = &uart->tx;
+	uint32_t depth = uart->line.fifo_depth;
+	for (uint32_t level = PL011_LEVEL_1_8; level <= PL011_LEVEL_7_8; level++) {
+		uint64_t kept = pl011_level_entries(depth, level);
+		uint64_t headroom = kept * uart->line.frame_ns;
+		uint64_t interval = (depth - kept) * uart->line.frame_ns;
+		tx->headroom_ns[level] = headroom > UINT32_MAX ? UINT32_MAX : (uint32_t)headroom;
+		tx->interval_ns[level] = interval > UINT32_MAX ? UINT32_MAX : (uint32_t)interval;
+	}
+	tx->sample_pending = 0;
+	tx->raise_to = 0;
+	tx->sample_wait = 0;
+	tx->sample_pause = MEASURED_FIRST_PAUSE;
+	tx->calm = 0;
+	tx->calm_needed = MEASURED_CALM_SAMPLES;
+}
+
+/*
  * The interrupt's refill, with its TX cause latched. After TXIS the FIFO holds at most
  * `trigger` entries, so `depth - trigger` can go blind, unless someone else wrote the FIFO
  * since (then poll).
@@ -242,6 +394,7 @@ static void refill_by_strategy(struct pl011 *uart)
 	enum pl011_tx_mode mode = uart->config.tx_mode;
 	if (uart->tx.poll_next) {
 		uart->tx.poll_next = 0;
+		uart->tx.sample_pending = 0; /* the crossings are no longer a refill apart */
 		mode = PL011_TX_POLL_FULL;
 	}
 
@@ -263,6 +416,9 @@ static void refill_by_strategy(struct pl011 *uart)
 	case PL011_TX_ADAPTIVE:
 		written = refill_adaptive(uart, guaranteed);
 		break;
+	case PL011_TX_MEASURED:
+		written = refill_measured(uart, guaranteed);
+		break;
 	default:
 		(void)fill_polling(uart, 2u * depth, &first_fr, &written);
 		if ((first_fr & PL011_FR_TXFE) != 0)
@@ -277,10 +433,15 @@ static void refill_by_strategy(struct pl011 *uart)
 static bool refill_until_full(struct pl011 *uart)
 {
 	uint32_t written = 0;
+	uint32_t first_fr = 0;
 	uart->stats.tx_refills++;
-	bool full = fill_polling(uart, UINT32_MAX, NULL, &written);
+	bool full = fill_polling(uart, UINT32_MAX, &first_fr, &written);
 	if (written != 0)
 		uart->tx.poll_next = 1;
+	/* The stall guard's pass: bytes waited, so an empty FIFO is the line run dry. */
+	if (uart->tx.stall_pass && (first_fr & PL011_FR_TXFE) != 0)
+		uart->stats.tx_underruns++;
+	uart->tx.stall_pass = 0;
 	return full;
 }
 
@@ -317,7 +478,7 @@ static void tx_kick(struct pl011 *uart)
 	/* The ring's head store before the look at the owner word; the owner looks at the ring
 	 * before its release swap. One of us sees the other. */
 	pl011_io_atomic_point();
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	pl011_atomic_fence();
 	if ((owner_load(uart) & (TX_ARMED | TX_OWNED)) == TX_ARMED)
 		return;
 	if (tx_own_or_request(uart))
@@ -334,8 +495,9 @@ void pl011_tx_reset(struct pl011 *uart, uint32_t tx_level)
 	uart->tx.clean_refills = 0;
 	uart->tx.patience = ADAPTIVE_FIRST_PATIENCE;
 	uart->tx.lowered = 0;
+	measured_reset(uart);
 	__atomic_store_n(&uart->tx.unowned_bytes, 0u, __ATOMIC_RELAXED);
-	__atomic_store_n(&uart->tx.owner, 0u, __ATOMIC_SEQ_CST);
+	pl011_atomic_store(&uart->tx.owner, 0u, __ATOMIC_SEQ_CST);
 }
 
 void pl011_tx_service_irq(struct pl011 *uart)
@@ -359,38 +521,54 @@ void pl011_tx_service_irq(struct pl011 *uart)
 /*
  * Stall guard for waits: if the ring's tail has not moved for (depth + 2) frame times while
  * bytes wait, the TX interrupt is not coming (lost, a model that never raises it, or CTS held
- * off): send from here, which also re-arms the interrupt.
+ * off): send from here, which also re-arms the interrupt. Once it had to, it keeps the FIFO fed
+ * itself, every half FIFO of frames, until somebody else moves the tail again: waiting the
+ * whole window each time would leave the line idle for two frames plus a wait step per FIFO.
  */
 struct tx_watch {
 	uint32_t tail;
 	uint32_t since_us;
 	uint32_t window_us;
+	uint32_t patient_us; /* the window while the interrupt keeps the tail moving */
+	uint32_t feeding_us; /* the window once the wait feeds the FIFO itself */
 };
+
+static uint32_t tx_tail(const struct pl011 *uart)
+{
+	return pl011_atomic_load(&uart->tx.ring.tail, __ATOMIC_ACQUIRE);
+}
 
 static void tx_watch_start(struct tx_watch *watch, const struct pl011 *uart,
 			   const struct pl011_wait *wait)
 {
-	watch->tail = __atomic_load_n(&uart->tx.ring.tail, __ATOMIC_ACQUIRE);
+	watch->tail = tx_tail(uart);
 	watch->since_us = pl011_wait_elapsed_us(wait);
-	watch->window_us = pl011_frames_us(uart, uart->line.fifo_depth + 2u) + 1u;
+	watch->patient_us = pl011_frames_us(uart, uart->line.fifo_depth + 2u) + 1u;
+	watch->feeding_us = pl011_frames_us(uart, uart->line.fifo_depth / 2u) + 1u;
+	watch->window_us = watch->patient_us;
 }
 
 static void tx_watch_check(struct tx_watch *watch, struct pl011 *uart,
 			   const struct pl011_wait *wait)
 {
-	uint32_t tail = __atomic_load_n(&uart->tx.ring.tail, __ATOMIC_ACQUIRE);
+	uint32_t tail = tx_tail(uart);
 	uint32_t now = pl011_wait_elapsed_us(wait);
 	if (tail != watch->tail || pl011_ring_count(&uart->tx.ring) == 0) {
 		watch->tail = tail;
 		watch->since_us = now;
+		watch->window_us = watch->patient_us;
 		return;
 	}
 	if (now - watch->since_us < watch->window_us)
 		return;
 	uart->stats.tx_stalls++;
-	if (tx_own_or_request(uart))
+	if (tx_own_or_request(uart)) {
+		uart->tx.stall_pass = 1;
 		tx_send_and_release(uart, false);
+	}
+	watch->tail = tx_tail(uart);
 	watch->since_us = now;
+	watch->window_us = watch->feeding_us;
 }
 
 int pl011_tx_wait_drained(struct pl011 *uart, uint32_t budget_us)
@@ -472,11 +650,36 @@ static size_t write_polled(struct pl011 *uart, const uint8_t *data, size_t len, 
 	return done;
 }
 
+/*
+ * An idle transmitter (the ring empty, nobody owning TX): the caller's bytes go straight to
+ * the FIFO while FR shows room, as priming would send them, without the copy through the
+ * ring; the rest is queued and the owner's pass arms the interrupt. Owning TX with the ring
+ * empty, nothing can be queued ahead of these bytes. Returns how many it took (0: not idle).
+ */
+static size_t write_idle(struct pl011 *uart, const uint8_t *data, size_t len)
+{
+	if (len == 0 || pl011_ring_count(&uart->tx.ring) != 0 || !tx_try_own(uart))
+		return 0;
+	size_t done = 0;
+	if (pl011_ring_count(&uart->tx.ring) == 0) {
+		uint32_t reads = 1;
+		uint32_t fr = pl011_reg_read(uart, PL011_FR);
+		done = write_while_room(uart, data, len, &fr, &reads);
+		uart->stats.tx_fr_reads += reads;
+		uart->stats.tx_bytes += (uint32_t)done;
+		if (done != 0)
+			uart->tx.poll_next = 1;
+	}
+	done += pl011_ring_write(&uart->tx.ring, data + done, len - done);
+	tx_send_and_release(uart, false);
+	return done;
+}
+
 static size_t write_queued(struct pl011 *uart, const uint8_t *data, size_t len, uint32_t bound_us)
 {
 	struct pl011_wait wait;
 	struct tx_watch watch;
-	size_t done = 0;
+	size_t done = write_idle(uart, data, len);
 
 	pl011_wait_start(&wait, uart, bound_us);
 	tx_watch_start(&watch, uart, &wait);

@@ -24,9 +24,18 @@ static uint32_t saturate_us(uint64_t us)
 	return us >= PL011_WAIT_AUTO ? PL011_WAIT_AUTO - 1u : (uint32_t)us;
 }
 
-/* frames * frame_ns / 1000 rounded up, without overflowing 64 bits for any frames. */
+/* frames * frame_ns / 1000 rounded up, without overflowing 64 bits for any frames. Waits and
+ * writes ask this on every call: a product that fits 32 bits (a FIFO's or a ring's worth of
+ * frames at any usual rate) is divided in 32 bits, which compilers turn into a multiply by
+ * the reciprocal, where a 64-bit division is a library call on 32-bit cores. */
 static uint64_t frames_to_us(uint64_t frames, uint64_t frame_ns)
 {
+	if (frames <= UINT32_MAX && frame_ns <= UINT32_MAX) {
+		uint64_t ns = frames * frame_ns; /* at most (2^32 - 1)^2: no overflow */
+		if (ns <= UINT32_MAX - 999u)
+			return ((uint32_t)ns + 999u) / 1000u;
+		return (ns + 999u) / 1000u;
+	}
 	const uint64_t ceiling = (uint64_t)PL011_WAIT_AUTO * 1000u;
 	if (frame_ns != 0 && frames > ceiling / frame_ns)
 		return PL011_WAIT_AUTO;

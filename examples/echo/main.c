@@ -49,7 +49,7 @@ static int track_command(uint8_t byte)
 int main(void)
 {
 	struct pl011_config config = *board_console_config();
-	config.tx_mode = PL011_TX_HALF_FIFO;
+	config.tx_mode = PL011_TX_MEASURED;
 	config.rx_mode = PL011_RX_LOW_LATENCY;
 	config.tx_buffer = tx_storage;
 	config.tx_buffer_size = sizeof tx_storage;

@@ -132,13 +132,13 @@ int main(void)
 	static struct rt_loop loop;
 
 	printf("rt_loop on %s: %u periods of %u us, one %u-byte frame per period, "
-	       "interrupt-driven TX (HALF_FIFO)\n",
+	       "interrupt-driven TX (MEASURED)\n",
 	       board_name(), PERIODS, PERIOD_US, FRAME_BYTES);
 	/* Re-initialising flushes the FIFO (TRM 3.3.8): let the banner leave first. */
 	(void)pl011_flush(board_console(), PL011_WAIT_AUTO, NULL);
 
 	struct pl011_config config = *board_console_config();
-	config.tx_mode = PL011_TX_HALF_FIFO;
+	config.tx_mode = PL011_TX_MEASURED;
 	config.tx_buffer = tx_buffer;
 	config.tx_buffer_size = sizeof tx_buffer;
 	if (pl011_init(board_console(), &config) != 0)

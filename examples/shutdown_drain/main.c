@@ -11,7 +11,7 @@ static const char verse[] = "the quick brown fox jumps over the lazy dog 0123456
 static int start_interrupt_driven(void)
 {
 	struct pl011_config config = *board_console_config();
-	config.tx_mode = PL011_TX_HYBRID;
+	config.tx_mode = PL011_TX_MEASURED;
 	config.tx_buffer = tx_storage;
 	config.tx_buffer_size = sizeof tx_storage;
 	int err = pl011_init(board_console(), &config);

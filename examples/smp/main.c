@@ -95,7 +95,7 @@ static bool writers_done(void)
 int main(void)
 {
 	struct pl011_config config = *board_console_config();
-	config.tx_mode = PL011_TX_HYBRID;
+	config.tx_mode = PL011_TX_MEASURED;
 	config.rx_mode = PL011_RX_LOW_LATENCY;
 	config.tx_buffer = tx_storage;
 	config.tx_buffer_size = sizeof tx_storage;

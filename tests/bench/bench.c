@@ -88,10 +88,11 @@ static const struct load loads[] = {
 #define LOADS (sizeof loads / sizeof loads[0])
 
 static const enum pl011_tx_mode strategies[] = {
-	PL011_TX_HALF_FIFO, PL011_TX_POLL_FULL, PL011_TX_HYBRID, PL011_TX_ADAPTIVE};
-static const char *const strategy_names[] = {"HALF_FIFO", "POLL_FULL", "HYBRID", "ADAPTIVE"};
-#define STRATEGIES 4u
-enum { S_HALF, S_POLL, S_HYBRID, S_ADAPTIVE };
+	PL011_TX_HALF_FIFO, PL011_TX_POLL_FULL, PL011_TX_HYBRID, PL011_TX_ADAPTIVE, PL011_TX_MEASURED};
+static const char *const strategy_names[] = {"HALF_FIFO", "POLL_FULL", "HYBRID", "ADAPTIVE",
+					     "MEASURED"};
+#define STRATEGIES 5u
+enum { S_HALF, S_POLL, S_HYBRID, S_ADAPTIVE, S_MEASURED };
 
 static const char *const level_names[] = {"default", "1/8", "1/4", "1/2", "3/4", "7/8"};
 
@@ -467,7 +468,10 @@ static void bench_tx_seeds(void)
 	printf("| seed |");
 	for (size_t s = 0; s < STRATEGIES; s++)
 		printf(" %s |", strategy_names[s]);
-	printf("\n|---:|---|---|---|---|\n");
+	printf("\n|---:|");
+	for (size_t s = 0; s < STRATEGIES; s++)
+		printf("---|");
+	printf("\n");
 	uint64_t sum_idle[STRATEGIES] = {0};
 	uint64_t sum_irq[STRATEGIES] = {0};
 	uint64_t sum_fr[STRATEGIES] = {0};

@@ -35,7 +35,7 @@ static void fuzz_preemption(struct byte_stream *in)
 {
 	struct explore_params p;
 	explore_default_params(&p);
-	p.mode = (enum pl011_tx_mode)next_from_input(in, 5);
+	p.mode = (enum pl011_tx_mode)next_from_input(in, PL011_TX_MEASURED + 1);
 	p.tx_trigger = (enum pl011_level)next_from_input(in, 6);
 	p.depth = next_from_input(in, 2) ? 32u : 16u;
 	/* Fast lines: the races need a FIFO that drains within a few accesses, and a slow line

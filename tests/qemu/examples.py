@@ -179,7 +179,7 @@ def run_tx_cost(session, board, machine):
     the refills counted are the writer's own."""
     problems = expect_exit_zero(session)
     rows = dict(re.findall(r"tx_cost (\w+): (\d+ instructions per byte, .*)\n", session.output))
-    for mode in ("POLLED", "HALF_FIFO", "POLL_FULL", "HYBRID", "ADAPTIVE"):
+    for mode in ("POLLED", "HALF_FIFO", "POLL_FULL", "HYBRID", "ADAPTIVE", "MEASURED"):
         row = rows.get(mode)
         if row is None:
             problems.append(f"{mode}: no result line")

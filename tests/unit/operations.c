@@ -80,7 +80,7 @@ static void random_config(void)
 {
 	static const uint32_t bauds[] = {115200u, 921600u, 3000000u};
 	h.config.baud = bauds[choose(3)];
-	h.config.tx_mode = (enum pl011_tx_mode)choose(5);
+	h.config.tx_mode = (enum pl011_tx_mode)choose(PL011_TX_MEASURED + 1);
 	h.config.rx_mode = (enum pl011_rx_mode)choose(3);
 	h.config.tx_trigger = (enum pl011_level)choose(6);
 	h.config.flags = choose(4) == 0 ? PL011_FLAG_LOOPBACK : 0u;

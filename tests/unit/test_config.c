@@ -67,7 +67,7 @@ static void test_config_every_bad_field_is_refused(void **state)
 	REFUSE(c.stop_bits = 0, PL011_EINVAL);
 	REFUSE(c.stop_bits = 3, PL011_EINVAL);
 	REFUSE(c.parity = (enum pl011_parity)5, PL011_EINVAL);
-	REFUSE(c.tx_mode = (enum pl011_tx_mode)5, PL011_EINVAL);
+	REFUSE(c.tx_mode = (enum pl011_tx_mode)(PL011_TX_MEASURED + 1), PL011_EINVAL);
 	REFUSE(c.rx_mode = (enum pl011_rx_mode)3, PL011_EINVAL);
 	REFUSE(c.tx_trigger = (enum pl011_level)6, PL011_EINVAL);
 	REFUSE(c.rx_trigger = (enum pl011_level)6, PL011_EINVAL);

@@ -18,8 +18,10 @@ static uint8_t stream[STREAM_BYTES];
 static uint8_t wire[STREAM_BYTES + 64u];
 
 static const enum pl011_tx_mode strategies[] = {
-	PL011_TX_HALF_FIFO, PL011_TX_POLL_FULL, PL011_TX_HYBRID, PL011_TX_ADAPTIVE};
-static const char *const strategy_names[] = {"HALF_FIFO", "POLL_FULL", "HYBRID", "ADAPTIVE"};
+	PL011_TX_HALF_FIFO, PL011_TX_POLL_FULL, PL011_TX_HYBRID, PL011_TX_ADAPTIVE, PL011_TX_MEASURED};
+static const char *const strategy_names[] = {"HALF_FIFO", "POLL_FULL", "HYBRID", "ADAPTIVE",
+					     "MEASURED"};
+#define STRATEGIES (sizeof strategies / sizeof strategies[0])
 static const enum pl011_level levels[] = {PL011_LEVEL_1_8, PL011_LEVEL_1_4, PL011_LEVEL_1_2,
 					   PL011_LEVEL_3_4, PL011_LEVEL_7_8};
 static const unsigned level_eighths[] = {1, 2, 4, 6, 7};
@@ -121,7 +123,7 @@ static void test_streaming_counts_every_byte_and_bounds_interrupts_per_kib(void 
 {
 	(void)state;
 	harness_fill_random(stream, STREAM_BYTES, 0x5EEDu);
-	for (size_t s = 0; s < 4; s++) {
+	for (size_t s = 0; s < STRATEGIES; s++) {
 		for (size_t l = 0; l < 5; l++) {
 			char label[64];
 			snprintf(label, sizeof label, "%s trigger %u/8", strategy_names[s],
@@ -137,8 +139,10 @@ static void test_streaming_counts_every_byte_and_bounds_interrupts_per_kib(void 
 			expect_exact(stream, STREAM_BYTES, true, label);
 			struct pl011_stats stats = stats_now();
 			unsigned depth = 16u;
-			/* ADAPTIVE moves its own trigger; its lowest is 1/8. */
-			unsigned eighths = strategies[s] == PL011_TX_ADAPTIVE ? 7u : level_eighths[l];
+			/* ADAPTIVE and MEASURED move their own trigger; the highest is 7/8. */
+			bool moves = strategies[s] == PL011_TX_ADAPTIVE ||
+				     strategies[s] == PL011_TX_MEASURED;
+			unsigned eighths = moves ? 7u : level_eighths[l];
 			unsigned per_irq = depth - depth * eighths / 8u;
 			uint32_t bound = STREAM_BYTES / per_irq + 16u;
 			if (stats.irq_entries > bound)
@@ -165,6 +169,12 @@ static void test_streaming_counts_every_byte_and_bounds_interrupts_per_kib(void 
 					fail_msg("%s: the trigger never moved", label);
 				if (ifls_tx_code() > PL011_LEVEL_1_2 - 1u)
 					fail_msg("%s: IFLS TX code %u above 1/2", label, ifls_tx_code());
+			} else if (strategies[s] == PL011_TX_MEASURED) {
+				/* It only rises to 1/2, and only lowers from where it started. */
+				unsigned top = levels[l] > PL011_LEVEL_1_2 ? levels[l] : PL011_LEVEL_1_2;
+				if (ifls_tx_code() > top - 1u)
+					fail_msg("%s: IFLS TX code %u above %u", label, ifls_tx_code(),
+						 top - 1u);
 			} else if (ifls_tx_code() != levels[l] - 1u) {
 				fail_msg("%s: IFLS TX code %u, %u programmed", label, ifls_tx_code(),
 					 (unsigned)levels[l] - 1u);
@@ -185,8 +195,8 @@ static void test_every_strategy_and_trigger_under_jitter_is_byte_exact(void **st
 {
 	(void)state;
 	static const uint32_t seeds[] = {1u, 0xC0FFEEu, 0xBADA55u, 77u};
-	bool extra_seen[4] = {false, false, false, false};
-	for (size_t s = 0; s < 4; s++) {
+	bool extra_seen[STRATEGIES] = {false};
+	for (size_t s = 0; s < STRATEGIES; s++) {
 		for (size_t l = 0; l < 5; l++) {
 			for (size_t k = 0; k < sizeof seeds / sizeof seeds[0]; k++) {
 				char label[80];
@@ -225,16 +235,18 @@ static void test_every_strategy_and_trigger_under_jitter_is_byte_exact(void **st
 					pl011_model_advance(h.model,
 							    (harness_random(&random) % 40u) * frame);
 				}
+				/* Before the flush: only the strategy's refills have run (a write without a
+				 * wait never runs the stall guard, whose passes count underruns too). */
+				struct pl011_stats written = stats_now();
+				uint64_t idle_gaps = pl011_model_counters(h.model)->underruns;
 				assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
 				expect_exact(stream, total, false, label);
 				struct pl011_stats stats = stats_now();
 				bool counts_underruns = strategies[s] == PL011_TX_POLL_FULL ||
 							strategies[s] == PL011_TX_ADAPTIVE;
-				if (counts_underruns && pl011_model_counters(h.model)->underruns != 0 &&
-				    stats.tx_underruns == 0)
+				if (counts_underruns && idle_gaps != 0 && written.tx_underruns == 0)
 					fail_msg("%s: the line went idle %llu times, no underrun counted",
-						 label,
-						 (unsigned long long)pl011_model_counters(h.model)->underruns);
+						 label, (unsigned long long)idle_gaps);
 				expect_extra_histogram_consistent(&stats, label);
 				/* A late interrupt finds the FIFO below the trigger: polling loads more. */
 				extra_seen[s] = extra_seen[s] || stats.tx_extra_chars != 0;
@@ -242,10 +254,76 @@ static void test_every_strategy_and_trigger_under_jitter_is_byte_exact(void **st
 			}
 		}
 	}
-	/* Every strategy but HALF_FIFO loads more than the guaranteed count when it can. */
-	for (size_t s = 1; s < 4; s++)
+	/* Every polling strategy loads more than the guaranteed count when it can (HALF_FIFO and
+	 * MEASURED never poll). */
+	for (size_t s = 1; s < STRATEGIES - 1u; s++)
 		if (!extra_seen[s])
 			fail_msg("%s never loaded an extra character", strategy_names[s]);
+}
+
+/*
+ * MEASURED chooses its trigger from the lateness it times. With a fixed 1 us latency at 3 Mbaud,
+ * FIFO 16 it must reach 1/8 (16 KiB: at most 0.65 x the 2,048 interrupts of the 1/2 trigger, its
+ * first 256 interrupts being spent at 1/2 and 1/4 while it samples). With latency jitter up to
+ * 20 us, more than the 1/4 trigger's 13.3 us of headroom, it must stay at 1/2 and never let the
+ * line run dry. With a latency of always 15 us (above the 10 us for which the 1/8 trigger keeps
+ * the line busy, which a lateness between two entries cannot show directly) the FIFO running dry
+ * shows it: it must leave 1/8 again at once each time it tries it, and try it less and less
+ * often (at most 12 underruns in 16 KiB: 8 now; retrying after every 128 calm samples gives 20,
+ * staying at 1/8 one per interrupt). Without a clock it cannot time anything and stays at its
+ * starting level.
+ */
+static void test_measured_picks_the_trigger_the_latency_allows(void **state)
+{
+	(void)state;
+	static const struct {
+		uint64_t latency_ns;
+		uint64_t jitter_ns;
+		bool clock;
+		unsigned min_code; /* the lowest IFLS TX code allowed at the end */
+		uint32_t max_irqs;
+		uint64_t max_underruns;
+	} cases[] = {
+		{1000u, 0u, true, PL011_LEVEL_1_8 - 1u, 1331u, 0u},
+		{1000u, 20000u, true, PL011_LEVEL_1_2 - 1u, 2048u, 0u},
+		{15000u, 0u, true, PL011_LEVEL_1_4 - 1u, 2048u, 12u},
+		{1000u, 0u, false, PL011_LEVEL_1_2 - 1u, 2048u, 0u},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct pl011_model_config model_config;
+		pl011_model_default_config(&model_config);
+		model_config.base = HARNESS_BASE;
+		model_config.latency_seed = 0xC0FFEEu;
+		model_config.latency_jitter_ns = cases[i].jitter_ns;
+		model_config.irq_latency_ns = cases[i].latency_ns;
+		harness_setup_with(&h, &model_config);
+		h.config.baud = 3000000u;
+		h.config.tx_mode = PL011_TX_MEASURED;
+		if (!cases[i].clock) {
+			h.config.clock = NULL;
+			h.config.spins_per_us = 20u;
+		}
+		assert_int_equal(harness_start(&h), 0);
+		harness_fill_random(stream, STREAM_BYTES, 64u);
+		assert_int_equal(harness_send_all(&h, stream, STREAM_BYTES, 20000u), 0);
+		expect_exact(stream, STREAM_BYTES, false, "MEASURED");
+		struct pl011_stats stats = stats_now();
+		if (ifls_tx_code() < cases[i].min_code || ifls_tx_code() > PL011_LEVEL_1_2 - 1u ||
+		    stats.irq_tx > cases[i].max_irqs)
+			fail_msg("case %zu: IFLS TX code %u (%u to 2 expected), %u TX interrupts (at most "
+				 "%u)", i, ifls_tx_code(), cases[i].min_code, stats.irq_tx,
+				 cases[i].max_irqs);
+		print_message("MEASURED case %zu: IFLS TX code %u, %u TX interrupts, %llu underruns\n",
+			      i, ifls_tx_code(), stats.irq_tx,
+			      (unsigned long long)pl011_model_counters(h.model)->underruns);
+		if (pl011_model_counters(h.model)->underruns > cases[i].max_underruns)
+			fail_msg("case %zu: the line ran dry %llu times (at most %llu)", i,
+				 (unsigned long long)pl011_model_counters(h.model)->underruns,
+				 (unsigned long long)cases[i].max_underruns);
+		if (!cases[i].clock && stats.tx_trigger_changes != 0)
+			fail_msg("without a clock the trigger moved %u times", stats.tx_trigger_changes);
+		harness_teardown(&h);
+	}
 }
 
 /* RX interrupts at a rate: one error character raises one error interrupt, which the handler
@@ -334,7 +412,7 @@ static void test_a_stopped_port_has_imsc_zero_and_its_line_low(void **state)
 {
 	(void)state;
 	static const uint32_t bounds[] = {PL011_WAIT_AUTO, 0u};
-	for (size_t s = 0; s < 4; s++) {
+	for (size_t s = 0; s < STRATEGIES; s++) {
 		for (size_t b = 0; b < 2; b++) {
 			harness_setup(&h, 48000000u, 16);
 			h.config.tx_mode = strategies[s];
@@ -380,7 +458,7 @@ static void test_a_stopped_port_has_imsc_zero_and_its_line_low(void **state)
 static void test_a_stalled_shutdown_flushes_the_fifo_and_counts_it(void **state)
 {
 	(void)state;
-	for (size_t s = 0; s < 4; s++) {
+	for (size_t s = 0; s < STRATEGIES; s++) {
 		harness_setup(&h, 48000000u, 16);
 		h.config.tx_mode = strategies[s];
 		h.config.flags = PL011_FLAG_RTS_CTS;
@@ -454,7 +532,7 @@ static void test_hybrid_tops_up_beyond_the_guaranteed_count_when_late(void **sta
 static void test_a_panic_over_an_armed_stream_bounds_handler_entries(void **state)
 {
 	(void)state;
-	for (size_t s = 0; s < 4; s++) {
+	for (size_t s = 0; s < STRATEGIES; s++) {
 		start_late(strategies[s]);
 		harness_fill_random(stream, 2000u, 31u);
 		assert_int_equal(pl011_write(&h.uart, stream, 2000u, PL011_NO_WAIT), 2000);
@@ -594,6 +672,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		HARNESS_TEST(test_streaming_counts_every_byte_and_bounds_interrupts_per_kib, &h),
 		HARNESS_TEST(test_every_strategy_and_trigger_under_jitter_is_byte_exact, &h),
+		HARNESS_TEST(test_measured_picks_the_trigger_the_latency_allows, &h),
 		HARNESS_TEST(test_one_error_character_gives_one_error_interrupt, &h),
 		HARNESS_TEST(test_rx_stream_counts_match_and_entries_per_kib_are_bounded, &h),
 		HARNESS_TEST(test_a_stopped_port_has_imsc_zero_and_its_line_low, &h),

@@ -20,8 +20,10 @@ static uint8_t stream[1u << 20];
 static uint8_t wire[1u << 20];
 
 static const enum pl011_tx_mode strategies[] = {
-	PL011_TX_HALF_FIFO, PL011_TX_POLL_FULL, PL011_TX_HYBRID, PL011_TX_ADAPTIVE};
-static const char *const strategy_names[] = {"HALF_FIFO", "POLL_FULL", "HYBRID", "ADAPTIVE"};
+	PL011_TX_HALF_FIFO, PL011_TX_POLL_FULL, PL011_TX_HYBRID, PL011_TX_ADAPTIVE, PL011_TX_MEASURED};
+static const char *const strategy_names[] = {"HALF_FIFO", "POLL_FULL", "HYBRID", "ADAPTIVE",
+					     "MEASURED"};
+#define STRATEGIES (sizeof strategies / sizeof strategies[0])
 
 struct scenario {
 	uint32_t baud;
@@ -70,7 +72,7 @@ static void test_irq_tx_64k_every_strategy_baud_depth_and_latency(void **state)
 	for (size_t b = 0; b < 2; b++)
 		for (size_t d = 0; d < 2; d++)
 			for (int loaded = 0; loaded < 2; loaded++)
-				for (size_t m = 0; m < 4; m++) {
+				for (size_t m = 0; m < STRATEGIES; m++) {
 					struct scenario s = {bauds[b], depths[d], loaded != 0,
 							     strategies[m]};
 					char label[96];
@@ -93,7 +95,7 @@ static void test_irq_tx_write_alone_primes_an_idle_transmitter(void **state)
 	(void)state;
 	/* The PL011 raises TXIS only when the FIFO drains through the trigger: after one
 	 * non-blocking write and nothing but time, everything must still go out. */
-	for (size_t m = 0; m < 4; m++) {
+	for (size_t m = 0; m < STRATEGIES; m++) {
 		for (size_t len = 1; len <= 300; len += 299) {
 			struct scenario s = {115200u, 16u, false, strategies[m]};
 			start_scenario(&s);
@@ -127,7 +129,7 @@ static void test_irq_tx_stale_unmasked_txim_with_empty_fifo_still_sends(void **s
 static void test_irq_tx_console_and_panic_writes_keep_order_without_overflow(void **state)
 {
 	(void)state;
-	for (size_t m = 0; m < 4; m++) {
+	for (size_t m = 0; m < STRATEGIES; m++) {
 		struct scenario s = {3000000u, 16u, true, strategies[m]};
 		start_scenario(&s);
 		size_t expected_len = 0;
@@ -161,7 +163,7 @@ static void test_irq_tx_console_and_panic_writes_keep_order_without_overflow(voi
 static void test_irq_tx_lost_interrupt_writes_and_flush_still_finish(void **state)
 {
 	(void)state;
-	for (size_t m = 0; m < 4; m++) {
+	for (size_t m = 0; m < STRATEGIES; m++) {
 		struct scenario s = {115200u, 16u, false, strategies[m]};
 		start_scenario(&s);
 		pl011_model_set_tx_irq_broken(h.model, true);
@@ -181,6 +183,47 @@ static void test_irq_tx_lost_interrupt_writes_and_flush_still_finish(void **stat
 		uint64_t line_ns = 10000u * pl011_model_frame_ns(h.model);
 		uint64_t took = pl011_model_now_ns(h.model) - start;
 		assert_true(took < 3u * line_ns);
+		harness_teardown(&h);
+	}
+}
+
+/* A coarse wait hook: 10 us of other work per wait step (an RTOS yield, a WFI). */
+static void ten_us_step(void *context)
+{
+	pl011_model_advance(context, 10000u);
+}
+
+/*
+ * The stall guard as the only sender: the TX interrupt never fires, 3 Mbaud, FIFO 16, a writer
+ * waiting with a 10 us wait step. Once the guard has had to send, it keeps the FIFO fed every
+ * half FIFO of frames, so the line stays busy: at least 95 % of the line rate (simulated time,
+ * deterministic). Waiting the whole (depth + 2)-frame window each time gave 74 %, and a
+ * PL011_WAIT_AUTO write timed out.
+ */
+static void test_irq_tx_stall_guard_keeps_the_line_busy(void **state)
+{
+	(void)state;
+	for (size_t m = 0; m < STRATEGIES; m++) {
+		struct scenario s = {3000000u, 16u, false, strategies[m]};
+		start_scenario(&s);
+		h.config.wait_hook = ten_us_step;
+		h.config.wait_context = h.model;
+		assert_int_equal(harness_start(&h), 0);
+		pl011_model_set_tx_irq_broken(h.model, true);
+		size_t total = 65536u;
+		harness_fill_random(stream, total, 7u);
+		uint64_t start = pl011_model_now_ns(h.model);
+		assert_int_equal(pl011_write(&h.uart, stream, total, PL011_WAIT_AUTO), (int)total);
+		assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+		expect_wire_equals(stream, total, strategy_names[m]);
+		uint64_t line_ns = total * pl011_model_frame_ns(h.model);
+		uint64_t took = pl011_model_wire_end_ns(h.model, total - 1u) - start;
+		double rate = 100.0 * (double)line_ns / (double)took;
+		print_message("%s: stall guard alone, 3 Mbaud FIFO 16, 10 us wait step: %.1f %% of "
+			      "the line rate\n", strategy_names[m], rate);
+		if (line_ns * 100u < took * 95u)
+			fail_msg("%s: %.1f %% of the line rate, at least 95 %% expected",
+				 strategy_names[m], rate);
 		harness_teardown(&h);
 	}
 }
@@ -377,6 +420,7 @@ int main(void)
 		HARNESS_TEST(test_irq_tx_stale_unmasked_txim_with_empty_fifo_still_sends, &h),
 		HARNESS_TEST(test_irq_tx_console_and_panic_writes_keep_order_without_overflow, &h),
 		HARNESS_TEST(test_irq_tx_lost_interrupt_writes_and_flush_still_finish, &h),
+		HARNESS_TEST(test_irq_tx_stall_guard_keeps_the_line_busy, &h),
 		HARNESS_TEST(test_irq_tx_stalled_transmitter_times_out_within_bound, &h),
 		HARNESS_TEST(test_irq_tx_priming_slowed_by_rx_callbacks_never_strands_the_ring, &h),
 		HARNESS_TEST(test_irq_tx_a_lying_periph_id_needs_the_board_stated_depth, &h),

@@ -16,7 +16,7 @@
 #define SCRIPT_INNER 12u
 
 static const enum pl011_tx_mode modes[] = {PL011_TX_HALF_FIFO, PL011_TX_POLL_FULL,
-					   PL011_TX_HYBRID, PL011_TX_ADAPTIVE};
+					   PL011_TX_HYBRID, PL011_TX_ADAPTIVE, PL011_TX_MEASURED};
 
 struct tally {
 	unsigned long runs, interleavings, failures;
