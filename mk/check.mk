@@ -3,9 +3,14 @@
 # Every check runs even after one failed, so that one run shows every problem.
 TEST_CHECKS := docs-check installer-check analyze unit-test unit-test-32-quick bench-smoke mutate-quick \
 	fuzz-quick qemu-test consumer-test openocd-check board-check
+# A line as each check starts and one with its time as it ends: a newcomer sees where it is.
 test: deps-check
-	$(Q)failed=""; for check in $(TEST_CHECKS); do echo "== make $$check"; \
-		$(MAKE) --no-print-directory $$check || failed="$$failed $$check"; done; \
+	$(Q)failed=""; total=0; for check in $(TEST_CHECKS); do echo "== make $$check"; \
+		started=$$(date +%s); $(MAKE) --no-print-directory $$check && result=ok || \
+		{ result=FAILED; failed="$$failed $$check"; }; \
+		took=$$(($$(date +%s) - started)); total=$$((total + took)); \
+		echo "== make $$check: $$result in $$took s"; done; \
+	echo "== make test: checks took $$total s"; \
 	[ -z "$$failed" ] || { echo "make test: failed:$$failed" >&2; exit 1; }
 
 # Static checks of lib/: cppcheck, clang-tidy (memcpy "insecure API" noise off; its exit status
@@ -42,9 +47,16 @@ board-check:
 	$(Q)$(PYTHON) tests/boards/check_board_facts.py
 
 # What a goal needs installed, in the words of tools/install-deps.sh. BOARD_NEEDS is what this
-# board needs: its compiler, its C library if it links newlib, its QEMU, its own packages.
-BOARD_NEEDS := cc=$(CROSS_COMPILE) $(if $(filter --specs=nano.specs,$(BOARD_LDFLAGS)),libc=$(CROSS_COMPILE)) \
-	$(if $(BOARD_QEMU_MACHINES),qemu=$(BOARD_QEMU)) $(addprefix pkg=,$(BOARD_DEPS))
+# board needs: its compiler, its C library (newlib nano or picolibc, by its specs file) linked
+# with its CPU and link flags (the multilib it selects), its QEMU listing its machines, its own
+# packages. The needs' words are separated by colons.
+colon_list = $(subst $(empty) $(empty),:,$(strip $(1)))
+empty :=
+BOARD_LIBC_FLAGS := $(filter -m% --specs=%,$(BOARD_CPU_FLAGS) $(BOARD_LDFLAGS))
+BOARD_NEEDS := cc=$(CROSS_COMPILE) \
+	$(if $(filter --specs=%,$(BOARD_LDFLAGS)),libc=$(call colon_list,$(CROSS_COMPILE) $(BOARD_LIBC_FLAGS))) \
+	$(if $(BOARD_QEMU_MACHINES),qemu=$(call colon_list,$(BOARD_QEMU) $(BOARD_QEMU_MACHINES))) \
+	$(addprefix pkg=,$(BOARD_DEPS))
 EVERY_BOARD_NEEDS = $(sort $(foreach board,$(BOARDS),\
 	$(shell $(MAKE) -s --no-print-directory BOARD=$(board) print-board-needs)))
 NEEDS_run := $(BOARD_NEEDS)
@@ -65,7 +77,8 @@ NEEDS_board-check := $(BOARD_NEEDS)
 NEEDS_analyze = host analyze $(filter-out libc=% qemu=%,$(EVERY_BOARD_NEEDS))
 NEEDS_qemu-test = host $(EVERY_BOARD_NEEDS)
 NEEDS_qemu-test-full = $(NEEDS_qemu-test)
-NEEDS_consumer-test := cmake cc=arm-none-eabi- libc=arm-none-eabi- qemu=qemu-system-arm
+# The consumer firmware is built for and run on versatilepb.
+NEEDS_consumer-test = cmake $(shell $(MAKE) -s --no-print-directory BOARD=versatilepb print-board-needs)
 NEEDS_test = host host32 analyze fuzz gdb openocd cmake pkg=lcov $(EVERY_BOARD_NEEDS)
 NEEDS_deps = $(NEEDS_test) plot
 INSTALLING_GOALS := $(patsubst NEEDS_%,%,$(filter NEEDS_%,$(.VARIABLES)))
