@@ -43,6 +43,10 @@ openocd-check:
 installer-check:
 	$(Q)sh tests/tools/check_install_deps.sh
 
+# Not in make test: a Debian 12 chroot, the README's commands in a fresh clone (15-40 minutes).
+fresh-test:
+	$(Q)sh tools/fresh-test.sh
+
 board-check:
 	$(Q)$(PYTHON) tests/boards/check_board_facts.py
 
@@ -80,6 +84,7 @@ NEEDS_qemu-test-full = $(NEEDS_qemu-test)
 # The consumer firmware is built for and run on versatilepb.
 NEEDS_consumer-test = cmake $(shell $(MAKE) -s --no-print-directory BOARD=versatilepb print-board-needs)
 NEEDS_test = host host32 analyze fuzz gdb openocd cmake pkg=lcov $(EVERY_BOARD_NEEDS)
+NEEDS_fresh-test := pkg=debootstrap
 NEEDS_deps = $(NEEDS_test) plot
 INSTALLING_GOALS := $(patsubst NEEDS_%,%,$(filter NEEDS_%,$(.VARIABLES)))
 
