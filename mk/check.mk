@@ -15,7 +15,7 @@ test: deps-check
 
 # Static checks of lib/: cppcheck, clang-tidy (memcpy "insecure API" noise off; its exit status
 # counts, its "N warnings generated" chatter does not), and on every board that the library
-# needs nothing but memcpy/memset and compiler helpers.
+# needs nothing but memcpy/memset and compiler helpers and uses no FP/SIMD register.
 TIDY_CHECKS := -*,bugprone-*,clang-analyzer-*,-bugprone-easily-swappable-parameters,-bugprone-reserved-identifier,-clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling
 analyze:
 	@echo "  CPPCHECK lib/"
@@ -30,6 +30,7 @@ analyze:
 		$(MAKE) --no-print-directory -s BOARD=$$board freestanding-check || exit 1; done
 freestanding-check: $(LIBRARY)
 	$(Q)NM=$(CROSS_COMPILE)nm sh tools/check-freestanding.sh $(LIBRARY)
+	$(Q)OBJDUMP=$(CROSS_COMPILE)objdump sh tools/check-general-regs.sh $(LIBRARY)
 
 consumer-test:
 	$(Q)BUILD=$(abspath $(BUILD)) sh tests/consumers/run_consumer_tests.sh

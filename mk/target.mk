@@ -12,7 +12,10 @@ WARNINGS := -Wall -Wextra -Werror -Wshadow -Wconversion -Wstrict-prototypes -Wmi
 # -MMD -MP: each object gets a .d file listing the headers it included, read back below.
 TARGET_CFLAGS := $(BOARD_CPU_FLAGS) -std=c11 -O2 -g $(WARNINGS) -ffunction-sections \
 	-fdata-sections -MMD -MP
-LIB_CFLAGS := $(TARGET_CFLAGS) -ffreestanding -Iinclude -Ilib
+# -mgeneral-regs-only: the driver runs in interrupt handlers, and an interrupt entry that saves
+# only the general registers must not find FP/SIMD ones changed (GCC's -O2 copies through
+# q0 on AArch64 otherwise). make analyze checks the object code (tools/check-general-regs.sh).
+LIB_CFLAGS := $(TARGET_CFLAGS) -mgeneral-regs-only -ffreestanding -Iinclude -Ilib
 BOARD_CFLAGS := -Iinclude -Iboards/$(BOARD) $(BOARD_INCLUDES) -Iboards/common
 APP_CFLAGS := $(TARGET_CFLAGS) $(BOARD_CFLAGS)
 ASFLAGS := $(BOARD_CPU_FLAGS) $(BOARD_CFLAGS) -MMD -MP

@@ -137,6 +137,17 @@ for way in subdirectory fetchcontent; do
 	verdict "cmake, $way" $?
 done
 
+# CMake without a build type would compile at -O0, more than twice the code: the library's
+# CMakeLists.txt gives it -Os then. Its code must be no larger than make lib's (-O2).
+{
+	text_of() { arm-none-eabi-size -t "$1" | awk 'END { print $1 }'; }
+	cmake_text=$(text_of "$out/cmake-subdirectory/pl011/libpl011.a") &&
+		make_text=$(text_of "$build/versatilepb/libpl011.a") &&
+		echo "libpl011.a code: CMake without a build type $cmake_text B, make lib $make_text B" &&
+		[ "$cmake_text" -le "$make_text" ]
+} >"$log" 2>&1
+verdict "cmake without a build type: the library is optimized" $?
+
 rm -f "$log.uart"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
