@@ -68,10 +68,16 @@ $(OUT)/%.S.o: %.S $(FLAGS_FILE)
 # Each example is every .c in its folder, linked with the board, the C library and libpl011.
 .SECONDARY:
 .SECONDEXPANSION:
-$(OUT)/examples/%.elf: $$(addprefix $(OUT)/,$$(addsuffix .o,$$(wildcard examples/$$*/*.c))) \
+# A name with no examples/<name>/ (make run RUN_EXAMPLE=helo) stops before compiling anything,
+# with the list, instead of linking nothing into "undefined reference to main".
+$(OUT)/examples/%.elf: $$(if $$(wildcard examples/$$*/*.c),,unknown-example-$$*) \
+		$$(addprefix $(OUT)/,$$(addsuffix .o,$$(wildcard examples/$$*/*.c))) \
 		$(BOARD_OBJS) $(LIBRARY) $(BOARD_LINKER_SCRIPT) $(FLAGS_FILE)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) $(filter %.o,$^) $(LIBRARY) $(BOARD_LDLIBS) -o $@
+
+unknown-example-%:
+	@echo "make: no example '$*' (examples/$*/ has no .c file); examples: $(EXAMPLES)" >&2; exit 1
 
 # The raw image a boot loader copies to memory (a Raspberry Pi's kernel.img).
 $(OUT)/examples/%.img: $(OUT)/examples/%.elf
