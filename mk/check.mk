@@ -6,7 +6,7 @@ TEST_CHECKS := docs-check installer-check analyze unit-test unit-test-32-quick b
 # A line as each check starts and one with its time as it ends: a newcomer sees where it is.
 test: deps-check
 	$(Q)failed=""; total=0; for check in $(TEST_CHECKS); do echo "== make $$check"; \
-		started=$$(date +%s); $(MAKE) --no-print-directory $$check && result=ok || \
+		started=$$(date +%s); $(MAKE) --no-print-directory $$check DEPS_CHECKED=1 && result=ok || \
 		{ result=FAILED; failed="$$failed $$check"; }; \
 		took=$$(($$(date +%s) - started)); total=$$((total + took)); \
 		echo "== make $$check: $$result in $$took s"; done; \
@@ -86,13 +86,14 @@ NEEDS_qemu-test-full = $(NEEDS_qemu-test)
 NEEDS_consumer-test = cmake $(shell $(MAKE) -s --no-print-directory BOARD=versatilepb print-board-needs)
 NEEDS_test = host host32 analyze fuzz gdb openocd cmake pkg=lcov $(EVERY_BOARD_NEEDS)
 NEEDS_fresh-test := pkg=debootstrap
-NEEDS_deps = $(NEEDS_test) plot
+NEEDS_deps = $(NEEDS_test) $(NEEDS_fresh-test) plot
 INSTALLING_GOALS := $(patsubst NEEDS_%,%,$(filter NEEDS_%,$(.VARIABLES)))
 
 # Only these goals run the installer, before anything is compiled; lib, all and examples never do.
 $(INSTALLING_GOALS): deps-check
+# DEPS_CHECKED=1: make test's checks, whose needs make test has installed and probed already.
 deps-check:
-	$(Q)sh tools/install-deps.sh $(sort $(foreach goal,$(MAKECMDGOALS),$(NEEDS_$(goal))))
+	$(Q)$(if $(DEPS_CHECKED),:,sh tools/install-deps.sh $(sort $(foreach goal,$(MAKECMDGOALS),$(NEEDS_$(goal)))))
 ifneq ($(filter $(INSTALLING_GOALS),$(MAKECMDGOALS)),)
 $(TARGET_OBJS) $(HOST_OBJS): | deps-check
 endif
