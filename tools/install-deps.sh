@@ -288,9 +288,10 @@ log=$work/apt.log
 apt_get() {
 	waited=0
 	while :; do
+		# awk flushes each line: grep and sed would hold them in a pipe's buffer until the end.
 		{ apt-get "$@" 2>&1; echo "$?" >"$log.status"; } | tee "$log" |
-			grep -E '^[0-9]+ upgraded, [0-9]+ newly installed|^Need to get|^After this operation' |
-			sed 's/^/pl011:   apt: /' || :
+			awk '/^[0-9]+ upgraded, [0-9]+ newly installed|^Need to get|^After this operation/ {
+				print "pl011:   apt: " $0; fflush() }' || :
 		[ "$(cat "$log.status")" -ne 0 ] || return 0
 		if ! grep -qE "Could not get lock|Unable to acquire the dpkg frontend lock|Unable to lock" "$log"; then
 			cat "$log" >&2
