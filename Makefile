@@ -57,7 +57,8 @@ board-lacks-%:
 
 # Goals that build nothing for BOARD (they leave BUILD alone).
 NO_BUILD_GOALS := clean help deps print-qemu print-qemu-machines print-board-needs docs-check \
-	openocd-check installer-check print-board-facts board-check mutate mutate-quick coverage
+	openocd-check installer-check print-board-facts board-check mutate mutate-quick coverage \
+	fresh-test
 include mk/target.mk mk/host.mk mk/qemu.mk mk/deploy.mk mk/check.mk
 .DEFAULT_GOAL := all
 
@@ -76,7 +77,8 @@ qemu-test-full: ## the same, with the 1 MiB echo soak on every machine (README)
 consumer-test: ## the README's ways to use the library: plain make and CMake
 docs-check: ## every relative link in *.md resolves; the board tables list every board
 openocd-check: ## every boards/*/openocd.cfg parses (OpenOCD's dummy adapter)
-installer-check: ## tools/install-deps.sh against a fake apt-get (lock waits, CROSS_COMPILE)
+installer-check: ## tools/install-deps.sh against a fake apt-get (lock waits, probes, CROSS_COMPILE)
+fresh-test: ## as root: make run and make test in a fresh Debian 12 chroot (not in make test)
 bench: ## TX strategies and RX modes measured on the model (docs/benchmarks.md)
 fuzz: ## libFuzzer on preemption runs and call sequences, FUZZ_SECONDS long
 mutate: ## mutation score of the host tests on lib/ (MUTANTS= id patterns; docs/testing.md)
@@ -111,4 +113,4 @@ print-board-facts:
 .PHONY: all lib examples run debug test analyze unit-test unit-test-32 unit-test-32-quick qemu-test qemu-test-full consumer-test docs-check \
 	openocd-check installer-check bench fuzz size sdcard flash deps deps-check clean help print-qemu \
 	print-qemu-machines print-board-needs print-board-facts freestanding-check mutate mutate-quick \
-	coverage board-check fuzz-quick
+	coverage board-check fuzz-quick fresh-test

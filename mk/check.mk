@@ -3,14 +3,19 @@
 # Every check runs even after one failed, so that one run shows every problem.
 TEST_CHECKS := docs-check installer-check analyze unit-test unit-test-32-quick bench-smoke mutate-quick \
 	fuzz-quick qemu-test consumer-test openocd-check board-check
+# A line as each check starts and one with its time as it ends: a newcomer sees where it is.
 test: deps-check
-	$(Q)failed=""; for check in $(TEST_CHECKS); do echo "== make $$check"; \
-		$(MAKE) --no-print-directory $$check || failed="$$failed $$check"; done; \
+	$(Q)failed=""; total=0; for check in $(TEST_CHECKS); do echo "== make $$check"; \
+		started=$$(date +%s); $(MAKE) --no-print-directory $$check DEPS_CHECKED=1 && result=ok || \
+		{ result=FAILED; failed="$$failed $$check"; }; \
+		took=$$(($$(date +%s) - started)); total=$$((total + took)); \
+		echo "== make $$check: $$result in $$took s"; done; \
+	echo "== make test: checks took $$total s"; \
 	[ -z "$$failed" ] || { echo "make test: failed:$$failed" >&2; exit 1; }
 
 # Static checks of lib/: cppcheck, clang-tidy (memcpy "insecure API" noise off; its exit status
 # counts, its "N warnings generated" chatter does not), and on every board that the library
-# needs nothing but memcpy/memset and compiler helpers.
+# needs nothing but memcpy/memset and compiler helpers and uses no FP/SIMD register.
 TIDY_CHECKS := -*,bugprone-*,clang-analyzer-*,-bugprone-easily-swappable-parameters,-bugprone-reserved-identifier,-clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling
 analyze:
 	@echo "  CPPCHECK lib/"
@@ -25,6 +30,7 @@ analyze:
 		$(MAKE) --no-print-directory -s BOARD=$$board freestanding-check || exit 1; done
 freestanding-check: $(LIBRARY)
 	$(Q)NM=$(CROSS_COMPILE)nm sh tools/check-freestanding.sh $(LIBRARY)
+	$(Q)OBJDUMP=$(CROSS_COMPILE)objdump sh tools/check-general-regs.sh $(LIBRARY)
 
 consumer-test:
 	$(Q)BUILD=$(abspath $(BUILD)) sh tests/consumers/run_consumer_tests.sh
@@ -38,13 +44,24 @@ openocd-check:
 installer-check:
 	$(Q)sh tests/tools/check_install_deps.sh
 
+# Not in make test: a Debian 12 chroot, the README's commands in a fresh clone (15-40 minutes).
+fresh-test:
+	$(Q)sh tools/fresh-test.sh
+
 board-check:
 	$(Q)$(PYTHON) tests/boards/check_board_facts.py
 
 # What a goal needs installed, in the words of tools/install-deps.sh. BOARD_NEEDS is what this
-# board needs: its compiler, its C library if it links newlib, its QEMU, its own packages.
-BOARD_NEEDS := cc=$(CROSS_COMPILE) $(if $(filter --specs=nano.specs,$(BOARD_LDFLAGS)),libc=$(CROSS_COMPILE)) \
-	$(if $(BOARD_QEMU_MACHINES),qemu=$(BOARD_QEMU)) $(addprefix pkg=,$(BOARD_DEPS))
+# board needs: its compiler, its C library (newlib nano or picolibc, by its specs file) linked
+# with its CPU and link flags (the multilib it selects), its QEMU listing its machines, its own
+# packages. The needs' words are separated by colons.
+colon_list = $(subst $(empty) $(empty),:,$(strip $(1)))
+empty :=
+BOARD_LIBC_FLAGS := $(filter -m% --specs=%,$(BOARD_CPU_FLAGS) $(BOARD_LDFLAGS))
+BOARD_NEEDS := cc=$(CROSS_COMPILE) \
+	$(if $(filter --specs=%,$(BOARD_LDFLAGS)),libc=$(call colon_list,$(CROSS_COMPILE) $(BOARD_LIBC_FLAGS))) \
+	$(if $(BOARD_QEMU_MACHINES),qemu=$(call colon_list,$(BOARD_QEMU) $(BOARD_QEMU_MACHINES))) \
+	$(addprefix pkg=,$(BOARD_DEPS))
 EVERY_BOARD_NEEDS = $(sort $(foreach board,$(BOARDS),\
 	$(shell $(MAKE) -s --no-print-directory BOARD=$(board) print-board-needs)))
 NEEDS_run := $(BOARD_NEEDS)
@@ -65,15 +82,18 @@ NEEDS_board-check := $(BOARD_NEEDS)
 NEEDS_analyze = host analyze $(filter-out libc=% qemu=%,$(EVERY_BOARD_NEEDS))
 NEEDS_qemu-test = host $(EVERY_BOARD_NEEDS)
 NEEDS_qemu-test-full = $(NEEDS_qemu-test)
-NEEDS_consumer-test := cmake cc=arm-none-eabi- libc=arm-none-eabi- qemu=qemu-system-arm
+# The consumer firmware is built for and run on versatilepb.
+NEEDS_consumer-test = cmake $(shell $(MAKE) -s --no-print-directory BOARD=versatilepb print-board-needs)
 NEEDS_test = host host32 analyze fuzz gdb openocd cmake pkg=lcov $(EVERY_BOARD_NEEDS)
-NEEDS_deps = $(NEEDS_test) plot
+NEEDS_fresh-test := pkg=debootstrap
+NEEDS_deps = $(NEEDS_test) $(NEEDS_fresh-test) plot
 INSTALLING_GOALS := $(patsubst NEEDS_%,%,$(filter NEEDS_%,$(.VARIABLES)))
 
 # Only these goals run the installer, before anything is compiled; lib, all and examples never do.
 $(INSTALLING_GOALS): deps-check
+# DEPS_CHECKED=1: make test's checks, whose needs make test has installed and probed already.
 deps-check:
-	$(Q)sh tools/install-deps.sh $(sort $(foreach goal,$(MAKECMDGOALS),$(NEEDS_$(goal))))
+	$(Q)$(if $(DEPS_CHECKED),:,sh tools/install-deps.sh $(sort $(foreach goal,$(MAKECMDGOALS),$(NEEDS_$(goal)))))
 ifneq ($(filter $(INSTALLING_GOALS),$(MAKECMDGOALS)),)
 $(TARGET_OBJS) $(HOST_OBJS): | deps-check
 endif

@@ -4,9 +4,14 @@ QEMU := $(BOARD_QEMU)
 QEMU_MACHINE ?= $(firstword $(BOARD_QEMU_MACHINES))
 # No audio, no graphics; semihosting carries the example's exit status.
 QEMU_FLAGS := -M $(QEMU_MACHINE) $(BOARD_QEMU_FLAGS) -semihosting -audiodev none,id=noaudio
-LACKS_run := $(if $(BOARD_QEMU_MACHINES),,has no QEMU machine (BOARD_QEMU_MACHINES is empty): \
-	build it with make BOARD=$(BOARD) and use make sdcard or make flash)
-LACKS_debug := $(if $(LACKS_run),$(LACKS_run); on hardware use OpenOCD's gdb server (docs/porting.md))
+# Recursive: the ways onto hardware (mk/deploy.mk, read later) are those the board has, named
+# when the message is printed.
+LACKS_run = $(if $(BOARD_QEMU_MACHINES),,has no QEMU machine (BOARD_QEMU_MACHINES is empty): \
+	build it with make BOARD=$(BOARD)$(if $(HARDWARE_WAYS),; on hardware: $(HARDWARE_WAYS)))
+LACKS_debug = $(if $(LACKS_run),$(LACKS_run); debug on hardware through OpenOCD's gdb server (docs/porting.md))
+HARDWARE_WAYS = $(if $(LACKS_flash),,make flash)$(if $(LACKS_flash)$(LACKS_sdcard),, or )$(if \
+	$(LACKS_sdcard),,make sdcard)$(if $(BOARD_EXAMPLE_IMAGES), (or copy the example's \
+	$(suffix $(firstword $(BOARD_EXAMPLE_IMAGES))) file))
 
 run: $(call board_can,run,$(OUT)/examples/$(RUN_EXAMPLE).elf)
 	$(Q)$(QEMU) $(QEMU_FLAGS) -nographic -kernel $(OUT)/examples/$(RUN_EXAMPLE).elf

@@ -12,7 +12,10 @@ WARNINGS := -Wall -Wextra -Werror -Wshadow -Wconversion -Wstrict-prototypes -Wmi
 # -MMD -MP: each object gets a .d file listing the headers it included, read back below.
 TARGET_CFLAGS := $(BOARD_CPU_FLAGS) -std=c11 -O2 -g $(WARNINGS) -ffunction-sections \
 	-fdata-sections -MMD -MP
-LIB_CFLAGS := $(TARGET_CFLAGS) -ffreestanding -Iinclude -Ilib
+# -mgeneral-regs-only: the driver runs in interrupt handlers, and an interrupt entry that saves
+# only the general registers must not find FP/SIMD ones changed (GCC's -O2 copies through
+# q0 on AArch64 otherwise). make analyze checks the object code (tools/check-general-regs.sh).
+LIB_CFLAGS := $(TARGET_CFLAGS) -mgeneral-regs-only -ffreestanding -Iinclude -Ilib
 BOARD_CFLAGS := -Iinclude -Iboards/$(BOARD) $(BOARD_INCLUDES) -Iboards/common
 APP_CFLAGS := $(TARGET_CFLAGS) $(BOARD_CFLAGS)
 ASFLAGS := $(BOARD_CPU_FLAGS) $(BOARD_CFLAGS) -MMD -MP
@@ -65,10 +68,16 @@ $(OUT)/%.S.o: %.S $(FLAGS_FILE)
 # Each example is every .c in its folder, linked with the board, the C library and libpl011.
 .SECONDARY:
 .SECONDEXPANSION:
-$(OUT)/examples/%.elf: $$(addprefix $(OUT)/,$$(addsuffix .o,$$(wildcard examples/$$*/*.c))) \
+# A name with no examples/<name>/ (make run RUN_EXAMPLE=helo) stops before compiling anything,
+# with the list, instead of linking nothing into "undefined reference to main".
+$(OUT)/examples/%.elf: $$(if $$(wildcard examples/$$*/*.c),,unknown-example-$$*) \
+		$$(addprefix $(OUT)/,$$(addsuffix .o,$$(wildcard examples/$$*/*.c))) \
 		$(BOARD_OBJS) $(LIBRARY) $(BOARD_LINKER_SCRIPT) $(FLAGS_FILE)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) $(filter %.o,$^) $(LIBRARY) $(BOARD_LDLIBS) -o $@
+
+unknown-example-%:
+	@echo "make: no example '$*' (examples/$*/ has no .c file); examples: $(EXAMPLES)" >&2; exit 1
 
 # The raw image a boot loader copies to memory (a Raspberry Pi's kernel.img).
 $(OUT)/examples/%.img: $(OUT)/examples/%.elf
