@@ -200,11 +200,12 @@ struct pl011_stats {
 	uint32_t tx_timeouts;         /* bounded TX waits that ran out */
 	uint32_t tx_discarded;        /* accepted bytes discarded by shutdown (never silent) */
 	uint32_t tx_fifo_abandoned;   /* shutdowns whose FIFO never drained (bytes uncounted) */
-	uint32_t rx_overrun;          /* characters flagged OE: at least one byte lost before */
+	uint32_t rx_overrun;          /* FIFO overruns (OE), each losing at least one byte */
 	uint32_t rx_framing;          /* characters flagged FE (dropped) */
 	uint32_t rx_parity;           /* characters flagged PE (dropped) */
 	uint32_t rx_break;            /* breaks received (dropped) */
-	uint32_t rx_dropped;          /* good bytes dropped because the RX ring was full */
+	uint32_t rx_discarded;        /* received bytes thrown away by shutdown or re-init */
+	uint32_t rx_pauses;           /* times the full RX ring stopped the drain (back-pressure) */
 };
 
 /* The line as pl011_init programmed it: written by init only, read by everyone. */
@@ -214,7 +215,7 @@ struct pl011_line {
 	uint32_t fifo_depth; /* 16 or 32: config.fifo_depth, else from PeriphID */
 	uint32_t lcr_h;      /* line control as programmed (without BRK) */
 	uint32_t cr;         /* control register as programmed */
-	uint32_t rx_imsc;    /* the RX interrupt bits of IMSC (constant while running) */
+	uint32_t rx_imsc;    /* the RX interrupt bits of IMSC while RX is not paused */
 	uint32_t rx_level;   /* RX trigger (enum pl011_level) */
 	uint32_t irq_passes; /* MIS reads per handler entry at most: 4 above a 1/2 TX trigger */
 };
@@ -245,6 +246,7 @@ struct pl011_tx {
 /* Receive state: the ring, whose producer is the interrupt and consumer the reader. */
 struct pl011_rx {
 	struct pl011_ring ring;
+	uint32_t paused; /* atomic: RX and RT masked because the ring was full (lib/pl011_rx.c) */
 };
 
 /*
@@ -258,6 +260,7 @@ struct pl011 {
 	struct pl011_tx tx;         /* the TX owner (and the atomic words) */
 	struct pl011_rx rx;         /* RX producer / consumer */
 	struct pl011_stats stats;   /* per-field writers: see struct pl011_stats */
+	uint32_t imsc;              /* atomic: what IMSC must hold (lib/pl011_internal.h) */
 	uint32_t state;             /* atomic: STOPPED, RUNNING, SHUTTING_DOWN */
 };
 

@@ -16,11 +16,12 @@ static void print_stats(void)
 	struct pl011_stats s;
 	pl011_get_stats(board_console(), &s);
 	printf("stats: rx_bytes=%lu tx_bytes=%lu irqs=%lu irq_rx=%lu irq_rt=%lu irq_tx=%lu "
-	       "rx_dropped=%lu rx_overrun=%lu rx_framing=%lu rx_parity=%lu rx_break=%lu "
+	       "rx_discarded=%lu rx_pauses=%lu rx_overrun=%lu rx_framing=%lu rx_parity=%lu rx_break=%lu "
 	       "tx_stalls=%lu tx_timeouts=%lu\n",
 	       (unsigned long)s.rx_bytes, (unsigned long)s.tx_bytes, (unsigned long)s.irq_entries,
 	       (unsigned long)s.irq_rx, (unsigned long)s.irq_rt, (unsigned long)s.irq_tx,
-	       (unsigned long)s.rx_dropped, (unsigned long)s.rx_overrun,
+	       (unsigned long)s.rx_discarded, (unsigned long)s.rx_pauses,
+	       (unsigned long)s.rx_overrun,
 	       (unsigned long)s.rx_framing, (unsigned long)s.rx_parity, (unsigned long)s.rx_break,
 	       (unsigned long)s.tx_stalls, (unsigned long)s.tx_timeouts);
 }
