@@ -233,7 +233,10 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 	 * received and nobody read yet moves to the new ring (rx_discarded, what cannot). */
 	struct pl011_stats kept = {0};
 	struct pl011_ring received = {0};
-	uint8_t polled_fifo[2u * 32u]; /* a polled port's FIFO: 2 x the deepest FIFO's worth */
+	/* A polled port's FIFO, 2 x the deepest FIFO's worth; `received` points here until the
+	 * carry-over below, so it lives as long as the function. */
+	/* cppcheck-suppress variableScope */
+	uint8_t polled_fifo[2u * 32u];
 	if (pl011_is_running(uart)) {
 		if (pl011_rx_uses_ring(uart))
 			received = uart->rx.ring; /* storage and size: the indices come after the stop */

@@ -125,12 +125,149 @@ static void test_rx_reinit_of_a_running_port_keeps_what_arrived(void **state)
 	}
 }
 
+/* ---- the model's RX line partner ---- */
+
+static void test_model_partner_stops_at_the_watermark_after_the_character_in_flight(void **state)
+{
+	(void)state;
+	start_with(PL011_RX_POLLED, 4096, 1000u, 115200, PL011_FLAG_RTS_CTS);
+	/* Polled mode keeps the reset-time trigger of init: 1/8 of 16 = 2 entries. */
+	unsigned watermark = 2;
+	harness_fill_random(data, 100, 13u);
+	uint64_t frame = pl011_model_frame_ns(h.model);
+	pl011_model_rx_partner_start(h.model, data, 100, 0, true);
+	pl011_model_advance(h.model, 50u * frame);
+	/* RTS drops as the watermark-th character gets in; that one was the last started. */
+	assert_int_equal(pl011_model_rx_level(h.model), watermark);
+	assert_false(pl011_model_rts(h.model));
+	assert_int_equal(pl011_model_rx_partner_sent(h.model), watermark);
+	/* Reading one takes the FIFO below the watermark: RTS again, one more character. */
+	assert_true(pl011_getc(&h.uart) >= 0);
+	assert_true(pl011_model_rts(h.model));
+	pl011_model_advance(h.model, 3u * frame);
+	assert_int_equal(pl011_model_rx_partner_sent(h.model), watermark + 1);
+	assert_int_equal(pl011_model_counters(h.model)->rx_overruns, 0);
+	harness_teardown(&h);
+}
+
+static void test_model_partner_without_rts_overruns_the_fifo(void **state)
+{
+	(void)state;
+	start_with(PL011_RX_POLLED, 4096, 1000u, 115200, PL011_FLAG_RTS_CTS);
+	harness_fill_random(data, 40, 17u);
+	pl011_model_rx_partner_start(h.model, data, 40, 0, false);
+	pl011_model_advance(h.model, 41u * pl011_model_frame_ns(h.model));
+	assert_int_equal(pl011_model_rx_partner_sent(h.model), 40);
+	assert_int_equal(pl011_model_counters(h.model)->rx_overruns, 40 - 16);
+	assert_int_equal(pl011_model_counters(h.model)->rx_overrun_events, 1);
+	harness_teardown(&h);
+}
+
+/* ---- a sender at line rate against a reader that stalls for 10 ms at random ---- */
+
+struct stall_case {
+	uint32_t baud;
+	size_t ring;
+	enum pl011_rx_mode mode;
+	bool rts_cts;
+	size_t bytes;
+};
+
+/* Whether got[0..n) is data[0..total) with bytes left out (and how many are left out). */
+static bool is_subsequence(const uint8_t *got, size_t n, const uint8_t *all, size_t total)
+{
+	size_t j = 0;
+	for (size_t i = 0; i < n; i++) {
+		while (j < total && all[j] != got[i])
+			j++;
+		if (j == total)
+			return false;
+		j++;
+	}
+	return true;
+}
+
+static void run_stalling_reader(const struct stall_case *c, uint32_t seed)
+{
+	start_with(c->mode, c->ring, 1000u, c->baud, c->rts_cts ? PL011_FLAG_RTS_CTS : 0u);
+	harness_fill_random(data, c->bytes, seed);
+	pl011_model_rx_partner_start(h.model, data, c->bytes, 0, c->rts_cts);
+	uint32_t random = seed;
+	size_t got = 0;
+	unsigned stalls = 0;
+	uint64_t idle_since = 0;
+	for (;;) {
+		/* Every 50 us the reader takes everything; 1 time in 50 it stalls 10 ms first. */
+		if (harness_random(&random) % 50u == 0) {
+			pl011_model_advance(h.model, 10000000u);
+			stalls++;
+		}
+		pl011_model_advance(h.model, 50000u);
+		size_t before = got;
+		got += drain(received + got, sizeof received - got);
+		bool done = pl011_model_rx_partner_sent(h.model) == c->bytes && got == before;
+		if (!done) {
+			idle_since = pl011_model_now_ns(h.model);
+			continue;
+		}
+		/* All sent and nothing new: done once RT has had its time (32 bits + latency). */
+		if (pl011_model_now_ns(h.model) - idle_since > 2000000u)
+			break;
+	}
+	const struct pl011_model_counters *mc = pl011_model_counters(h.model);
+	struct pl011_stats stats = stats_now();
+	print_message("      %7lu baud ring %4zu %s %s: %zu of %zu, %u stalls, %u pauses, "
+		      "%llu lost in %llu overruns, %u counted\n",
+		      (unsigned long)c->baud, c->ring,
+		      c->mode == PL011_RX_LOW_LATENCY ? "LOW_LATENCY" : "FEW_IRQS   ",
+		      c->rts_cts ? "RTS/CTS" : "none   ", got, c->bytes, stalls, stats.rx_pauses,
+		      (unsigned long long)mc->rx_overruns, (unsigned long long)mc->rx_overrun_events,
+		      stats.rx_overrun);
+	assert_true(stalls > 0);
+	assert_int_equal(stats.rx_discarded, 0);
+	if (c->rts_cts) {
+		assert_int_equal(got, c->bytes);
+		assert_memory_equal(received, data, c->bytes);
+		assert_int_equal(mc->rx_overruns, 0);
+		assert_int_equal(stats.rx_overrun, 0);
+	} else {
+		/* Only hardware overruns lose data, and every one of them is counted. */
+		assert_int_equal(got + mc->rx_overruns, c->bytes);
+		assert_true(is_subsequence(received, got, data, c->bytes));
+		assert_int_equal(stats.rx_overrun, mc->rx_overrun_events);
+	}
+	/* A ring smaller than what a stall brings in must have pushed back. */
+	if (c->ring == 64)
+		assert_true(stats.rx_pauses > 0);
+	harness_teardown(&h);
+}
+
+static void test_rx_stalling_reader_loses_nothing_with_rts_cts_and_counts_every_overrun(void **state)
+{
+	(void)state;
+	static const uint32_t bauds[] = {3000000u, 115200u};
+	static const size_t rings[] = {64, 4096};
+	uint32_t seed = 1;
+	for (size_t b = 0; b < 2; b++)
+		for (size_t r = 0; r < 2; r++)
+			for (size_t m = 0; m < 2; m++)
+				for (int flow = 1; flow >= 0; flow--) {
+					struct stall_case c = {bauds[b], rings[r], ring_modes[m],
+							       flow != 0,
+							       bauds[b] == 115200u ? 8192u : 65536u};
+					run_stalling_reader(&c, seed++);
+				}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		HARNESS_TEST(test_rx_full_ring_leaves_the_rest_in_the_fifo, &h),
 		HARNESS_TEST(test_rx_trailing_overrun_is_counted_in_every_mode, &h),
 		HARNESS_TEST(test_rx_reinit_of_a_running_port_keeps_what_arrived, &h),
+		HARNESS_TEST(test_model_partner_stops_at_the_watermark_after_the_character_in_flight, &h),
+		HARNESS_TEST(test_model_partner_without_rts_overruns_the_fifo, &h),
+		HARNESS_TEST(test_rx_stalling_reader_loses_nothing_with_rts_cts_and_counts_every_overrun, &h),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
