@@ -233,18 +233,16 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 	 * received and nobody read yet moves to the new ring (rx_discarded, what cannot). */
 	struct pl011_stats kept = {0};
 	struct pl011_ring received = {0};
-	/* A polled port's FIFO, 2 x the deepest FIFO's worth; `received` points here until the
-	 * carry-over below, so it lives as long as the function. */
+	/* What the FIFO holds at the stop, 2 x the deepest FIFO's worth; `in_fifo` points here
+	 * until the carry-over below, so it lives as long as the function. */
 	/* cppcheck-suppress variableScope */
-	uint8_t polled_fifo[2u * 32u];
+	uint8_t fifo_storage[2u * 32u];
+	struct pl011_ring in_fifo;
+	(void)pl011_ring_init(&in_fifo, fifo_storage, sizeof fifo_storage);
 	if (pl011_is_running(uart)) {
+		(void)stop_port(uart, PL011_WAIT_AUTO, &in_fifo);
 		if (pl011_rx_uses_ring(uart))
-			received = uart->rx.ring; /* storage and size: the indices come after the stop */
-		else
-			(void)pl011_ring_init(&received, polled_fifo, sizeof polled_fifo);
-		struct pl011_ring *into = pl011_rx_uses_ring(uart) ? &uart->rx.ring : &received;
-		(void)stop_port(uart, PL011_WAIT_AUTO, into);
-		received = *into;
+			received = uart->rx.ring;
 		(void)pl011_get_stats(uart, &kept); /* with the panic writes' bytes */
 	}
 	pl011_state_set(uart, PL011_STATE_STOPPED);
@@ -269,6 +267,7 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 	if (pl011_rx_uses_ring(uart))
 		(void)pl011_ring_init(&uart->rx.ring, config->rx_buffer, config->rx_buffer_size);
 	pl011_rx_carry_over(uart, &received);
+	pl011_rx_carry_over(uart, &in_fifo);
 	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u,
 			 pl011_rx_uses_ring(uart) ? &uart->rx.ring : NULL);
 	uart->line.frame_ns = new_frame_ns;

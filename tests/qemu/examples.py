@@ -96,18 +96,17 @@ def run_flood(session, rng):
     import threading
     base = len(session.raw_bytes())
     data = bytes(rng.getrandbits(8) for _ in range(FLOOD_BYTES))
-    done = {}
-    reader = threading.Thread(target=lambda: done.setdefault("ok", session.read_raw(base + FLOOD_BYTES,
-                                                                                    timeout=120)))
+    reader = threading.Thread(target=session.read_raw, args=(base + FLOOD_BYTES, 120))
     reader.start()
     try:
         if not session.send_unpaced(data, timeout=120):
-            return [f"flood: the socket stopped taking bytes (guest stuck?)"], 0
+            return ["flood: the socket stopped taking bytes (guest stuck?)"], 0
     finally:
         reader.join()
     echoed = session.raw_bytes()[base:base + FLOOD_BYTES]
     if len(echoed) < FLOOD_BYTES:
-        return [f"flood: {len(echoed)} of {FLOOD_BYTES} bytes came back, {FLOOD_BYTES - len(echoed)} lost"], 0
+        lost = FLOOD_BYTES - len(echoed)
+        return [f"flood: {len(echoed)} of {FLOOD_BYTES} bytes came back, {lost} lost"], 0
     if echoed != data:
         first = next(i for i in range(FLOOD_BYTES) if echoed[i] != data[i])
         return [f"flood: echoed bytes differ from byte {first}"], 0
@@ -115,7 +114,7 @@ def run_flood(session, rng):
 
 
 def run_echo(session, board, machine):
-    """Echo a line, ask for stats, soak (seeded random bytes in random chunks, soak_bytes), flood."""
+    """Echo a line, ask for stats, soak (seeded random bytes in random chunks), then flood."""
     import random
     problems = []
     if not session.read_until("lines !stats and !quit\n", timeout=10):
@@ -159,16 +158,18 @@ def run_echo(session, board, machine):
         return problems
     session.send(b"\n!quit\n")
     problems += expect_exit_zero(session)
-    stats = re.findall(r"stats: rx_bytes=(\d+) .*rx_discarded=(\d+) rx_pauses=(\d+) rx_overrun=(\d+)",
-                       session.output)
+    stats = re.findall(r"stats: rx_bytes=(\d+) .*rx_discarded=(\d+) rx_pauses=(\d+) "
+                       r"rx_overrun=(\d+)", session.output)
     if not stats:
         problems.append("final stats missing")
     else:
         rx_bytes, discarded, _pauses, overrun = (int(x) for x in stats[-1])
         if discarded or overrun:
-            problems.append(f"soak lost data in the driver: discarded {discarded}, overrun {overrun}")
+            problems.append(f"soak lost data in the driver: discarded {discarded}, "
+                            f"overrun {overrun}")
         if rx_bytes < total + flooded:
-            problems.append(f"driver counted {rx_bytes} bytes received, expected >= {total + flooded}")
+            problems.append(f"driver counted {rx_bytes} bytes received, "
+                            f"expected >= {total + flooded}")
     if "bye\n" not in session.output:
         problems.append("no goodbye")
     return problems

@@ -1,4 +1,4 @@
-/* Lossless RX on the model: back-pressure at a full ring, overruns counted, re-init and shutdown. */
+/* Lossless RX on the model: back-pressure at a full ring, every overrun counted, init, shutdown. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -63,6 +63,11 @@ static void test_rx_full_ring_leaves_the_rest_in_the_fifo(void **state)
 							      pl011_model_now_ns(h.model));
 		pl011_model_advance_to(h.model, last + 64u * pl011_model_bit_ns(h.model));
 		assert_int_equal(pl011_model_rx_level(h.model), 16);
+		/* Paused means quiet: RX and RT masked, no handler entries while nobody reads. */
+		uint32_t entries = stats_now().irq_entries;
+		pl011_model_advance(h.model, 10000000u);
+		assert_int_equal(stats_now().irq_entries, entries);
+		assert_int_equal(stats_now().rx_pauses, 1);
 		/* Each read frees room, which lets the interrupt take the FIFO in again. */
 		size_t got = 0;
 		while (got < total) {
@@ -121,6 +126,64 @@ static void test_rx_reinit_of_a_running_port_keeps_what_arrived(void **state)
 		pl011_model_advance(h.model, 1000000u);
 		assert_int_equal(drain(received, sizeof received), 5);
 		assert_memory_equal(received, "hello", 5);
+		assert_int_equal(stats_now().rx_discarded, 0);
+		harness_teardown(&h);
+	}
+}
+
+/* A running ring-mode port: the unread ring bytes and the FIFO's go to the new ring, the same
+ * storage or another; to a polled port they cannot go, and are counted. */
+static void test_rx_reinit_carries_the_ring_over_or_counts_it(void **state)
+{
+	(void)state;
+	static uint8_t other_ring[256];
+	for (int target = 0; target < 3; target++) {
+		start_with(PL011_RX_FEW_IRQS, 64, 1000u, 115200, 0);
+		harness_fill_random(data, 64 + 10, 23u);
+		uint64_t last = pl011_model_rx_inject_stream(h.model, data, 64 + 10,
+							      pl011_model_now_ns(h.model));
+		pl011_model_advance_to(h.model, last + 1000u);
+		assert_int_equal(pl011_model_rx_level(h.model), 10); /* 64 in the ring, 10 waiting */
+		if (target == 1) {
+			h.config.rx_buffer = other_ring;
+			h.config.rx_buffer_size = sizeof other_ring;
+		} else if (target == 2) {
+			h.config.rx_mode = PL011_RX_POLLED;
+		}
+		assert_int_equal(pl011_init(&h.uart, &h.config), 0);
+		pl011_model_advance(h.model, 1000000u);
+		/* The same full ring has no room for the FIFO's 10; another of 256 takes all. */
+		static const size_t kept[3] = {64, 64 + 10, 0};
+		size_t got = drain(received, sizeof received);
+		assert_int_equal(got, kept[target]);
+		assert_memory_equal(received, data, got);
+		assert_int_equal(stats_now().rx_discarded, 64 + 10 - kept[target]);
+		harness_teardown(&h);
+	}
+}
+
+/* Shutdown while the ring is full, the FIFO full and a sender without flow control goes on:
+ * what was received and not read is counted, and so is every overrun, also those that happen
+ * after shutdown masked the interrupt. */
+static void test_rx_shutdown_counts_unread_bytes_and_late_overruns(void **state)
+{
+	(void)state;
+	for (size_t m = 0; m < 2; m++) {
+		start_with(ring_modes[m], 64, 1000u, 115200, 0);
+		harness_fill_random(data, 400, 21u);
+		pl011_model_rx_partner_start(h.model, data, 400, 0, false);
+		pl011_model_advance(h.model, 100u * pl011_model_frame_ns(h.model));
+		/* The TX FIFO full, so that shutdown waits 16 frames with every interrupt masked. */
+		static const uint8_t line[16] = "0123456789abcdef";
+		assert_int_equal(pl011_write(&h.uart, line, sizeof line, PL011_NO_WAIT), 16);
+		assert_int_equal(pl011_shutdown(&h.uart, 0), 0);
+		const struct pl011_model_counters *mc = pl011_model_counters(h.model);
+		struct pl011_stats stats = stats_now();
+		assert_int_equal(stats.rx_bytes, 64);
+		assert_int_equal(stats.rx_discarded, 64 + 16);
+		assert_int_equal(mc->rx_received, 64 + 16);
+		assert_true(mc->rx_overrun_events > 1);
+		assert_int_equal(stats.rx_overrun, mc->rx_overrun_events);
 		harness_teardown(&h);
 	}
 }
@@ -242,7 +305,7 @@ static void run_stalling_reader(const struct stall_case *c, uint32_t seed)
 	harness_teardown(&h);
 }
 
-static void test_rx_stalling_reader_loses_nothing_with_rts_cts_and_counts_every_overrun(void **state)
+static void test_rx_stalling_reader_loses_nothing_with_rts_cts_counts_overruns_without(void **state)
 {
 	(void)state;
 	static const uint32_t bauds[] = {3000000u, 115200u};
@@ -265,9 +328,11 @@ int main(void)
 		HARNESS_TEST(test_rx_full_ring_leaves_the_rest_in_the_fifo, &h),
 		HARNESS_TEST(test_rx_trailing_overrun_is_counted_in_every_mode, &h),
 		HARNESS_TEST(test_rx_reinit_of_a_running_port_keeps_what_arrived, &h),
+		HARNESS_TEST(test_rx_reinit_carries_the_ring_over_or_counts_it, &h),
+		HARNESS_TEST(test_rx_shutdown_counts_unread_bytes_and_late_overruns, &h),
 		HARNESS_TEST(test_model_partner_stops_at_the_watermark_after_the_character_in_flight, &h),
 		HARNESS_TEST(test_model_partner_without_rts_overruns_the_fifo, &h),
-		HARNESS_TEST(test_rx_stalling_reader_loses_nothing_with_rts_cts_and_counts_every_overrun, &h),
+		HARNESS_TEST(test_rx_stalling_reader_loses_nothing_with_rts_cts_counts_overruns_without, &h),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
