@@ -27,9 +27,11 @@ int pl011_rx_decode(struct pl011 *uart, uint32_t dr)
  * When the ring cannot take the next character the handler leaves it in the FIFO and masks RX
  * and RT (RT would fire again at once while data waits: embassy-rp found that on the RP2040's
  * PL011). The FIFO then fills: with PL011_FLAG_RTS_CTS the PL011 deasserts nUARTRTS once the
- * FIFO holds the RX trigger level and the sender stops (TRM 3.4.x, "Hardware flow control");
- * without it the FIFO adds its entries to the buffering and an overrun, if one comes, is
- * counted from MIS.OE. The reader unmasks them once it has freed a FIFO's worth of ring (or
+ * FIFO holds the RX trigger level, its watermark, and the sender stops after the character it
+ * is sending (TRM, "Hardware flow control"; the same words in AMD's Versal TRM AM011, "RTS
+ * Flow Control", whose UART is a PL011). Without it the FIFO adds its entries to the buffering
+ * and an overrun, if one comes, is counted from MIS.OE: error causes stay unmasked, so each
+ * character lost to a full FIFO costs one interrupt, and only while data is being lost. The reader unmasks them once it has freed a FIFO's worth of ring (or
  * the whole ring, if smaller): the handler then takes in a full FIFO at once instead of being
  * paused again after every byte the reader takes.
  */

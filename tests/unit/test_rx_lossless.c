@@ -34,14 +34,7 @@ static void start_with(enum pl011_rx_mode mode, size_t ring, uint64_t latency_ns
 
 static size_t drain(uint8_t *out, size_t max)
 {
-	size_t got = 0;
-	for (;;) {
-		int n = pl011_read(&h.uart, out + got, max - got, PL011_NO_WAIT);
-		assert_true(n >= 0);
-		if (n == 0)
-			return got;
-		got += (size_t)n;
-	}
+	return harness_read_all(&h, out, max);
 }
 
 static struct pl011_stats stats_now(void)
@@ -188,6 +181,92 @@ static void test_rx_shutdown_counts_unread_bytes_and_late_overruns(void **state)
 	}
 }
 
+/* ---- IMSC shared by TX and RX: the handler at every point of a resuming read ---- */
+
+static uint64_t hook_point, hook_count;
+static bool hook_delivered;
+
+static void run_handler(void *context)
+{
+	pl011_irq_handler(context);
+}
+
+/* The UART's handler once, at the thread's point number hook_point (its own points do not
+ * count: the hook is called again from inside it). */
+static void deliver_at_point(void *context)
+{
+	(void)context;
+	if (hook_delivered || hook_count++ != hook_point)
+		return;
+	hook_delivered = true;
+	pl011_model_run_as_irq(h.model, run_handler, &h.uart);
+}
+
+/* A paused RX (ring full, 10 characters in the FIFO) and a TX cause latched whose refill empties
+ * the TX ring, so the handler disarms TXIM: delivered between the reader's swap of the IMSC word
+ * and its write, the two updates cross. Returns whether the point was reached. */
+static bool run_resume_with_handler_at(uint64_t point)
+{
+	struct pl011_model_config model_config;
+	pl011_model_default_config(&model_config);
+	model_config.base = HARNESS_BASE;
+	model_config.irq_latency_ns = 1000000000u; /* the model's own dispatch comes much later */
+	harness_setup_with(&h, &model_config);
+	h.config.baud = 3000000u;
+	h.config.rx_mode = PL011_RX_LOW_LATENCY;
+	h.config.rx_buffer_size = 64;
+	h.config.tx_mode = PL011_TX_HALF_FIFO;
+	assert_int_equal(harness_start(&h), 0);
+	harness_fill_random(data, 74, 31u);
+	for (size_t i = 0; i < 74; i += 16) {
+		size_t n = 74 - i < 16 ? 74 - i : 16;
+		uint64_t last = pl011_model_rx_inject_stream(h.model, data + i, n,
+							      pl011_model_now_ns(h.model));
+		pl011_model_advance_to(h.model, last + 1000u);
+		pl011_model_run_as_irq(h.model, run_handler, &h.uart);
+	}
+	assert_int_equal(stats_now().rx_pauses, 1);
+	assert_int_equal(pl011_model_rx_level(h.model), 10);
+	static const uint8_t line[20] = "abcdefghijklmnopqrst";
+	assert_int_equal(pl011_write(&h.uart, line, sizeof line, PL011_NO_WAIT), 20);
+	pl011_model_advance(h.model, 40000u); /* TX cause latched, nobody dispatched */
+
+	hook_point = point;
+	hook_count = 0;
+	hook_delivered = false;
+	pl011_model_set_preempt_hook(deliver_at_point, NULL);
+	size_t got = drain(received, sizeof received);
+	pl011_model_set_preempt_hook(NULL, NULL);
+	bool delivered = hook_delivered;
+	assert_null(harness_tx_stuck(&h));
+	for (int step = 0; step < 6 && (got < 74 || pl011_model_wire_len(h.model) < 20); step++) {
+		pl011_model_advance(h.model, 1100000000u);
+		got += drain(received + got, sizeof received - got);
+	}
+	assert_int_equal(got, 74);
+	assert_memory_equal(received, data, 74);
+	uint8_t wire[32];
+	assert_int_equal(harness_wire(&h, wire, sizeof wire), 20);
+	assert_memory_equal(wire, line, 20);
+	/* TX done and disarmed, RX resumed: the register says what the word says. */
+	assert_int_equal(pl011_model_peek(h.model, PL011_IMSC),
+			 PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS);
+	assert_int_equal(h.uart.imsc, PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS);
+	harness_teardown(&h);
+	return delivered;
+}
+
+static void test_rx_resume_against_the_handler_at_every_point(void **state)
+{
+	(void)state;
+	uint64_t point = 0;
+	while (run_resume_with_handler_at(point))
+		point++;
+	print_message("      the handler delivered at each of %llu points of the resuming read\n",
+		      (unsigned long long)point);
+	assert_true(point > 10);
+}
+
 /* ---- the model's RX line partner ---- */
 
 static void test_model_partner_stops_at_the_watermark_after_the_character_in_flight(void **state)
@@ -330,6 +409,7 @@ int main(void)
 		HARNESS_TEST(test_rx_reinit_of_a_running_port_keeps_what_arrived, &h),
 		HARNESS_TEST(test_rx_reinit_carries_the_ring_over_or_counts_it, &h),
 		HARNESS_TEST(test_rx_shutdown_counts_unread_bytes_and_late_overruns, &h),
+		HARNESS_TEST(test_rx_resume_against_the_handler_at_every_point, &h),
 		HARNESS_TEST(test_model_partner_stops_at_the_watermark_after_the_character_in_flight, &h),
 		HARNESS_TEST(test_model_partner_without_rts_overruns_the_fifo, &h),
 		HARNESS_TEST(test_rx_stalling_reader_loses_nothing_with_rts_cts_counts_overruns_without, &h),
