@@ -31,9 +31,10 @@ int pl011_rx_decode(struct pl011 *uart, uint32_t dr)
  * is sending (TRM, "Hardware flow control"; the same words in AMD's Versal TRM AM011, "RTS
  * Flow Control", whose UART is a PL011). Without it the FIFO adds its entries to the buffering
  * and an overrun, if one comes, is counted from MIS.OE: error causes stay unmasked, so each
- * character lost to a full FIFO costs one interrupt, and only while data is being lost. The reader unmasks them once it has freed a FIFO's worth of ring (or
- * the whole ring, if smaller): the handler then takes in a full FIFO at once instead of being
- * paused again after every byte the reader takes.
+ * character lost to a full FIFO costs one interrupt, and only while data is being lost.
+ * The reader unmasks them once it has freed a FIFO's worth of ring (or the whole ring, if
+ * smaller): the handler then takes in a full FIFO at once instead of being paused again after
+ * every byte the reader takes.
  */
 
 static size_t resume_room(const struct pl011 *uart)
