@@ -88,6 +88,11 @@ enum pl011_tx_mode {
  *  LOW_LATENCY  RX interrupt at 1/8 full plus receive timeout: few bytes wait in the FIFO.
  *  FEW_IRQS     RX interrupt at 3/4 full plus receive timeout: fewer interrupts, each longer.
  * rx_trigger in the config overrides the level of either interrupt mode.
+ * Both interrupt modes push back: when the RX ring cannot take the next character the handler
+ * leaves it in the FIFO and masks RX and RT, and pl011_read / pl011_getc unmask them once the
+ * ring has room for a FIFO's worth (or is empty, if it is smaller than a FIFO). With
+ * PL011_FLAG_RTS_CTS the full FIFO then holds the sender off; without it the FIFO adds its
+ * entries to the buffering and an overrun, if one comes, is counted (docs/design.md).
  */
 enum pl011_rx_mode {
 	PL011_RX_POLLED = 0,
@@ -97,7 +102,10 @@ enum pl011_rx_mode {
 
 /* Config flags. */
 #define PL011_FLAG_LOOPBACK (1u << 0) /* CR.LBE: TX is routed to RX inside the UART */
-#define PL011_FLAG_RTS_CTS (1u << 1)  /* CR.RTSEn | CR.CTSEn: hardware flow control */
+/* CR.RTSEn | CR.CTSEn: hardware flow control. The PL011 deasserts RTS while its RX FIFO holds
+ * the RX trigger level (TRM, "Hardware flow control"): a reader that falls behind stops the
+ * sender, and no byte is lost at any reader speed. */
+#define PL011_FLAG_RTS_CTS (1u << 1)
 
 /* Wait bounds are in microseconds. PL011_WAIT_AUTO derives the bound from the backlog. */
 #define PL011_WAIT_AUTO UINT32_MAX
@@ -177,7 +185,8 @@ struct pl011_baud {
  * Counters. Each has one writer at a time, so none loses an increment: the tx_* refill and byte
  * counters are written only by the context that owns TX (docs/design.md); tx_stalls and
  * tx_timeouts by the thread that waits; irq_* by the interrupt handler; rx_* by the interrupt
- * (interrupt RX modes) or the reading thread (RX_POLLED). Bytes that a panic write sends
+ * (interrupt RX modes) or the reading thread (RX_POLLED), rx_discarded by init and shutdown.
+ * Bytes that a panic write sends
  * without owning TX are counted with an atomic add and included in tx_bytes by
  * pl011_get_stats. A snapshot is exact per field, not atomic as a whole. All wrap modulo 2^32.
  */
@@ -200,11 +209,12 @@ struct pl011_stats {
 	uint32_t tx_timeouts;         /* bounded TX waits that ran out */
 	uint32_t tx_discarded;        /* accepted bytes discarded by shutdown (never silent) */
 	uint32_t tx_fifo_abandoned;   /* shutdowns whose FIFO never drained (bytes uncounted) */
-	uint32_t rx_overrun;          /* characters flagged OE: at least one byte lost before */
+	uint32_t rx_overrun;          /* FIFO overruns (OE), each losing at least one byte */
 	uint32_t rx_framing;          /* characters flagged FE (dropped) */
 	uint32_t rx_parity;           /* characters flagged PE (dropped) */
 	uint32_t rx_break;            /* breaks received (dropped) */
-	uint32_t rx_dropped;          /* good bytes dropped because the RX ring was full */
+	uint32_t rx_discarded;        /* received bytes thrown away by shutdown or re-init */
+	uint32_t rx_pauses;           /* times the full RX ring stopped the drain (back-pressure) */
 };
 
 /* The line as pl011_init programmed it: written by init only, read by everyone. */
@@ -214,7 +224,7 @@ struct pl011_line {
 	uint32_t fifo_depth; /* 16 or 32: config.fifo_depth, else from PeriphID */
 	uint32_t lcr_h;      /* line control as programmed (without BRK) */
 	uint32_t cr;         /* control register as programmed */
-	uint32_t rx_imsc;    /* the RX interrupt bits of IMSC (constant while running) */
+	uint32_t rx_imsc;    /* the RX interrupt bits of IMSC while RX is not paused */
 	uint32_t rx_level;   /* RX trigger (enum pl011_level) */
 	uint32_t irq_passes; /* MIS reads per handler entry at most: 4 above a 1/2 TX trigger */
 };
@@ -245,6 +255,7 @@ struct pl011_tx {
 /* Receive state: the ring, whose producer is the interrupt and consumer the reader. */
 struct pl011_rx {
 	struct pl011_ring ring;
+	uint32_t paused; /* atomic: RX and RT masked because the ring was full (lib/pl011_rx.c) */
 };
 
 /*
@@ -258,6 +269,7 @@ struct pl011 {
 	struct pl011_tx tx;         /* the TX owner (and the atomic words) */
 	struct pl011_rx rx;         /* RX producer / consumer */
 	struct pl011_stats stats;   /* per-field writers: see struct pl011_stats */
+	uint32_t imsc;              /* atomic: what IMSC must hold (lib/pl011_internal.h) */
 	uint32_t state;             /* atomic: STOPPED, RUNNING, SHUTTING_DOWN */
 };
 
@@ -275,10 +287,15 @@ int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, uint32_t tolerance_ppm,
  * FIFO finish (up to depth + 1 frames at the rate the registers hold, for a boot loader's last
  * words), disable, wait for BUSY to clear (two frames), flush the FIFOs (FEN off), mask and
  * clear all interrupts, IBRD, FBRD, LCR_H last, trigger levels, enable. The FIFO depth is
- * config.fifo_depth, or from PeriphID2 when that is 0. A running port is first shut down with PL011_WAIT_AUTO (its counters carry
- * over, so stats.tx_discarded shows anything that could not be sent); a stopped one starts
- * with zeroed counters. Errors: PL011_EINVAL, PL011_EBAUD, with nothing touched (a running
- * port keeps running). Context: thread, with this UART's interrupt not running.
+ * config.fifo_depth, or from PeriphID2 when that is 0. A running port is first shut down with
+ * PL011_WAIT_AUTO (its counters carry over, so stats.tx_discarded shows anything that could not
+ * be sent), except that what it received and nobody read (its RX ring, then its RX FIFO) goes
+ * into the new RX ring, ahead of anything new; what does not fit, or has nowhere to go (a
+ * polled config), is counted in stats.rx_discarded. The new rx_buffer may be the old one (the
+ * bytes stay where they are) or storage that does not overlap it. Bytes a stopped port's FIFO
+ * holds (a boot loader's) go into the new ring too. A stopped port starts with zeroed counters.
+ * Errors: PL011_EINVAL, PL011_EBAUD, with nothing touched (a running port keeps running).
+ * Context: thread, with this UART's interrupt not running.
  */
 int pl011_init(struct pl011 *uart, const struct pl011_config *config);
 
@@ -324,7 +341,9 @@ int pl011_write_panic(struct pl011 *uart, const void *data, size_t len);
  * halves the cost of a bulk copy against fixed-size chunks: docs/background.md). bound_us = 0
  * returns at once (possibly 0); otherwise waits up to bound_us for the first byte
  * (PL011_WAIT_AUTO: the backlog deadline for len characters, as long as they take to arrive).
- * In RX_POLLED mode characters with errors are counted and skipped.
+ * In RX_POLLED mode characters with errors are counted and skipped, and RSR is read once after
+ * the characters, so that an overrun no later character reports is counted too. In the
+ * interrupt modes a read that leaves room for a FIFO's worth resumes an RX paused by a full ring.
  * Returns the count. Errors: PL011_EINVAL, PL011_ESHUTDOWN. Context: thread; one reader.
  */
 int pl011_read(struct pl011 *uart, void *data, size_t len, uint32_t bound_us);
@@ -332,15 +351,18 @@ int pl011_read(struct pl011 *uart, void *data, size_t len, uint32_t bound_us);
 /*
  * Read one byte without waiting. Returns the byte (0..255), PL011_EAGAIN when none is there,
  * or, in RX_POLLED mode, PL011_EFRAMING / PL011_EPARITY / PL011_EBREAK for a bad character
- * (consumed and counted). An overrun flag alone does not spoil the character: it is returned
- * and counted in rx_overrun. Errors: PL011_EINVAL, PL011_ESHUTDOWN. Context: thread; one reader.
+ * (consumed and counted). An overrun flag alone does not spoil the character: it is returned,
+ * and the overrun was counted in rx_overrun when RSR (polled) or MIS (interrupt modes) showed
+ * it. Like pl011_read, it resumes a paused RX. Errors: PL011_EINVAL, PL011_ESHUTDOWN.
+ * Context: thread; one reader.
  */
 int pl011_getc(struct pl011 *uart);
 
 /*
- * Service every pending cause: errors are cleared and counted, RX and RT drain the FIFO into
- * the RX ring (bounded), TX refills the FIFO by the strategy or masks TXIM when the ring is
- * empty. At most 4 passes over MIS. Context: the UART's interrupt handler.
+ * Service every pending cause: errors are cleared and counted (OE as an overrun), RX and RT
+ * drain the FIFO into the RX ring (bounded), or mask themselves while the ring is full, TX
+ * refills the FIFO by the strategy or masks TXIM when the ring is empty. At most 4 passes over
+ * MIS. Context: the UART's interrupt handler.
  */
 void pl011_irq_handler(struct pl011 *uart);
 
@@ -359,7 +381,9 @@ int pl011_flush(struct pl011 *uart, uint32_t bound_us, size_t *pending);
  * baud and frame, plus a quarter, plus 1 ms; bound_us shortens it (0 = discard the ring now;
  * PL011_WAIT_AUTO = the derived deadline). Bytes already in the FIFO then get up to (depth + 1)
  * frame times more. Disables the UART by the TRM sequence, masks and clears all interrupts.
- * Returns the number of accepted bytes discarded (also added to stats.tx_discarded).
+ * Returns the number of accepted bytes discarded (also added to stats.tx_discarded). Received
+ * bytes nobody read (the RX ring and FIFO) are counted in stats.rx_discarded, and an overrun
+ * that happened with the interrupts masked in stats.rx_overrun.
  * Errors: PL011_EINVAL, PL011_ESHUTDOWN (not started); PL011_ESTALLED when the FIFO itself
  * never drained (the ring bytes are still counted in stats.tx_discarded; up to depth bytes in
  * the FIFO are lost uncounted and stats.tx_fifo_abandoned is incremented).

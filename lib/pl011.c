@@ -161,13 +161,17 @@ static uint32_t fifo_depth_from_id(const struct pl011 *uart)
 /*
  * TRM 3.3.8: disable, let the character in flight finish, flush the FIFOs by clearing FEN,
  * silence interrupts. BUSY stays set while the FIFO holds data even with the UART disabled,
- * so the wait is bounded by two frames and the FEN flush follows regardless.
+ * so the wait is bounded by two frames and the FEN flush follows regardless. What the RX FIFO
+ * holds by then (the UART finishes a character it is receiving when disabled, TRM 3.3.8) goes
+ * into the RX ring or is counted, before FEN flushes it.
  */
-static void pl011_hw_quiesce(struct pl011 *uart, uint32_t frame_budget_us)
+static void pl011_hw_quiesce(struct pl011 *uart, uint32_t frame_budget_us,
+			     struct pl011_ring *received)
 {
 	uint32_t cr = pl011_reg_read(uart, PL011_CR);
 	pl011_reg_write(uart, PL011_CR, cr & ~PL011_CR_UARTEN);
 	(void)pl011_wait_fr_for(uart, PL011_FR_BUSY, 0, frame_budget_us);
+	pl011_rx_take_fifo(uart, received);
 	uint32_t lcr_h = pl011_reg_read(uart, PL011_LCR_H);
 	pl011_reg_write(uart, PL011_LCR_H, lcr_h & ~(PL011_LCR_H_FEN | PL011_LCR_H_BRK));
 	pl011_reg_write(uart, PL011_IMSC, 0);
@@ -213,6 +217,8 @@ static void let_previous_output_finish(const struct pl011 *uart)
 				pl011_frames_us(uart, uart->line.fifo_depth + 1u) + 1u);
 }
 
+static int stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *received);
+
 int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 {
 	if (uart == NULL || config == NULL)
@@ -222,11 +228,21 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 	if (err != 0)
 		return err; /* nothing touched: a running port keeps running */
 
-	/* A running port is shut down first, so nothing it accepted vanishes uncounted; its
-	 * counters carry over (tx_discarded tells what the drain could not send). */
+	/* A running port is stopped first, so nothing it accepted vanishes uncounted; its
+	 * counters carry over (tx_discarded tells what the drain could not send), and what it
+	 * received and nobody read yet moves to the new ring (rx_discarded, what cannot). */
 	struct pl011_stats kept = {0};
+	struct pl011_ring received = {0};
+	/* What the FIFO holds at the stop, 2 x the deepest FIFO's worth; `in_fifo` points here
+	 * until the carry-over below, so it lives as long as the function. */
+	/* cppcheck-suppress variableScope */
+	uint8_t fifo_storage[2u * 32u];
+	struct pl011_ring in_fifo;
+	(void)pl011_ring_init(&in_fifo, fifo_storage, sizeof fifo_storage);
 	if (pl011_is_running(uart)) {
-		(void)pl011_shutdown(uart, PL011_WAIT_AUTO);
+		(void)stop_port(uart, PL011_WAIT_AUTO, &in_fifo);
+		if (pl011_rx_uses_ring(uart))
+			received = uart->rx.ring;
 		(void)pl011_get_stats(uart, &kept); /* with the panic writes' bytes */
 	}
 	pl011_state_set(uart, PL011_STATE_STOPPED);
@@ -246,12 +262,18 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 	uint64_t new_frame_ns = (uint64_t)frame_bits(config) * 1000000000u / plan.baud.actual_baud;
 	uart->line.frame_ns = old_frame_ns > new_frame_ns ? old_frame_ns : new_frame_ns;
 	let_previous_output_finish(uart);
-	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u);
+	/* The ring before the quiesce, which moves what the FIFO holds into it (after what the old
+	 * ring held: the FIFO's bytes came later). */
+	if (pl011_rx_uses_ring(uart))
+		(void)pl011_ring_init(&uart->rx.ring, config->rx_buffer, config->rx_buffer_size);
+	pl011_rx_carry_over(uart, &received);
+	pl011_rx_carry_over(uart, &in_fifo);
+	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u,
+			 pl011_rx_uses_ring(uart) ? &uart->rx.ring : NULL);
 	uart->line.frame_ns = new_frame_ns;
 
 	pl011_tx_reset(uart, plan.tx_level);
-	if (pl011_rx_uses_ring(uart))
-		(void)pl011_ring_init(&uart->rx.ring, config->rx_buffer, config->rx_buffer_size);
+	uart->imsc = plan.imsc; /* no other context runs yet */
 	program_uart(uart, &plan);
 	pl011_state_set(uart, PL011_STATE_RUNNING);
 	return 0;
@@ -283,7 +305,7 @@ static void service_causes(struct pl011 *uart, uint32_t mis)
 	if (mis & PL011_INT_ERRORS)
 		pl011_reg_write(uart, PL011_ICR, mis & PL011_INT_ERRORS);
 	if (mis & (PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS))
-		pl011_rx_service(uart);
+		pl011_rx_service(uart, mis);
 	if (mis & PL011_INT_TX)
 		pl011_tx_service_irq(uart);
 }
@@ -341,18 +363,18 @@ int pl011_get_fifo_depth(const struct pl011 *uart)
 	return (int)uart->line.fifo_depth;
 }
 
-int pl011_shutdown(struct pl011 *uart, uint32_t bound_us)
+/* Shutdown, and the first step of pl011_init on a running port; the RX ring keeps what it
+ * received (pl011_init carries it over). */
+static int stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *received)
 {
-	if (uart == NULL)
-		return PL011_EINVAL;
-	if (!pl011_is_running(uart))
-		return PL011_ESHUTDOWN;
 	pl011_state_set(uart, PL011_STATE_SHUTTING_DOWN);
 
 	uint32_t budget = pl011_backlog_deadline_us(uart, pl011_tx_queued(uart));
 	if (bound_us < budget)
 		budget = bound_us;
 	(void)pl011_tx_wait_drained(uart, budget);
+	/* Before TX masks everything: an RX pause or resume from now on writes IMSC as 0. */
+	pl011_imsc_update(uart, 0, PL011_IMSC_FROZEN);
 	/* From here on this thread owns TX for good, with every interrupt masked: no other
 	 * context writes the FIFO or IMSC. */
 	uint32_t discarded = pl011_tx_stop(uart);
@@ -368,7 +390,21 @@ int pl011_shutdown(struct pl011 *uart, uint32_t bound_us)
 		uart->stats.tx_fifo_abandoned++;
 		result = PL011_ESTALLED;
 	}
-	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u);
+	pl011_rx_count_masked_overrun(uart);
+	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u, received);
+	return result;
+}
+
+int pl011_shutdown(struct pl011 *uart, uint32_t bound_us)
+{
+	if (uart == NULL)
+		return PL011_EINVAL;
+	if (!pl011_is_running(uart))
+		return PL011_ESHUTDOWN;
+	int result = stop_port(uart, bound_us, NULL);
+	/* Nobody can read them any more. */
+	if (pl011_rx_uses_ring(uart))
+		uart->stats.rx_discarded += (uint32_t)pl011_ring_count(&uart->rx.ring);
 	return result;
 }
 

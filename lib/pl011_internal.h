@@ -63,6 +63,48 @@ static inline bool pl011_rx_uses_ring(const struct pl011 *uart)
 	return uart->config.rx_mode != PL011_RX_POLLED;
 }
 
+/*
+ * IMSC is shared: the TX owner arms and disarms TXIM, the RX side masks RX and RT while its
+ * ring is full (back-pressure) and unmasks them when the reader has made room, and these run in
+ * different contexts (thread, handler, another core). So nobody writes IMSC from its own idea
+ * of the other bits: each changes its bits in uart->imsc with a compare-and-swap, then writes
+ * the word's value to IMSC and looks at the word again, writing again until it is unchanged.
+ * The context whose swap came last also writes last, so IMSC ends as the word says: one that
+ * was preempted between its swap and its write writes the older value and then the newer one.
+ * PL011_IMSC_FROZEN (set by shutdown before it masks everything) makes every later update
+ * write 0.
+ */
+#define PL011_IMSC_FROZEN (1u << 31)
+
+static inline void pl011_imsc_publish(struct pl011 *uart)
+{
+	pl011_io_atomic_point();
+	uint32_t value = pl011_atomic_load(&uart->imsc, __ATOMIC_SEQ_CST);
+	for (;;) {
+		pl011_reg_write(uart, PL011_IMSC, (value & PL011_IMSC_FROZEN) != 0 ? 0u : value);
+		/* The write reaches the UART before another core can see our next look (lib/pl011_io.h). */
+		pl011_io_barrier();
+		pl011_io_atomic_point();
+		uint32_t now = pl011_atomic_load(&uart->imsc, __ATOMIC_SEQ_CST);
+		if (now == value)
+			return;
+		value = now;
+	}
+}
+
+static inline void pl011_imsc_update(struct pl011 *uart, uint32_t clear, uint32_t set)
+{
+	pl011_io_atomic_point();
+	uint32_t word = pl011_atomic_load(&uart->imsc, __ATOMIC_SEQ_CST);
+	while ((word & PL011_IMSC_FROZEN) == 0) {
+		pl011_io_atomic_point();
+		if (__atomic_compare_exchange_n(&uart->imsc, &word, (word & ~clear) | set, false,
+						__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+			break;
+	}
+	pl011_imsc_publish(uart);
+}
+
 /* IFLS for two enum pl011_level values (TRM 3.3.9 codes are level - 1). */
 static inline uint32_t pl011_ifls_value(uint32_t tx_level, uint32_t rx_level)
 {
@@ -114,9 +156,20 @@ int pl011_wait_fr_for(const struct pl011 *uart, uint32_t mask, uint32_t want, ui
 
 /* ---- lib/pl011_rx.c ---- */
 
-/* Decode one DR value into a byte (0..255) or a PL011_E* code, counting errors. */
+/* Decode one DR value into a byte (0..255) or a PL011_E* code, counting FE, PE and BE (not OE:
+ * overruns are counted where they are seen first, from MIS or RSR). */
 int pl011_rx_decode(struct pl011 *uart, uint32_t dr);
-void pl011_rx_service(struct pl011 *uart);
+/* The RX causes of one MIS value: count an overrun, drain the FIFO into the ring, pause when
+ * the ring is full. */
+void pl011_rx_service(struct pl011 *uart, uint32_t mis);
+/* Shutdown, with the interrupt masked: count an overrun that no MIS or RSR look saw yet. */
+void pl011_rx_count_masked_overrun(struct pl011 *uart);
+/* Before a FEN flush (init, shutdown): move what the RX FIFO holds into `received` (NULL:
+ * nowhere) while it has room; the rest is counted in rx_discarded. */
+void pl011_rx_take_fifo(struct pl011 *uart, struct pl011_ring *received);
+/* Init of a running port: move what the old ring held into the new one (or keep it, when the
+ * storage is the same); the rest is counted in rx_discarded. */
+void pl011_rx_carry_over(struct pl011 *uart, const struct pl011_ring *old);
 
 /* ---- lib/pl011_tx.c ---- */
 

@@ -1,11 +1,11 @@
-/* Receive path: error decoding, the interrupt drain into the RX ring, read and getc. */
+/* Receive path: error decoding, the interrupt drain with back-pressure, overrun counting, read. */
 #include "pl011_internal.h"
 
 int pl011_rx_decode(struct pl011 *uart, uint32_t dr)
 {
-	/* OE says a character was lost *before* this one; this one is intact (TRM 3.3.1). */
-	if (dr & PL011_DR_OE)
-		uart->stats.rx_overrun++;
+	/* DR.OE says a character was lost *before* this one, and this one is intact (TRM 3.3.1);
+	 * the overrun itself was counted when MIS or RSR showed it, which they do at once, where
+	 * DR.OE waits for a next character that a trailing overrun never has. */
 	/* A break also reports FE (the stop bit is low too): count it once, as a break. */
 	if (dr & PL011_DR_BE) {
 		uart->stats.rx_break++;
@@ -22,38 +22,108 @@ int pl011_rx_decode(struct pl011 *uart, uint32_t dr)
 	return (int)(dr & PL011_DR_DATA);
 }
 
-/*
- * Drain the RX FIFO into the ring. Bounded by two FIFOs' worth per call: characters arriving
- * while we drain are caught by the next pass or by RT. Bad characters are counted and dropped;
- * good ones that find the ring full are counted in rx_dropped (unread data is never
- * overwritten).
+/* ---- back-pressure (interrupt modes) ----
+ *
+ * When the ring cannot take the next character the handler leaves it in the FIFO and masks RX
+ * and RT (RT would fire again at once while data waits: embassy-rp found that on the RP2040's
+ * PL011). The FIFO then fills: with PL011_FLAG_RTS_CTS the PL011 deasserts nUARTRTS once the
+ * FIFO holds the RX trigger level, its watermark, and the sender stops after the character it
+ * is sending (TRM, "Hardware flow control"; the same words in AMD's Versal TRM AM011, "RTS
+ * Flow Control", whose UART is a PL011). Without it the FIFO adds its entries to the buffering
+ * and an overrun, if one comes, is counted from MIS.OE: error causes stay unmasked, so each
+ * character lost to a full FIFO costs one interrupt, and only while data is being lost.
+ * The reader unmasks them once it has freed a FIFO's worth of ring (or the whole ring, if
+ * smaller): the handler then takes in a full FIFO at once instead of being paused again after
+ * every byte the reader takes.
  */
-void pl011_rx_service(struct pl011 *uart)
+
+static size_t resume_room(const struct pl011 *uart)
+{
+	size_t depth = uart->line.fifo_depth;
+	return depth < uart->rx.ring.size ? depth : uart->rx.ring.size;
+}
+
+static uint32_t paused_load(const struct pl011 *uart)
+{
+	pl011_io_atomic_point();
+	return pl011_atomic_load(&uart->rx.paused, __ATOMIC_SEQ_CST);
+}
+
+/* Unmask RX and RT if RX is paused and the ring has room; either side may call it. One swap
+ * takes the pause, so two contexts that both see room unmask once. */
+static void rx_resume_if_room(struct pl011 *uart)
+{
+	if (paused_load(uart) == 0 || pl011_ring_space(&uart->rx.ring) < resume_room(uart))
+		return;
+	uint32_t expected = 1;
+	pl011_io_atomic_point();
+	if (!__atomic_compare_exchange_n(&uart->rx.paused, &expected, 0, false, __ATOMIC_SEQ_CST,
+					 __ATOMIC_SEQ_CST))
+		return;
+	pl011_imsc_update(uart, 0, uart->line.rx_imsc & (PL011_INT_RX | PL011_INT_RT));
+}
+
+/* Handler only. Mask first, then say so, then look at the ring again: a reader that freed room
+ * before it could see the pause is seen here, and one that sees the pause finds RX masked. */
+static void rx_pause(struct pl011 *uart)
+{
+	if (paused_load(uart) != 0)
+		return;
+	uart->stats.rx_pauses++;
+	pl011_imsc_update(uart, PL011_INT_RX | PL011_INT_RT, 0);
+	pl011_io_atomic_point();
+	pl011_atomic_store(&uart->rx.paused, 1, __ATOMIC_SEQ_CST);
+	pl011_atomic_fence();
+	rx_resume_if_room(uart);
+}
+
+/*
+ * Move up to limit characters from the FIFO into the ring, each only once the ring has room for
+ * it. Bad characters are counted and dropped. Returns whether it stopped because the ring was
+ * full with a character waiting.
+ */
+static bool drain_fifo(struct pl011 *uart, struct pl011_ring *ring, uint32_t limit)
 {
 	uint8_t *segment = NULL;
 	size_t room = 0;
 	size_t filled = 0;
-	uint32_t limit = 2u * uart->line.fifo_depth;
-
+	bool full = false;
 	for (uint32_t i = 0; i < limit; i++) {
 		if (pl011_reg_read(uart, PL011_FR) & PL011_FR_RXFE)
 			break;
+		if (filled == room) {
+			pl011_ring_commit(ring, filled);
+			filled = 0;
+			room = pl011_ring_reserve(ring, &segment);
+			if (room == 0) {
+				full = true;
+				break;
+			}
+		}
 		int byte = pl011_rx_decode(uart, pl011_reg_read(uart, PL011_DR));
 		if (byte < 0)
 			continue;
-		if (filled == room) {
-			pl011_ring_commit(&uart->rx.ring, filled);
-			filled = 0;
-			room = pl011_ring_reserve(&uart->rx.ring, &segment);
-		}
-		if (room == 0) {
-			uart->stats.rx_dropped++;
-			continue;
-		}
 		segment[filled++] = (uint8_t)byte;
 		uart->stats.rx_bytes++;
 	}
-	pl011_ring_commit(&uart->rx.ring, filled);
+	pl011_ring_commit(ring, filled);
+	return full;
+}
+
+/*
+ * Bounded by two FIFOs' worth per call: characters arriving while we drain are caught by the
+ * next pass or by RT. MIS.OE is set when the overrun happens (TRM 3.3.2: OE in RSR and the
+ * interrupt at once, DR.OE on the next character in), and the handler acknowledges it before
+ * this runs, so each OE cause is one overrun counted once.
+ */
+void pl011_rx_service(struct pl011 *uart, uint32_t mis)
+{
+	if (mis & PL011_INT_OE)
+		uart->stats.rx_overrun++;
+	if (drain_fifo(uart, &uart->rx.ring, 2u * uart->line.fifo_depth))
+		rx_pause(uart);
+	else
+		rx_resume_if_room(uart);
 
 	if (uart->config.rx_callback != NULL) {
 		size_t available = pl011_ring_count(&uart->rx.ring);
@@ -62,16 +132,108 @@ void pl011_rx_service(struct pl011 *uart)
 	}
 }
 
+/* ---- overruns nobody saw, init and shutdown ---- */
+
+/*
+ * RX_POLLED, after a call read DR: RSR.OE is set at the overrun (TRM 3.3.2) and stays until a
+ * write to ECR. Looking after every call that read something is enough: an overrun needs a full
+ * FIFO, which stays non-empty until this reader reads it, so a call that finds the FIFO empty
+ * has nothing unseen before it.
+ */
+static void count_polled_overrun(struct pl011 *uart)
+{
+	if ((pl011_reg_read(uart, PL011_RSR_ECR) & PL011_RSR_OE) == 0)
+		return;
+	uart->stats.rx_overrun++;
+	pl011_reg_write(uart, PL011_RSR_ECR, 0);
+}
+
+/* With the interrupt masked an overrun shows only in the raw status. */
+void pl011_rx_count_masked_overrun(struct pl011 *uart)
+{
+	if (!pl011_rx_uses_ring(uart)) {
+		count_polled_overrun(uart);
+		return;
+	}
+	if ((pl011_reg_read(uart, PL011_RIS) & PL011_INT_OE) == 0)
+		return;
+	uart->stats.rx_overrun++;
+	pl011_reg_write(uart, PL011_ICR, PL011_INT_OE);
+}
+
+static void discard_fifo(struct pl011 *uart, uint32_t limit)
+{
+	for (uint32_t i = 0; i < limit; i++) {
+		if (pl011_reg_read(uart, PL011_FR) & PL011_FR_RXFE)
+			return;
+		if (pl011_rx_decode(uart, pl011_reg_read(uart, PL011_DR)) >= 0)
+			uart->stats.rx_discarded++;
+	}
+}
+
+void pl011_rx_take_fifo(struct pl011 *uart, struct pl011_ring *received)
+{
+	uint32_t limit = 2u * uart->line.fifo_depth;
+	if (received != NULL)
+		(void)drain_fifo(uart, received, limit);
+	discard_fifo(uart, limit);
+}
+
+/* Whether two rings' storage shares a byte without being the same ring storage. */
+static bool storage_overlaps(const struct pl011_ring *a, const struct pl011_ring *b)
+{
+	uintptr_t a_start = (uintptr_t)a->storage;
+	uintptr_t b_start = (uintptr_t)b->storage;
+	return a_start < b_start + b->size && b_start < a_start + a->size;
+}
+
+void pl011_rx_carry_over(struct pl011 *uart, const struct pl011_ring *old)
+{
+	struct pl011_ring from = *old;
+	if (pl011_rx_uses_ring(uart) && pl011_ring_count(&from) != 0) {
+		if (from.storage == uart->rx.ring.storage && from.size == uart->rx.ring.size) {
+			uart->rx.ring = from; /* the same storage: the bytes are already there */
+			return;
+		}
+		/* A copy within storage that the new ring reuses would overwrite what it copies. */
+		for (bool copy = !storage_overlaps(&from, &uart->rx.ring); copy;) {
+			uint8_t *segment;
+			size_t room = pl011_ring_reserve(&uart->rx.ring, &segment);
+			size_t moved = pl011_ring_read(&from, segment, room);
+			pl011_ring_commit(&uart->rx.ring, moved);
+			copy = moved != 0;
+		}
+	}
+	uart->stats.rx_discarded += (uint32_t)pl011_ring_count(&from);
+}
+
+/* ---- the reader ---- */
+
 /* RX_POLLED: read good characters straight from the FIFO, skipping (and counting) bad ones. */
 static size_t read_fifo(struct pl011 *uart, uint8_t *data, size_t len)
 {
 	size_t done = 0;
+	bool read_any = false;
 	while (done < len && (pl011_reg_read(uart, PL011_FR) & PL011_FR_RXFE) == 0) {
 		int byte = pl011_rx_decode(uart, pl011_reg_read(uart, PL011_DR));
+		read_any = true;
 		if (byte >= 0) {
 			data[done++] = (uint8_t)byte;
 			uart->stats.rx_bytes++;
 		}
+	}
+	if (read_any)
+		count_polled_overrun(uart);
+	return done;
+}
+
+static size_t read_ring(struct pl011 *uart, uint8_t *data, size_t len)
+{
+	size_t done = pl011_ring_read(&uart->rx.ring, data, len);
+	if (done != 0) {
+		/* Our tail store before the handler's next look at the pause (rx_pause). */
+		pl011_atomic_fence();
+		rx_resume_if_room(uart);
 	}
 	return done;
 }
@@ -79,7 +241,7 @@ static size_t read_fifo(struct pl011 *uart, uint8_t *data, size_t len)
 static size_t read_available(struct pl011 *uart, uint8_t *data, size_t len)
 {
 	if (pl011_rx_uses_ring(uart))
-		return pl011_ring_read(&uart->rx.ring, data, len);
+		return read_ring(uart, data, len);
 	return read_fifo(uart, data, len);
 }
 
@@ -114,11 +276,12 @@ int pl011_getc(struct pl011 *uart)
 		return PL011_ESHUTDOWN;
 	if (pl011_rx_uses_ring(uart)) {
 		uint8_t byte;
-		return pl011_ring_read(&uart->rx.ring, &byte, 1) == 1 ? byte : PL011_EAGAIN;
+		return read_ring(uart, &byte, 1) == 1 ? byte : PL011_EAGAIN;
 	}
 	if (pl011_reg_read(uart, PL011_FR) & PL011_FR_RXFE)
 		return PL011_EAGAIN;
 	int byte = pl011_rx_decode(uart, pl011_reg_read(uart, PL011_DR));
+	count_polled_overrun(uart);
 	if (byte >= 0)
 		uart->stats.rx_bytes++;
 	return byte;

@@ -109,8 +109,7 @@ static void tx_arm(struct pl011 *uart, bool armed)
 	uint32_t word = owner_load(uart);
 	if (((word & TX_ARMED) != 0) == armed)
 		return;
-	pl011_reg_write(uart, PL011_IMSC, uart->line.rx_imsc | (armed ? PL011_INT_TX : 0u));
-	pl011_io_barrier();
+	pl011_imsc_update(uart, PL011_INT_TX, armed ? PL011_INT_TX : 0u);
 	tx_set_armed(uart, word, armed);
 }
 

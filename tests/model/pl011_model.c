@@ -79,6 +79,12 @@ struct pl011_model {
 	struct rx_event *rxq;
 	size_t rxq_first, rxq_end, rxq_cap;
 
+	/* The RX line partner: a sender that may honour nUARTRTS. */
+	uint8_t *partner_data;
+	size_t partner_len, partner_next;
+	uint64_t partner_frame_ns, partner_end;
+	bool partner_sending, partner_honours_rts;
+
 	/* Interrupt delivery. */
 	void (*handler)(void *context);
 	void *handler_context;
@@ -362,6 +368,30 @@ static void dr_write(struct pl011_model *m, uint32_t value)
 
 /* ---------------------------------------------------------------- RX */
 
+/*
+ * nUARTRTS (TRM, "Hardware flow control"): with RTSEn it is asserted until the RX FIFO is
+ * filled up to the watermark, the RX interrupt trigger level, and asserted again once reading
+ * takes the FIFO below it; without RTSEn it follows CR.RTS.
+ */
+static bool rts_asserted(const struct pl011_model *m)
+{
+	if (m->cr & PL011_CR_RTSEN)
+		return m->rx_count < rx_trigger(m);
+	return (m->cr & PL011_CR_RTS) != 0;
+}
+
+/* The partner starts its next character if it has one and may: it looks at RTS only between
+ * characters, so the one in flight always completes. */
+static void partner_kick(struct pl011_model *m)
+{
+	if (m->partner_sending || m->partner_next >= m->partner_len)
+		return;
+	if (m->partner_honours_rts && !rts_asserted(m))
+		return;
+	m->partner_sending = true;
+	m->partner_end = m->now + m->partner_frame_ns;
+}
+
 static uint32_t error_ints(uint16_t value)
 {
 	uint32_t ints = 0;
@@ -387,6 +417,8 @@ static void rx_arrive(struct pl011_model *m, uint16_t value)
 		/* TRM 3.3.2: overrun keeps the FIFO, loses the new character, sets OE at once; the
 		 * next character that gets in carries DR.OE. */
 		m->c.rx_overruns++;
+		if ((m->ris & PL011_INT_OE) == 0)
+			m->c.rx_overrun_events++;
 		m->rsr |= PL011_RSR_OE;
 		m->oe_pending = true;
 		set_ris(m, PL011_INT_OE);
@@ -429,6 +461,7 @@ static uint32_t dr_read(struct pl011_model *m)
 	}
 	clear_ris(m, clear);
 	m->last_dr = value;
+	partner_kick(m);
 	return value;
 }
 
@@ -464,7 +497,7 @@ static void rxq_push(struct pl011_model *m, uint64_t at, uint16_t value)
 
 /* ---------------------------------------------------------------- event loop */
 
-enum event { EV_NONE, EV_TX_DONE, EV_RX_ARRIVE, EV_RT, EV_IRQ };
+enum event { EV_NONE, EV_TX_DONE, EV_RX_ARRIVE, EV_PARTNER, EV_RT, EV_IRQ };
 
 /* Earliest due event; ties go in the order TX, RX, RT, IRQ so the handler sees settled state. */
 static enum event next_event(const struct pl011_model *m, uint64_t *at)
@@ -478,6 +511,10 @@ static enum event next_event(const struct pl011_model *m, uint64_t *at)
 	if (m->rxq_first < m->rxq_end && m->rxq[m->rxq_first].at < t) {
 		t = m->rxq[m->rxq_first].at;
 		kind = EV_RX_ARRIVE;
+	}
+	if (m->partner_sending && m->partner_end < t) {
+		t = m->partner_end;
+		kind = EV_PARTNER;
 	}
 	if (m->rt_armed && m->rt_deadline < t) {
 		t = m->rt_deadline;
@@ -499,6 +536,11 @@ static void handle_event(struct pl011_model *m, enum event kind)
 		break;
 	case EV_RX_ARRIVE:
 		rx_arrive(m, m->rxq[m->rxq_first++].value);
+		break;
+	case EV_PARTNER:
+		m->partner_sending = false;
+		rx_arrive(m, m->partner_data[m->partner_next++]);
+		partner_kick(m);
 		break;
 	case EV_RT:
 		rt_expire(m);
@@ -680,6 +722,7 @@ static void lcr_h_write(struct pl011_model *m, uint32_t value)
 	m->lcr_h = value;
 	if ((old & PL011_LCR_H_FEN) && !(value & PL011_LCR_H_FEN))
 		flush_fifos(m);
+	partner_kick(m);
 	if ((old ^ value) & PL011_LCR_H_BRK)
 		break_edge(m, (value & PL011_LCR_H_BRK) != 0);
 	tx_kick(m);
@@ -693,6 +736,7 @@ static void cr_write(struct pl011_model *m, uint32_t value)
 	 * look at UARTEN); the FIFO then waits for the next enable. */
 	m->cr = value;
 	tx_kick(m);
+	partner_kick(m);
 }
 
 static void ifls_write(struct pl011_model *m, uint32_t value)
@@ -702,6 +746,7 @@ static void ifls_write(struct pl011_model *m, uint32_t value)
 	if (tx > 4u || rx > 4u)
 		m->c.misuse++; /* reserved codes (TRM 3.3.9) */
 	m->ifls = value;
+	partner_kick(m);
 }
 
 static void reg_write(struct pl011_model *m, uint32_t off, uint32_t value)
@@ -869,6 +914,7 @@ void pl011_model_destroy(struct pl011_model *model)
 		if (registry[i] == model)
 			registry[i] = NULL;
 	free(model->rxq);
+	free(model->partner_data);
 	free(model->wire_byte);
 	free(model->wire_start);
 	free(model->wire_end);
@@ -987,6 +1033,38 @@ uint64_t pl011_model_rx_inject_stream(struct pl011_model *model, const uint8_t *
 size_t pl011_model_rx_pending(const struct pl011_model *model)
 {
 	return model->rxq_end - model->rxq_first;
+}
+
+void pl011_model_rx_partner_start(struct pl011_model *model, const uint8_t *data, size_t n,
+				  uint64_t frame_ns, bool honours_rts)
+{
+	if (model->partner_sending || model->partner_next < model->partner_len)
+		fail("rx_partner_start: the partner is still sending", model->partner_len);
+	if (frame_ns == 0) {
+		if (model->ibrd == 0)
+			fail("rx_partner_start: no baud latched (IBRD 0)", 0);
+		frame_ns = line_ns(model, frame_bits(model));
+	}
+	free(model->partner_data);
+	model->partner_data = malloc(n ? n : 1u);
+	if (!model->partner_data)
+		fail("out of memory", n);
+	memcpy(model->partner_data, data, n);
+	model->partner_len = n;
+	model->partner_next = 0;
+	model->partner_frame_ns = frame_ns;
+	model->partner_honours_rts = honours_rts;
+	partner_kick(model);
+}
+
+size_t pl011_model_rx_partner_sent(const struct pl011_model *model)
+{
+	return model->partner_next;
+}
+
+bool pl011_model_rts(const struct pl011_model *model)
+{
+	return rts_asserted(model);
 }
 
 /* ---------------------------------------------------------------- observation */

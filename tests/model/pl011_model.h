@@ -21,8 +21,9 @@
  * preemption between two register accesses is modelled.
  *
  * Not modelled: IrDA (SIREN), the modem status lines other than CTS and their interrupts,
- * automatic RTS (RTSEn), DMA (DMACR is stored only), the integration test registers, and the
- * external RX line being disconnected in loopback (injected characters still arrive with LBE).
+ * DMA (DMACR is stored only), the integration test registers, and the external RX line being
+ * disconnected in loopback (injected characters still arrive with LBE). nUARTRTS is modelled
+ * (RTSEn or CR.RTS) and only the RX line partner looks at it.
  */
 
 #define PL011_MODEL_MAX 4
@@ -64,6 +65,7 @@ struct pl011_model_counters {
 	uint64_t tx_fen_flushed; /* TX bytes thrown away by clearing LCR_H.FEN */
 	uint64_t rx_received;    /* characters that entered the RX FIFO */
 	uint64_t rx_overruns;    /* characters lost to a full RX FIFO */
+	uint64_t rx_overrun_events; /* overruns that found RIS.OE clear (each a new OE cause) */
 	uint64_t rx_dropped_disabled; /* characters that arrived with UARTEN or RXE clear */
 	uint64_t rx_fen_flushed;      /* RX bytes thrown away by clearing LCR_H.FEN */
 	uint64_t rx_empty_reads;      /* DR read with the RX FIFO empty */
@@ -137,6 +139,20 @@ void pl011_model_rx_inject(struct pl011_model *model, uint8_t byte, unsigned err
 uint64_t pl011_model_rx_inject_stream(struct pl011_model *model, const uint8_t *data, size_t n,
 				      uint64_t start_ns);
 size_t pl011_model_rx_pending(const struct pl011_model *model); /* injected, not yet arrived */
+
+/*
+ * The RX line partner: a sender of n bytes (copied), back to back from now, one frame_ns each
+ * (0: the latched frame). With honours_rts it looks at nUARTRTS before each character and
+ * waits while it is deasserted; the character in flight always completes (TRM, "Hardware flow
+ * control": transmission is expected to cease after the current character). It runs beside
+ * pl011_model_rx_inject; one partner transfer at a time. Aborts while one is still sending.
+ */
+void pl011_model_rx_partner_start(struct pl011_model *model, const uint8_t *data, size_t n,
+				  uint64_t frame_ns, bool honours_rts);
+size_t pl011_model_rx_partner_sent(const struct pl011_model *model); /* characters completed */
+/* nUARTRTS asserted ("send"): with CR.RTSEn while the RX FIFO holds fewer than the RX trigger
+ * level (the watermark), else CR.RTS. */
+bool pl011_model_rts(const struct pl011_model *model);
 
 /* ---- observation (no cost, no side effects) ---- */
 const struct pl011_model_counters *pl011_model_counters(const struct pl011_model *model);

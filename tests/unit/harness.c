@@ -151,3 +151,14 @@ size_t harness_wire(const struct harness *h, uint8_t *out, size_t max)
 		out[i] = pl011_model_wire_byte(h->model, i);
 	return n;
 }
+
+size_t harness_read_all(struct harness *h, uint8_t *out, size_t max)
+{
+	size_t got = 0;
+	for (;;) {
+		int n = pl011_read(&h->uart, out + got, max - got, PL011_NO_WAIT);
+		if (n <= 0)
+			return got; /* an error shows as a short count, which the caller checks */
+		got += (size_t)n;
+	}
+}

@@ -59,6 +59,9 @@ const char *harness_tx_stuck(const struct harness *h);
  * the write or the flush that failed. */
 int harness_send_all(struct harness *h, const uint8_t *data, size_t len, uint64_t step_ns);
 
+/* pl011_read without waiting until it returns 0: everything received, up to max bytes. */
+size_t harness_read_all(struct harness *h, uint8_t *out, size_t max);
+
 /* Copy the wire into out (up to max bytes); returns the wire length. */
 size_t harness_wire(const struct harness *h, uint8_t *out, size_t max);
 
