@@ -36,8 +36,20 @@ struct board_tick_timer {
 	bool (*acknowledge)(void);
 };
 
-/* The board's tick timer, where the board's shared interrupt code needs it (gic_board.c). */
+/* The board's tick timer, where the board's shared interrupt code needs it (gic_board.c,
+ * cortex-m/interrupts.c). */
 extern const struct board_tick_timer board_tick_timer;
+
+/* A down-counter that interrupts once (SP804, Stellaris GPTM, CMSDK APB timer): the tick of
+ * most boards. Its driver defines board_one_shot_timer; boards/common/one_shot_tick.c makes
+ * board_tick_timer of it on the common schedule below, with board_now_us as the clock. Why
+ * one-shot and not periodic: docs/porting.md, "The tick must be one-shot under -icount". */
+struct board_one_shot_timer {
+	void (*load)(uint32_t delay_us); /* stop, then count delay_us (at least 1) and interrupt once */
+	void (*stop)(void);
+	bool (*acknowledge)(void); /* true if its interrupt was pending, which it clears */
+};
+extern const struct board_one_shot_timer board_one_shot_timer;
 
 /* board_tick_start for a board with a struct board_tick_timer and a route function that
  * unmasks (true) or masks (false) the tick's line: the line masked, the timer stopped, the

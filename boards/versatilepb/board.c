@@ -30,7 +30,7 @@ static void tick_route(bool enable)
 
 void board_tick_start(uint32_t period_us, void (*tick)(void *context), void *context)
 {
-	board_tick_configure(period_us, tick, context, &sp804_tick_timer, tick_route);
+	board_tick_configure(period_us, tick, context, &board_tick_timer, tick_route);
 }
 
 void board_console_route(bool enable)
@@ -43,7 +43,7 @@ void board_irq_dispatch(void)
 	uint32_t status = mmio_read(BOARD_VIC_BASE + VIC_IRQSTATUS);
 	if (status & (1u << BOARD_UART_IRQ))
 		board_console_irq();
-	if ((status & (1u << BOARD_VIC_LINE_TIMER01)) && sp804_tick_timer.acknowledge())
+	if ((status & (1u << BOARD_VIC_LINE_TIMER01)) && board_tick_timer.acknowledge())
 		board_tick_run();
 }
 
@@ -51,6 +51,6 @@ void board_init(void)
 {
 	mmio_write(BOARD_VIC_BASE + VIC_INTENCLEAR, 0xFFFFFFFFu);
 	sp804_clock_start(TIMER_CLOCK);
-	sp804_tick_init(TIMER_TICK, TIMER_CLOCK);
+	sp804_tick_init(TIMER_TICK);
 	board_console_start(BOARD_UART0_BASE, BOARD_UART_CLOCK_HZ);
 }
