@@ -13,8 +13,13 @@
 #define BOARD_CORES_MAX 4u
 
 /* Board part of board_core_start: wake `core` so that it reaches the start-up's parking loop
- * (PSCI CPU_ON on QEMU virt, the firmware's spin table on a Pi); 0, or -1 if it cannot. */
+ * (PSCI CPU_ON on QEMU virt, the firmware's spin table on a Pi, an SGI on the Cortex-A9 MPCore); 0, or -1 if it cannot. */
 int board_core_power_on(uint32_t core);
+
+/* ARMv7-A SMP boards: run by each parked core on itself before it first sleeps, so that the
+ * board's wake-up interrupt ends its WFI (boards/common/startup_armv7a.S; the default does
+ * nothing). Runs before core 0 has set up .data and .bss: constants and the stack only. */
+void board_core_wait_prepare(void);
 
 /* Start the console: polled, 115,200 8N1, with the board clock as time source. */
 void board_console_start(uintptr_t base, uint32_t clock_hz);

@@ -74,7 +74,8 @@ def run_shutdown_drain(session, board, machine):
 # others; `make qemu-test-full` (run_qemu_tests.py --full-soak) sets LONG_SOAK_EVERYWHERE and
 # runs the long one everywhere.
 LONG_SOAK_MACHINES = {("versatilepb", "versatilepb"), ("virt", "virt"),
-                      ("virt64", "virt"), ("rpi3", "raspi3b"), ("lm3s6965", "lm3s6965evb")}
+                      ("virt64", "virt"), ("rpi3", "raspi3b"), ("lm3s6965", "lm3s6965evb"),
+                      ("realview-pbx-a9", "realview-pbx-a9")}
 LONG_SOAK_EVERYWHERE = False
 LONG_SOAK_BYTES = 1 << 20
 SHORT_SOAK_BYTES = 1 << 16
@@ -197,7 +198,7 @@ def run_tx_cost(session, board, machine):
 
 # (board, machine) pairs whose QEMU machine has the cores the smp example needs and whose board
 # can start them: there the example must run, elsewhere it may report that it skipped.
-SMP_RUNS = {("virt64", "virt"), ("rpi3", "raspi3b")}
+SMP_RUNS = {("virt64", "virt"), ("rpi3", "raspi3b"), ("realview-pbx-a9", "realview-pbx-a9")}
 SMP_WRITER_BYTES = 20000
 
 
