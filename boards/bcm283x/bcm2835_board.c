@@ -31,6 +31,11 @@ void board_irq_dispatch(void)
 	bcm2835_irq_dispatch();
 }
 
+uint32_t board_irq_lines_asserted(uint32_t *lines, uint32_t max)
+{
+	return bcm2835_irq_lines_asserted(lines, max);
+}
+
 void board_init(void)
 {
 	bcm2835_irq_controller_init();

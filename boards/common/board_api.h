@@ -41,6 +41,12 @@ void board_irq_disable(void);
  * a board that cannot (every 32-bit board parks its other cores for good). */
 int board_core_start(uint32_t core, void (*function)(void *context), void *context);
 
+/* For the board facts probe (examples/probe, make board-check): the interrupt controller's
+ * lines that are asserted now, enabled or not, in lines[] (at most max, lowest first); returns
+ * how many. Call with IRQs masked at the CPU and nothing routed: it may enable lines briefly
+ * where the controller shows only enabled ones (BCM2835), and leaves them all disabled. */
+uint32_t board_irq_lines_asserted(uint32_t *lines, uint32_t max);
+
 /* Flush the console (bounded) and end: semihosting exit under QEMU (status 0 = success),
  * otherwise halt in a low-power loop. */
 void board_exit(int status) __attribute__((noreturn));

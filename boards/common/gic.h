@@ -25,6 +25,9 @@ void gic_route(uint32_t id, uint32_t core, bool enable);
  * bounded, so an interrupt that keeps firing re-enters instead of starving the caller. */
 void gic_dispatch(void (*handle)(uint32_t id));
 
+/* The IDs pending now (an asserted level counts, enabled or not), lowest first, at most max. */
+uint32_t gic_lines_pending(uint32_t *lines, uint32_t max);
+
 /* Raise software-generated interrupt `id` (0-15) on `core`: how a parked core is woken. */
 void gic_send_sgi(uint32_t id, uint32_t core);
 

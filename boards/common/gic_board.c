@@ -36,3 +36,8 @@ void board_irq_dispatch(void)
 {
 	gic_dispatch(handle);
 }
+
+uint32_t board_irq_lines_asserted(uint32_t *lines, uint32_t max)
+{
+	return gic_lines_pending(lines, max);
+}

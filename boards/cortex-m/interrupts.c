@@ -29,3 +29,8 @@ void board_irq_dispatch(void)
 	else if (irq == BOARD_TICK_IRQ && board_tick_timer.acknowledge())
 		board_tick_run();
 }
+
+uint32_t board_irq_lines_asserted(uint32_t *lines, uint32_t max)
+{
+	return cortex_m_irq_lines_pending(lines, max);
+}

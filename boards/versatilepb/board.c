@@ -6,6 +6,7 @@
 
 /* PL190 VIC registers (ARM DDI 0181). */
 #define VIC_IRQSTATUS 0x000u
+#define VIC_RAWINTR 0x008u
 #define VIC_INTENABLE 0x010u
 #define VIC_INTENCLEAR 0x014u
 
@@ -45,6 +46,18 @@ void board_irq_dispatch(void)
 		board_console_irq();
 	if ((status & (1u << BOARD_VIC_LINE_TIMER01)) && board_tick_timer.acknowledge())
 		board_tick_run();
+}
+
+uint32_t board_irq_lines_asserted(uint32_t *lines, uint32_t max)
+{
+	/* RAWINTR: the 32 inputs before the enable mask (DDI 0181, VICRAWINTR). */
+	uint32_t raw = mmio_read(BOARD_VIC_BASE + VIC_RAWINTR);
+	uint32_t count = 0;
+	for (uint32_t line = 0; line < 32u && count < max; line++) {
+		if (raw & (1u << line))
+			lines[count++] = line;
+	}
+	return count;
 }
 
 void board_init(void)

@@ -232,7 +232,47 @@ def run_smp(session, board, machine):
     return problems
 
 
+def drive_probe(session):
+    """Answer examples/probe's requests (each "probe: send N bytes" line gets N bytes) until it
+    ends; returns its facts {'periph_id_depth', 'fifo_depth', 'uart_irqs', 'status'}."""
+    answered = 0
+    while "probe: done" not in session.output:
+        requests = re.findall(r"probe: send (\d+) bytes?\n", session.output)
+        for count in requests[answered:]:
+            session.send(b"p" * int(count))
+        answered = len(requests)
+        if not session.read_match(rf"(?:probe: send \d+ bytes?\n(?:.|\n)*){{{answered + 1}}}|probe: done",
+                                  timeout=15):
+            break
+    status = session.wait_exit()
+    periph = re.search(r"PeriphID says FIFO (-?\d+)\n", session.output)
+    held = re.search(r"probe: RX FIFO held (-?\d+)\n", session.output)
+    return {"periph_id_depth": int(periph.group(1)) if periph else None,
+            "fifo_depth": int(held.group(1)) if held else None,
+            "uart_irqs": [int(x) for x in re.findall(r"probe: uart interrupt line (\d+)\n",
+                                                      session.output)],
+            "status": status}
+
+
+def run_probe(session, board, machine):
+    """The probe reports a PeriphID depth, a measured depth of 16 or 32 and the UART's lines (one,
+    or a PL011 with per-cause outputs wired too: musca-b1); make board-check compares them with
+    board.h."""
+    facts = drive_probe(session)
+    problems = []
+    if facts["status"] != 0:
+        problems.append(f"exit status {facts['status']}, expected 0")
+    if facts["periph_id_depth"] not in (16, 32):
+        problems.append(f"PeriphID depth {facts['periph_id_depth']}")
+    if facts["fifo_depth"] not in (16, 32):
+        problems.append(f"measured RX FIFO depth {facts['fifo_depth']}")
+    if not facts["uart_irqs"]:
+        problems.append("no UART interrupt line became asserted")
+    return problems
+
+
 SPECS = {
+    "probe": Spec(run_probe),
     "smp": Spec(run_smp),
     "tx_cost": Spec(run_tx_cost, icount=True),
     "echo": Spec(run_echo, timeout=600.0),
