@@ -26,6 +26,11 @@ void board_console_route(bool enable)
 	bcm2835_irq_line_enable(BOARD_UART_IRQ, enable);
 }
 
+void board_irq_line_route(uint32_t line, bool enable)
+{
+	bcm2835_irq_line_enable(line, enable);
+}
+
 void board_irq_dispatch(void)
 {
 	bcm2835_irq_dispatch();

@@ -30,6 +30,13 @@ void board_console_irq(void);
 /* Board part of board_console_irq_enable: the UART's line at the interrupt controller. */
 void board_console_route(bool enable);
 
+/* Board part of board_uart_irq_attach: mask or unmask one line at the interrupt controller. */
+void board_irq_line_route(uint32_t line, bool enable);
+
+/* The board's IRQ dispatcher calls this for a line that is neither the console's nor the tick's:
+ * true if an attached extra UART uses it (its handler has run). */
+bool board_uart_irq(uint32_t line);
+
 /* Remember the tick function (board_tick_start does the timer part). */
 void board_tick_set(void (*tick)(void *context), void *context);
 

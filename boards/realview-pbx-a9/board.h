@@ -21,6 +21,8 @@
 /* PL011 FIFO entries: QEMU's PL011 (hw/char/pl011.c) reports PeriphID2 = 0x14 (r1p4: 16
  * entries) and holds 16 (PL011_FIFO_DEPTH); Linux's dtsi overrides no periphid. */
 #define BOARD_UART_FIFO_DEPTH 16u
+/* UART1-3 at 0x1000A000-0x1000C000 on SPIs 13-15 (QEMU hw/arm/realview.c, pic[13..15]). */
+#define BOARD_EXTRA_UARTS {0x1000A000u, 45u}, {0x1000B000u, 46u}, {0x1000C000u, 47u}
 /* SP804 timer 1 the clock, timer 2 the tick (SPI 4); TIMCLK 1 MHz, QEMU's sp804 default. */
 #define BOARD_TIMER01_BASE 0x10011000u
 #define BOARD_TICK_IRQ 36u

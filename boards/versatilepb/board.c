@@ -39,6 +39,11 @@ void board_console_route(bool enable)
 	vic_enable_line(BOARD_UART_IRQ, enable);
 }
 
+void board_irq_line_route(uint32_t line, bool enable)
+{
+	vic_enable_line(line, enable);
+}
+
 void board_irq_dispatch(void)
 {
 	uint32_t status = mmio_read(BOARD_VIC_BASE + VIC_IRQSTATUS);
@@ -46,6 +51,10 @@ void board_irq_dispatch(void)
 		board_console_irq();
 	if ((status & (1u << BOARD_VIC_LINE_TIMER01)) && board_tick_timer.acknowledge())
 		board_tick_run();
+	status &= ~((1u << BOARD_UART_IRQ) | (1u << BOARD_VIC_LINE_TIMER01));
+	for (uint32_t line = 0; status != 0u; line++, status >>= 1)
+		if (status & 1u)
+			(void)board_uart_irq(line);
 }
 
 uint32_t board_irq_lines_asserted(uint32_t *lines, uint32_t max)
