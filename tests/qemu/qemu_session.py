@@ -34,7 +34,10 @@ class SerialPort:
         return bytes(self._raw)
 
 
-class QemuSession:
+class QemuSession(SerialPort):
+    """The machine and its first serial port (the console); pump, send and raw_bytes as for the
+    other ports, plus the output as text and the exit status."""
+
     def __init__(self, base_command, elf, icount=False, timeout=30.0, extra_serials=0):
         self.output = ""
         self.exit_status = None
@@ -75,20 +78,10 @@ class QemuSession:
         raise TimeoutError("QEMU serial socket never appeared")
 
     def _pump(self):
-        try:
-            data = self.sock.recv(65536)
-        except socket.timeout:
-            return False
-        except OSError:
-            return None
-        if not data:
-            return None
-        self._raw += data
-        self.output = self._raw.decode("latin-1").replace("\r\n", "\n")
-        return True
-
-    def send(self, data):
-        self.sock.sendall(data)
+        received = self.pump()
+        if received:
+            self.output = self._raw.decode("latin-1").replace("\r\n", "\n")
+        return received
 
     def read_until(self, text, timeout=None):
         """Wait until text appears in the output; returns True, or False at the deadline."""
@@ -109,9 +102,6 @@ class QemuSession:
                 return match
             if self._pump() is None and self.process.poll() is not None:
                 return re.search(pattern, self.output)
-
-    def raw_bytes(self):
-        return bytes(self._raw)
 
     def read_raw(self, count, timeout=None):
         """Wait until at least count raw bytes arrived in total."""
