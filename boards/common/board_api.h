@@ -37,8 +37,8 @@ void board_irq_enable(void);
 void board_irq_disable(void);
 
 /* Run function(context) on another core (1 .. 3) with its own 16 KiB stack, IRQs masked
- * there, the MMU and caches on; when it returns that core sleeps for good. 0 on success; -1 on
- * a board that cannot (every 32-bit board parks its other cores for good). */
+ * there, the MMU and caches as core 0 has them; when it returns that core sleeps for good. 0 on
+ * success; -1 on a board that cannot (the single-core ones: boards/common/single_core.c). */
 int board_core_start(uint32_t core, void (*function)(void *context), void *context);
 
 /* The board's PL011s besides the console (examples/multiport): how many (0 on most boards).
