@@ -83,7 +83,7 @@ bench: ## TX strategies and RX modes measured on the model (docs/benchmarks.md)
 fuzz: ## libFuzzer on preemption runs and call sequences, FUZZ_SECONDS long
 mutate: ## mutation score of the host tests on lib/ (MUTANTS= id patterns; docs/testing.md)
 coverage: ## line and branch coverage of lib/ by the host tests, and the uncovered lines
-board-check: ## each board's FIFO depth, UART clock and interrupt against docs/hardware-bring-up.md
+board-check: ## each board's FIFO depth, UART clock and interrupt against docs/hardware-bring-up.md and, by examples/probe, the QEMU machines
 size: ## code and data size of the library for BOARD
 sdcard: ## BUILD/BOARD/sdcard/: kernel.img and config.txt for a Raspberry Pi SD card
 flash: ## load and start FLASH_EXAMPLE on a board through OpenOCD (JTAG)

@@ -78,7 +78,7 @@ NEEDS_fuzz-quick := host fuzz
 NEEDS_mutate := host
 NEEDS_mutate-quick := host
 NEEDS_coverage := host pkg=lcov
-NEEDS_board-check := $(BOARD_NEEDS)
+NEEDS_board-check = host $(EVERY_BOARD_NEEDS)
 NEEDS_analyze = host analyze $(filter-out libc=% qemu=%,$(EVERY_BOARD_NEEDS))
 NEEDS_qemu-test = host $(EVERY_BOARD_NEEDS)
 NEEDS_qemu-test-full = $(NEEDS_qemu-test)

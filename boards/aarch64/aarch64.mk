@@ -8,7 +8,8 @@ BOARD_CROSS_COMPILE := aarch64-linux-gnu-
 # picolibc headers serve every C file (lib/ uses <string.h>); its specs file only the link.
 AARCH64_CPU_FLAGS := -mstrict-align -mno-outline-atomics -isystem $(PICOLIBC_DIR)/include
 BOARD_COMMON_SRCS := boards/aarch64/startup.S boards/aarch64/vectors.S boards/aarch64/cpu.c \
-	boards/aarch64/mmu.c boards/aarch64/picolibc_stdio.c boards/common/console.c
+	boards/aarch64/mmu.c boards/aarch64/picolibc_stdio.c boards/common/console.c \
+	boards/common/core_start.c
 BOARD_LDFLAGS := --specs=$(PICOLIBC_DIR)/picolibc.specs -nostartfiles -static \
 	-Wl,--no-warn-rwx-segments
 BOARD_LDLIBS := -lgcc

@@ -1,11 +1,8 @@
-/* CPU-level helpers shared by every AArch64 board: interrupt mask, WFI, semihosting exit, caches, other cores. */
+/* CPU-level helpers shared by every AArch64 board: interrupt mask, WFI, semihosting exit, caches. */
 #include <stddef.h>
 
 #include "board.h"
 #include "board_common.h"
-
-/* Per core: the function and its context that the parked core runs (boards/aarch64/startup.S). */
-uint64_t aarch64_core_entries[BOARD_CORES_MAX][2];
 
 void board_irq_enable(void)
 {
@@ -46,16 +43,4 @@ void board_dcache_flush(const volatile void *start, uint32_t size)
 	for (; line < end; line += line_size)
 		__asm__ volatile("dc civac, %0" : : "r"(line) : "memory");
 	__asm__ volatile("dsb sy" ::: "memory");
-}
-
-int board_core_start(uint32_t core, void (*function)(void *context), void *context)
-{
-	if (core == 0 || core >= BOARD_CORES_MAX)
-		return -1;
-	aarch64_core_entries[core][1] = (uint64_t)(uintptr_t)context;
-	/* Release: the context is visible before the function that the parked core polls for. */
-	__atomic_store_n(&aarch64_core_entries[core][0], (uint64_t)(uintptr_t)function,
-			 __ATOMIC_RELEASE);
-	__asm__ volatile("dsb sy\n\tsev" ::: "memory");
-	return board_core_power_on(core);
 }

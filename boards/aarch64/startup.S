@@ -107,7 +107,7 @@ at_el1:
  * QEMU halts a core in WFI but lets it spin through WFE; board_core_power_on sends the
  * interrupt that ends the WFI where one is needed. */
 secondary:
-	ldr	x21, =aarch64_core_entries
+	ldr	x21, =board_core_entries
 	add	x21, x21, x20, lsl #4
 3:	ldar	x1, [x21]
 	cbnz	x1, 5f

@@ -26,9 +26,19 @@ void board_console_route(bool enable)
 	bcm2835_irq_line_enable(BOARD_UART_IRQ, enable);
 }
 
+void board_irq_line_route(uint32_t line, bool enable)
+{
+	bcm2835_irq_line_enable(line, enable);
+}
+
 void board_irq_dispatch(void)
 {
 	bcm2835_irq_dispatch();
+}
+
+uint32_t board_irq_lines_asserted(uint32_t *lines, uint32_t max)
+{
+	return bcm2835_irq_lines_asserted(lines, max);
 }
 
 void board_init(void)

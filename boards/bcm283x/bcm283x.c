@@ -484,6 +484,26 @@ void bcm2835_irq_line_enable(uint32_t gpu_irq, bool enable)
 	bcm283x_barrier();
 }
 
+uint32_t bcm2835_irq_lines_asserted(uint32_t *lines, uint32_t max)
+{
+	/* The pending registers show only enabled GPU interrupts (QEMU hw/intc/bcm2835_ic.c:
+	 * level AND enable), so every line is enabled for the read, with IRQs masked at the CPU,
+	 * then all are disabled again. */
+	bcm283x_barrier();
+	mmio_write(INTERRUPT_ENABLE1, 0xFFFFFFFFu);
+	mmio_write(INTERRUPT_ENABLE2, 0xFFFFFFFFu);
+	uint64_t pending = ((uint64_t)mmio_read(INTERRUPT_PENDING2) << 32) | mmio_read(INTERRUPT_PENDING1);
+	mmio_write(INTERRUPT_DISABLE1, 0xFFFFFFFFu);
+	mmio_write(INTERRUPT_DISABLE2, 0xFFFFFFFFu);
+	bcm283x_barrier();
+	uint32_t count = 0;
+	for (uint32_t line = 0; line < 64u && count < max; line++) {
+		if (pending & ((uint64_t)1u << line))
+			lines[count++] = line;
+	}
+	return count;
+}
+
 void bcm2835_irq_dispatch(void)
 {
 	/* Interrupt controller, then UART, then timer: a barrier at every switch (BCM 1.3). */

@@ -138,4 +138,7 @@ void bcm2835_irq_line_enable(uint32_t gpu_irq, bool enable);
 /* Dispatch pending GPU interrupts: the console UART, then the tick. Called with IRQs masked. */
 void bcm2835_irq_dispatch(void);
 
+/* The GPU interrupts (0-63) asserted now, for board_irq_lines_asserted; leaves all disabled. */
+uint32_t bcm2835_irq_lines_asserted(uint32_t *lines, uint32_t max);
+
 #endif

@@ -37,9 +37,27 @@ void board_irq_enable(void);
 void board_irq_disable(void);
 
 /* Run function(context) on another core (1 .. 3) with its own 16 KiB stack, IRQs masked
- * there, the MMU and caches on; when it returns that core sleeps for good. 0 on success; -1 on
- * a board that cannot (every 32-bit board parks its other cores for good). */
+ * there, the MMU and caches as core 0 has them; when it returns that core sleeps for good. 0 on
+ * success; -1 on a board that cannot (the single-core ones: boards/common/single_core.c). */
 int board_core_start(uint32_t core, void (*function)(void *context), void *context);
+
+/* The board's PL011s besides the console (examples/multiport): how many (0 on most boards).
+ * board.h lists them as BOARD_EXTRA_UARTS, {base, interrupt line} each. */
+uint32_t board_uart_count(void);
+
+/* Port `index` (0 .. board_uart_count() - 1) as the console's config with its base: polled,
+ * 115,200 8N1, the board's UART clock and time source. 0, or -1 for no such port. */
+int board_uart_config(uint32_t index, struct pl011_config *config);
+
+/* Route port `index`'s interrupt to pl011_irq_handler(uart) and unmask IRQs at the CPU, or
+ * stop routing it (uart NULL). */
+void board_uart_irq_attach(uint32_t index, struct pl011 *uart);
+
+/* For the board facts probe (examples/probe, make board-check): the interrupt controller's
+ * lines that are asserted now, enabled or not, in lines[] (at most max, lowest first); returns
+ * how many. Call with IRQs masked at the CPU and nothing routed: it may enable lines briefly
+ * where the controller shows only enabled ones (BCM2835), and leaves them all disabled. */
+uint32_t board_irq_lines_asserted(uint32_t *lines, uint32_t max);
 
 /* Flush the console (bounded) and end: semihosting exit under QEMU (status 0 = success),
  * otherwise halt in a low-power loop. */

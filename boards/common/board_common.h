@@ -13,8 +13,13 @@
 #define BOARD_CORES_MAX 4u
 
 /* Board part of board_core_start: wake `core` so that it reaches the start-up's parking loop
- * (PSCI CPU_ON on QEMU virt, the firmware's spin table on a Pi); 0, or -1 if it cannot. */
+ * (PSCI CPU_ON on QEMU virt, the firmware's spin table on a Pi, an SGI on the Cortex-A9 MPCore); 0, or -1 if it cannot. */
 int board_core_power_on(uint32_t core);
+
+/* ARMv7-A SMP boards: run by each parked core on itself before it first sleeps, so that the
+ * board's wake-up interrupt ends its WFI (boards/common/startup_armv7a.S; the default does
+ * nothing). Runs before core 0 has set up .data and .bss: constants and the stack only. */
+void board_core_wait_prepare(void);
 
 /* Start the console: polled, 115,200 8N1, with the board clock as time source. */
 void board_console_start(uintptr_t base, uint32_t clock_hz);
@@ -24,6 +29,13 @@ void board_console_irq(void);
 
 /* Board part of board_console_irq_enable: the UART's line at the interrupt controller. */
 void board_console_route(bool enable);
+
+/* Board part of board_uart_irq_attach: mask or unmask one line at the interrupt controller. */
+void board_irq_line_route(uint32_t line, bool enable);
+
+/* The board's IRQ dispatcher calls this for a line that is neither the console's nor the tick's:
+ * true if an attached extra UART uses it (its handler has run). */
+bool board_uart_irq(uint32_t line);
 
 /* Remember the tick function (board_tick_start does the timer part). */
 void board_tick_set(void (*tick)(void *context), void *context);
@@ -36,8 +48,20 @@ struct board_tick_timer {
 	bool (*acknowledge)(void);
 };
 
-/* The board's tick timer, where the board's shared interrupt code needs it (gic_board.c). */
+/* The board's tick timer, where the board's shared interrupt code needs it (gic_board.c,
+ * cortex-m/interrupts.c). */
 extern const struct board_tick_timer board_tick_timer;
+
+/* A down-counter that interrupts once (SP804, Stellaris GPTM, CMSDK APB timer): the tick of
+ * most boards. Its driver defines board_one_shot_timer; boards/common/one_shot_tick.c makes
+ * board_tick_timer of it on the common schedule below, with board_now_us as the clock. Why
+ * one-shot and not periodic: docs/porting.md, "The tick must be one-shot under -icount". */
+struct board_one_shot_timer {
+	void (*load)(uint32_t delay_us); /* stop, then count delay_us (at least 1) and interrupt once */
+	void (*stop)(void);
+	bool (*acknowledge)(void); /* true if its interrupt was pending, which it clears */
+};
+extern const struct board_one_shot_timer board_one_shot_timer;
 
 /* board_tick_start for a board with a struct board_tick_timer and a route function that
  * unmasks (true) or masks (false) the tick's line: the line masked, the timer stopped, the

@@ -1,4 +1,4 @@
-/* The console instance every board starts, IRQ routing to it, the tick hook and schedule, board_exit. */
+/* The console instance every board starts, the board's other PL011s, IRQ routing to them, the tick hook and schedule, board_exit. */
 #include <stddef.h>
 
 #include "board.h"
@@ -61,6 +61,59 @@ void board_console_irq_enable(bool enable)
 	board_console_route(enable);
 	if (enable)
 		board_irq_enable();
+}
+
+/* board.h's BOARD_EXTRA_UARTS: {base, interrupt line} for each PL011 besides the console. */
+struct extra_uart {
+	uintptr_t base;
+	uint32_t line;
+};
+#ifdef BOARD_EXTRA_UARTS
+static const struct extra_uart extra_uarts[] = {BOARD_EXTRA_UARTS};
+static const uint32_t extra_uart_count = sizeof extra_uarts / sizeof extra_uarts[0];
+#else
+static const struct extra_uart extra_uarts[1];
+static const uint32_t extra_uart_count = 0;
+#endif
+/* Written with the port's line masked, read by the interrupt. */
+static struct pl011 *extra_attached[sizeof extra_uarts / sizeof extra_uarts[0]];
+
+uint32_t board_uart_count(void)
+{
+	return extra_uart_count;
+}
+
+int board_uart_config(uint32_t index, struct pl011_config *config)
+{
+	if (index >= extra_uart_count || config == NULL)
+		return -1;
+	*config = console_config;
+	config->base = extra_uarts[index].base;
+	return 0;
+}
+
+void board_uart_irq_attach(uint32_t index, struct pl011 *uart)
+{
+	if (index >= extra_uart_count)
+		return;
+	board_irq_line_route(extra_uarts[index].line, false);
+	extra_attached[index] = uart;
+	if (uart == NULL)
+		return;
+	board_irq_line_route(extra_uarts[index].line, true);
+	board_irq_enable();
+}
+
+bool board_uart_irq(uint32_t line)
+{
+	bool handled = false;
+	for (uint32_t i = 0; i < extra_uart_count; i++) {
+		if (extra_uarts[i].line == line && extra_attached[i] != NULL) {
+			pl011_irq_handler(extra_attached[i]);
+			handled = true;
+		}
+	}
+	return handled;
 }
 
 void board_tick_set(void (*tick)(void *context), void *context)

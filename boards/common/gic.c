@@ -10,10 +10,12 @@
 #define GICD_IGROUPR 0x080u
 #define GICD_ISENABLER 0x100u
 #define GICD_ICENABLER 0x180u
+#define GICD_ISPENDR 0x200u
 #define GICD_ICPENDR 0x280u
 #define GICD_IPRIORITYR 0x400u
 #define GICD_ITARGETSR 0x800u
 #define GICD_ICFGR 0xC00u
+#define GICD_SGIR 0xF00u
 #define GICC_CTLR 0x000u
 #define GICC_PMR 0x004u
 #define GICC_IAR 0x00Cu
@@ -119,4 +121,37 @@ void gic_dispatch(void (*handle)(uint32_t id))
 		mmio_write(gicc(GICC_EOIR), iar);
 	}
 	gic_barrier();
+}
+
+void gic_send_sgi(uint32_t id, uint32_t core)
+{
+	/* SGIR: CPUTargetList in bits 23:16, TargetListFilter 0 (that list), the SGI in 3:0
+	 * (IHI 0048B 4.3.15). */
+	gic_barrier();
+	mmio_write(gicd(GICD_SGIR), (1u << (16u + (core & 7u))) | (id & 0xFu));
+	gic_barrier();
+}
+
+void gic_core_wake_enable(uintptr_t distributor, uintptr_t cpu_interface, uint32_t id)
+{
+	/* All three are banked per core (IHI 0048B 4.3.5, 4.4.1, 4.4.2): only the core itself can
+	 * write them. The SGI's priority is its reset value 0, which passes any mask. */
+	mmio_write(distributor + GICD_ISENABLER, 1u << (id & 0xFu));
+	mmio_write(cpu_interface + GICC_PMR, GIC_PRIORITY_MASK_ALL);
+	mmio_write(cpu_interface + GICC_CTLR, 1u);
+}
+
+uint32_t gic_lines_pending(uint32_t *lines, uint32_t max)
+{
+	/* ISPENDR reads a level-sensitive interrupt whose input is high as pending, enabled or
+	 * not (IHI 0048B 4.3.7); IDs 0-31 are this core's banked SGIs and PPIs. */
+	uint32_t count = 0;
+	gic_barrier();
+	uint32_t ids = 32u * ((mmio_read(gicd(GICD_TYPER)) & GICD_TYPER_LINES_MASK) + 1u);
+	for (uint32_t id = 0; id < ids && count < max; id++) {
+		if (mmio_read(gicd(GICD_ISPENDR + (id / 32u) * 4u)) & (1u << (id & 31u)))
+			lines[count++] = id;
+	}
+	gic_barrier();
+	return count;
 }

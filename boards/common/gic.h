@@ -1,4 +1,4 @@
-/* GICv2 driver shared by every board with a GIC (GIC-400 on the Pi 4/5, QEMU virt). */
+/* GICv2 driver shared by every board with a GIC (GIC-400 on the Pi 4/5, QEMU virt, the Cortex-A9 MPCore's GIC). */
 #ifndef GIC_H
 #define GIC_H
 
@@ -24,5 +24,16 @@ void gic_route(uint32_t id, uint32_t core, bool enable);
 /* Acknowledge pending interrupts one by one, call handle(id) for each, signal the end of it;
  * bounded, so an interrupt that keeps firing re-enters instead of starving the caller. */
 void gic_dispatch(void (*handle)(uint32_t id));
+
+/* The IDs pending now (an asserted level counts, enabled or not), lowest first, at most max. */
+uint32_t gic_lines_pending(uint32_t *lines, uint32_t max);
+
+/* Raise software-generated interrupt `id` (0-15) on `core`: how a parked core is woken. */
+void gic_send_sgi(uint32_t id, uint32_t core);
+
+/* On the calling core, before it sleeps parked: its CPU interface on and SGI `id` enabled, so
+ * that gic_send_sgi ends its WFI. Takes the addresses itself: it runs before core 0's gic_init
+ * (the distributor's enable, which core 0 sets, is shared). */
+void gic_core_wake_enable(uintptr_t distributor, uintptr_t cpu_interface, uint32_t id);
 
 #endif

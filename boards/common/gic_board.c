@@ -24,15 +24,27 @@ void board_console_route(bool enable)
 	gic_route(BOARD_UART_IRQ, CORE0, enable);
 }
 
+void board_irq_line_route(uint32_t line, bool enable)
+{
+	gic_route(line, CORE0, enable);
+}
+
 static void handle(uint32_t id)
 {
 	if (id == BOARD_UART_IRQ)
 		board_console_irq();
 	else if (id == BOARD_TICK_IRQ && board_tick_timer.acknowledge())
 		board_tick_run();
+	else
+		(void)board_uart_irq(id);
 }
 
 void board_irq_dispatch(void)
 {
 	gic_dispatch(handle);
+}
+
+uint32_t board_irq_lines_asserted(uint32_t *lines, uint32_t max)
+{
+	return gic_lines_pending(lines, max);
 }

@@ -1,4 +1,4 @@
-/* SP804 dual timer (ARM DDI 0271): a free-running microsecond clock and a one-shot tick re-armed per period. */
+/* SP804 dual timer (ARM DDI 0271): a free-running microsecond clock and the one-shot down-counter of a tick. */
 #include "sp804.h"
 
 #include "board_common.h"
@@ -29,57 +29,42 @@ uint32_t sp804_clock_us(uintptr_t clock)
 }
 
 /*
- * The tick is a one-shot timer re-armed by its interrupt for the next moment of the boards'
- * common schedule (board_tick_due: no drift). Periodic mode would be simpler, but QEMU 7.2 with
- * -icount sleep=off wakes a CPU sleeping in WFI only on every second periodic SP804 interrupt
- * (measured: 2000 us between ticks for a 1000 us period, on both SP804s of versatilepb); a
- * one-shot ticks on time there, and behaves the same on hardware.
+ * The tick: the timer loaded for one count and its interrupt, as board_one_shot_timer
+ * (boards/common/one_shot_tick.c keeps the schedule). Periodic mode would be simpler, but QEMU
+ * 7.2 with -icount sleep=off wakes a CPU sleeping in WFI only on every second periodic SP804
+ * interrupt (measured: 2000 us between ticks for a 1000 us period, on both SP804s of
+ * versatilepb); a one-shot ticks on time there, and behaves the same on hardware.
  */
-static struct {
-	uintptr_t timer;
-	uintptr_t clock;
-} tick_state;
+static uintptr_t tick_timer;
 
-void sp804_tick_init(uintptr_t tick, uintptr_t clock)
+void sp804_tick_init(uintptr_t tick)
 {
-	tick_state.timer = tick;
-	tick_state.clock = clock;
+	tick_timer = tick;
 	mmio_write(tick + SP804_CONTROL, 0);
 }
 
-static void tick_arm(uint32_t now)
+static void tick_load(uint32_t delay_us)
 {
-	uint32_t due = board_tick_due(now);
-	mmio_write(tick_state.timer + SP804_CONTROL, 0);
-	mmio_write(tick_state.timer + SP804_LOAD, due - now);
-	mmio_write(tick_state.timer + SP804_CONTROL, SP804_CONTROL_TICK);
-}
-
-static void tick_start(uint32_t period_us)
-{
-	uint32_t now = sp804_clock_us(tick_state.clock);
-	board_tick_schedule(period_us, now);
-	mmio_write(tick_state.timer + SP804_INTCLR, 1);
-	tick_arm(now);
+	mmio_write(tick_timer + SP804_CONTROL, 0);
+	mmio_write(tick_timer + SP804_LOAD, delay_us);
+	mmio_write(tick_timer + SP804_CONTROL, SP804_CONTROL_TICK);
 }
 
 static void tick_stop(void)
 {
-	mmio_write(tick_state.timer + SP804_CONTROL, 0);
+	mmio_write(tick_timer + SP804_CONTROL, 0);
 }
 
 static bool tick_acknowledge(void)
 {
-	if (!mmio_read(tick_state.timer + SP804_MIS))
+	if (!mmio_read(tick_timer + SP804_MIS))
 		return false;
-	mmio_write(tick_state.timer + SP804_INTCLR, 1);
-	board_tick_advance();
-	tick_arm(sp804_clock_us(tick_state.clock));
+	mmio_write(tick_timer + SP804_INTCLR, 1);
 	return true;
 }
 
-const struct board_tick_timer sp804_tick_timer = {
-	.start = tick_start,
+const struct board_one_shot_timer board_one_shot_timer = {
+	.load = tick_load,
 	.stop = tick_stop,
 	.acknowledge = tick_acknowledge,
 };

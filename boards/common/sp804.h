@@ -1,4 +1,4 @@
-/* ARM SP804 dual timer (ARM DDI 0271) as a board's microsecond clock and drift-free tick. */
+/* ARM SP804 dual timer (ARM DDI 0271) as a board's microsecond clock and one-shot tick timer. */
 #ifndef BOARD_SP804_H
 #define BOARD_SP804_H
 
@@ -17,11 +17,10 @@ void sp804_clock_start(uintptr_t clock);
 /* Microseconds since sp804_clock_start, wrapping at 2^32. */
 uint32_t sp804_clock_us(uintptr_t clock);
 
-/* The tick: the timer at `tick` (1 MHz as well), one-shot, re-armed on the boards' common
- * schedule measured on the clock at `clock`, so that ticks do not drift. Call
- * sp804_tick_init once (it stops the timer); then the board passes sp804_tick_timer to
- * board_tick_configure, routes the timer's line, and calls its acknowledge from the IRQ. */
-void sp804_tick_init(uintptr_t tick, uintptr_t clock);
-extern const struct board_tick_timer sp804_tick_timer;
+/* The tick: the timer at `tick` (1 MHz as well) as the board's board_one_shot_timer, which
+ * boards/common/one_shot_tick.c (linked with this file) turns into board_tick_timer: a GIC
+ * board (gic_board.c) takes it as it is, a VIC board passes it to board_tick_configure. Call
+ * sp804_tick_init once (it stops the timer). */
+void sp804_tick_init(uintptr_t tick);
 
 #endif

@@ -12,6 +12,7 @@
 #define CM_SYST_CVR 0xE000E018u   /* SysTick current value */
 #define CM_NVIC_ISER 0xE000E100u  /* interrupt set-enable, 32 lines per word */
 #define CM_NVIC_ICER 0xE000E180u  /* interrupt clear-enable */
+#define CM_NVIC_ISPR 0xE000E200u  /* interrupt set-pending, reads the pending state */
 #define CM_NVIC_ICPR 0xE000E280u  /* interrupt clear-pending */
 #define CM_SCB_ICSR 0xE000ED04u   /* interrupt control and state */
 #define CM_SCB_VTOR 0xE000ED08u   /* vector table offset */
@@ -29,6 +30,10 @@ void cortex_m_irq_line(uint32_t irq, bool enable);
 
 /* Mask every external line the board has (BOARD_IRQ_COUNT) and clear what is pending. */
 void cortex_m_irq_lines_off(void);
+
+/* The external lines pending now (BOARD_IRQ_COUNT of them), lowest first, at most max: an
+ * asserted line is pending even while disabled (ARMv7-M ARM B3.4.1, ARMv8-M ARM B3.9). */
+uint32_t cortex_m_irq_lines_pending(uint32_t *lines, uint32_t max);
 
 /* The external interrupt being handled: IPSR holds the exception number, 16 + the line. */
 static inline uint32_t cortex_m_active_irq(void)

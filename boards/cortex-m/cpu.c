@@ -41,6 +41,16 @@ void cortex_m_irq_lines_off(void)
 	}
 }
 
+uint32_t cortex_m_irq_lines_pending(uint32_t *lines, uint32_t max)
+{
+	uint32_t count = 0;
+	for (uint32_t irq = 0; irq < BOARD_IRQ_COUNT && count < max; irq++) {
+		if (mmio_read(CM_NVIC_ISPR + 4u * (irq / 32u)) & (1u << (irq % 32u)))
+			lines[count++] = irq;
+	}
+	return count;
+}
+
 void board_semihosting_exit(int status)
 {
 	/* ARM semihosting SYS_EXIT: r0 = 0x18, r1 = reason; ADP_Stopped_ApplicationExit (0x20026)

@@ -28,4 +28,16 @@ void board_irq_dispatch(void)
 		board_console_irq();
 	else if (irq == BOARD_TICK_IRQ && board_tick_timer.acknowledge())
 		board_tick_run();
+	else
+		(void)board_uart_irq(irq);
+}
+
+void board_irq_line_route(uint32_t line, bool enable)
+{
+	cortex_m_irq_line(line, enable);
+}
+
+uint32_t board_irq_lines_asserted(uint32_t *lines, uint32_t max)
+{
+	return cortex_m_irq_lines_pending(lines, max);
 }

@@ -20,22 +20,13 @@
 
 static uint32_t timer_cycles_per_us;
 
-/* The tick is timer A in one-shot mode, counting the system clock, re-armed on the boards'
- * common schedule (board_tick_due: no drift). */
-static void tick_arm(uint32_t now)
+/* The tick is timer A in one-shot mode, counting the system clock, as board_one_shot_timer
+ * (boards/common/one_shot_tick.c keeps the schedule). */
+static void tick_load(uint32_t delay_us)
 {
-	uint32_t due = board_tick_due(now);
 	mmio_write(STELLARIS_TIMER0_BASE + GPTM_CTL, 0);
-	mmio_write(STELLARIS_TIMER0_BASE + GPTM_TAILR, (due - now) * timer_cycles_per_us);
+	mmio_write(STELLARIS_TIMER0_BASE + GPTM_TAILR, delay_us * timer_cycles_per_us);
 	mmio_write(STELLARIS_TIMER0_BASE + GPTM_CTL, GPTM_CTL_TAEN);
-}
-
-static void tick_start(uint32_t period_us)
-{
-	uint32_t now = board_now_us(0);
-	board_tick_schedule(period_us, now);
-	mmio_write(STELLARIS_TIMER0_BASE + GPTM_ICR, GPTM_INT_TATO);
-	tick_arm(now);
 }
 
 static void tick_stop(void)
@@ -48,13 +39,11 @@ static bool tick_acknowledge(void)
 	if ((mmio_read(STELLARIS_TIMER0_BASE + GPTM_MIS) & GPTM_INT_TATO) == 0u)
 		return false;
 	mmio_write(STELLARIS_TIMER0_BASE + GPTM_ICR, GPTM_INT_TATO);
-	board_tick_advance();
-	tick_arm(board_now_us(0));
 	return true;
 }
 
-const struct board_tick_timer board_tick_timer = {
-	.start = tick_start,
+const struct board_one_shot_timer board_one_shot_timer = {
+	.load = tick_load,
 	.stop = tick_stop,
 	.acknowledge = tick_acknowledge,
 };

@@ -16,6 +16,10 @@
 #define BOARD_VIC_LINE_TIMER01 4u
 /* The console UART's interrupt: PL190 VIC line 12 (UART0). */
 #define BOARD_UART_IRQ 12u
+/* UART1 and UART2, VIC lines 13 and 14 (QEMU hw/arm/versatilepb.c; ARM DUI 0224, Versatile PB
+ * user guide, "Interrupts"). UART3 (0x10009000) sits behind the secondary controller, which this
+ * board does not drive. */
+#define BOARD_EXTRA_UARTS {0x101F2000u, 13u}, {0x101F3000u, 14u}
 #define BOARD_TIMER01_BASE 0x101E2000u /* SP804: timer 0 free-running clock, timer 1 tick */
 #define BOARD_TIMER_HZ 1000000u
 

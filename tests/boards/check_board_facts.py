@@ -1,22 +1,31 @@
 #!/usr/bin/env python3
-"""Check that each board's PL011 FIFO depth, UART clock and UART interrupt agree with the docs.
+"""Check that each board's PL011 FIFO depth, UART clock and UART interrupt agree with the docs
+and, on every QEMU machine the board lists, with the machine itself.
 
 The board side comes from `make print-board-facts BOARD=<b>`, which preprocesses
 tests/boards/board_facts.h with the board's own flags, so the values are the macros the board's
 code uses. The docs side is the table that follows the "board-facts" marker comment in
 docs/hardware-bring-up.md, where each row also cites its sources. Every board folder with a
-board.mk must have a row and every row a board. Prints one line per board and
-"N passed, N failed"; exits 1 on any mismatch.
+board.mk must have a row and every row a board. The machine side is examples/probe run on each
+QEMU machine: the RX FIFO depth it measured must be BOARD_UART_FIFO_DEPTH, and BOARD_UART_IRQ
+must be among the interrupt lines a received byte asserted (so a board.h and a table that agree
+on a wrong number fail here). Prints one line per board and machine and "N passed, N failed";
+exits 1 on any mismatch.
 
 Usage: check_board_facts.py [--root DIR]   (DIR: a copy of the repository; default: this one)
 """
 import argparse
 import ast
 import operator
+import os
 import pathlib
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "qemu"))
+import examples as qemu_examples  # noqa: E402
+from qemu_session import QemuSession  # noqa: E402
 
 DOC = pathlib.Path("docs/hardware-bring-up.md")
 MARKER = "<!-- board-facts"
@@ -133,6 +142,43 @@ def compare(code, documented):
     return problems
 
 
+def make_output(root, board, *goals):
+    result = subprocess.run(["make", "-s", "--no-print-directory", "-C", str(root), f"BOARD={board}",
+                             *goals], capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise ValueError(f"make {' '.join(goals)} failed: {result.stderr.strip()[-300:]}")
+    return result.stdout.strip()
+
+
+def machine_problems(root, board, code):
+    """{machine: [problems]} from examples/probe on each of the board's QEMU machines."""
+    machines = make_output(root, board, "print-qemu-machines").split()
+    if not machines:
+        return {}
+    build = os.environ.get("BUILD", "build")
+    elf = root / build / board / "examples" / "probe.elf"
+    make_output(root, board, str(elf.relative_to(root)))
+    results = {}
+    for machine in machines:
+        base = make_output(root, board, f"QEMU_MACHINE={machine}", "print-qemu").split()
+        session = QemuSession(base, str(elf), timeout=60)
+        try:
+            facts = qemu_examples.drive_probe(session)
+        finally:
+            session.close()
+        problems = []
+        if facts["status"] != 0:
+            problems.append(f"probe exit status {facts['status']}")
+        if facts["fifo_depth"] != code["fifo_depth"]:
+            problems.append(f"FIFO depth: board.h says {code['fifo_depth']}, the probe measured "
+                            f"{facts['fifo_depth']} (PeriphID says {facts['periph_id_depth']})")
+        if code["uart_irq"] not in facts["uart_irqs"]:
+            problems.append(f"UART interrupt: board.h routes {code['uart_irq']}, a received byte "
+                            f"asserted {facts['uart_irqs'] or 'no line'}")
+        results[machine] = (problems, facts)
+    return results
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=pathlib.Path,
@@ -165,6 +211,23 @@ def main():
             clock = f"mailbox clock id {value}" if kind == "mailbox" else f"{value / 1e6:g} MHz {kind}"
             print(f"ok   {board}: FIFO {code['fifo_depth']}, UART clock {clock}, "
                   f"interrupt {code['uart_irq']}, as {DOC} says")
+        if code is None:
+            continue
+        try:
+            probed = machine_problems(root, board, code)
+        except (ValueError, OSError, RuntimeError, TimeoutError) as error:
+            failed += 1
+            print(f"FAIL {board}: probe: {error}")
+            continue
+        for machine, (problems, facts) in probed.items():
+            if problems:
+                failed += 1
+                print(f"FAIL {board} on QEMU {machine}: " + "; ".join(problems))
+            else:
+                passed += 1
+                print(f"ok   {board} on QEMU {machine}: the probe measured FIFO {facts['fifo_depth']} "
+                      f"(PeriphID says {facts['periph_id_depth']}), interrupt lines "
+                      f"{facts['uart_irqs']}, as board.h says")
     for board in sorted(table.keys() - set(boards)):
         failed += 1
         print(f"FAIL {board}: a row in {DOC} but no boards/{board}/board.mk")

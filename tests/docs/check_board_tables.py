@@ -5,6 +5,8 @@ A board table is a Markdown table whose first header cell is `board` or `BOARD=`
 one board each, as the first `code` word of the first cell. Every folder with a board.mk must
 have a row, and every row a folder. Where the table has a column whose header mentions QEMU,
 the `code` words of that cell must be the board's BOARD_QEMU_MACHINES (make print-qemu-machines).
+The README's opening paragraph (the prose list of machines a reader sees first) must name every
+QEMU machine of every board as a `code` word, and no machine that no board lists.
 Ends with 'N passed, N failed'; exits 1 on any mismatch.
 """
 import os
@@ -92,6 +94,15 @@ def main():
                 verdict(None if board in listed else
                         f"board `{board}` (boards/{board}/board.mk) has no row in the table",
                         document)
+    every_machine = {machine for names in machines.values() for machine in names}
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as handle:
+        opening = handle.read().split("\n\n")[1]
+    named = set(re.findall(r"`([^`]+)`", opening)) - {"qemu-system-arm", "qemu-system-aarch64"}
+    for machine in sorted(every_machine):
+        verdict(None if machine in named else f"QEMU machine `{machine}` missing from the opening "
+                "paragraph's list", "README.md")
+    for machine in sorted(named - every_machine):
+        verdict(f"the opening paragraph names `{machine}`, which no board.mk lists", "README.md")
     print(f"board tables: {passed} passed, {failed} failed")
     return 1 if failed else 0
 

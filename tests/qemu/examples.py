@@ -1,12 +1,14 @@
 """What each example must print and do under QEMU. One Spec per example folder."""
 import re
+import time
 
 
 class Spec:
-    def __init__(self, run, icount=False, timeout=30.0):
+    def __init__(self, run, icount=False, timeout=30.0, extra_serials=0):
         self.run = run
         self.icount = icount
         self.timeout = timeout
+        self.extra_serials = extra_serials  # QEMU serial ports besides the console's
 
 
 def expect_exit_zero(session):
@@ -74,7 +76,8 @@ def run_shutdown_drain(session, board, machine):
 # others; `make qemu-test-full` (run_qemu_tests.py --full-soak) sets LONG_SOAK_EVERYWHERE and
 # runs the long one everywhere.
 LONG_SOAK_MACHINES = {("versatilepb", "versatilepb"), ("virt", "virt"),
-                      ("virt64", "virt"), ("rpi3", "raspi3b"), ("lm3s6965", "lm3s6965evb")}
+                      ("virt64", "virt"), ("rpi3", "raspi3b"), ("lm3s6965", "lm3s6965evb"),
+                      ("realview-pbx-a9", "realview-pbx-a9")}
 LONG_SOAK_EVERYWHERE = False
 LONG_SOAK_BYTES = 1 << 20
 SHORT_SOAK_BYTES = 1 << 16
@@ -232,7 +235,8 @@ def run_tx_cost(session, board, machine):
 
 # (board, machine) pairs whose QEMU machine has the cores the smp example needs and whose board
 # can start them: there the example must run, elsewhere it may report that it skipped.
-SMP_RUNS = {("virt64", "virt"), ("rpi3", "raspi3b")}
+SMP_RUNS = {("virt64", "virt"), ("rpi3", "raspi3b"), ("realview-pbx-a9", "realview-pbx-a9"),
+            ("vexpress-a9", "vexpress-a9")}
 SMP_WRITER_BYTES = 20000
 
 
@@ -265,7 +269,122 @@ def run_smp(session, board, machine):
     return problems
 
 
+def drive_probe(session):
+    """Answer examples/probe's requests (each "probe: send N bytes" line gets N bytes) until it
+    ends; returns its facts {'periph_id_depth', 'fifo_depth', 'uart_irqs', 'status'}."""
+    answered = 0
+    while "probe: done" not in session.output:
+        requests = re.findall(r"probe: send (\d+) bytes?\n", session.output)
+        for count in requests[answered:]:
+            session.send(b"p" * int(count))
+        answered = len(requests)
+        if not session.read_match(rf"(?:probe: send \d+ bytes?\n(?:.|\n)*){{{answered + 1}}}|probe: done",
+                                  timeout=15):
+            break
+    status = session.wait_exit()
+    periph = re.search(r"PeriphID says FIFO (-?\d+)\n", session.output)
+    held = re.search(r"probe: RX FIFO held (-?\d+)\n", session.output)
+    return {"periph_id_depth": int(periph.group(1)) if periph else None,
+            "fifo_depth": int(held.group(1)) if held else None,
+            "uart_irqs": [int(x) for x in re.findall(r"probe: uart interrupt line (\d+)\n",
+                                                      session.output)],
+            "status": status}
+
+
+def run_probe(session, board, machine):
+    """The probe reports a PeriphID depth, a measured depth of 16 or 32 and the UART's lines (one,
+    or a PL011 with per-cause outputs wired too: musca-b1); make board-check compares them with
+    board.h."""
+    facts = drive_probe(session)
+    problems = []
+    if facts["status"] != 0:
+        problems.append(f"exit status {facts['status']}, expected 0")
+    if facts["periph_id_depth"] not in (16, 32):
+        problems.append(f"PeriphID depth {facts['periph_id_depth']}")
+    if facts["fifo_depth"] not in (16, 32):
+        problems.append(f"measured RX FIFO depth {facts['fifo_depth']}")
+    if not facts["uart_irqs"]:
+        problems.append("no UART interrupt line became asserted")
+    return problems
+
+
+# Ports examples/multiport must run at once (the console included); 1 elsewhere.
+MULTIPORT_PORTS = {("versatilepb", "versatilepb"): 3, ("realview-pbx-a9", "realview-pbx-a9"): 4}
+MULTIPORT_EXTRA_SERIALS = 3
+MULTIPORT_BYTES = 65536
+
+
+def run_multiport(session, board, machine):
+    """Every port echoes its own seeded stream while the others do theirs: all at once, each
+    byte for byte, nothing dropped or overrun in the driver's counters."""
+    import random
+    expected = MULTIPORT_PORTS.get((board, machine), 1)
+    ready = session.read_match(r"multiport ready on .*: (\d+) ports echo; !quit on port 0 ends\n",
+                               timeout=10)
+    if not ready:
+        return ["no ready line"]
+    if int(ready.group(1)) != expected:
+        return [f"{ready.group(1)} ports started, expected {expected}"]
+    console = session
+    ports = [console] + session.ports[:expected - 1]
+    for port in ports:
+        port.sock.settimeout(0.002)  # one quiet port must not hold up the others' turns
+    bases = [len(console.raw_bytes())]
+    for index, port in enumerate(ports[1:], start=1):
+        banner = f"port {index} ready: ".encode()
+        end = time.monotonic() + 10
+        while not re.search(re.escape(banner) + rb"\S+\n", port.raw_bytes()) and time.monotonic() < end:
+            port.pump()
+        if not re.search(re.escape(banner) + rb"\S+\n", port.raw_bytes()):
+            return [f"port {index}: no banner"]
+        bases.append(len(port.raw_bytes()))
+    rng = random.Random(20261)
+    # Letters only: no line ends, so the console's command recogniser sees no "!quit".
+    streams = [bytes(rng.choice(b"abcdefghijklmnopqrstuvwxyz") for _ in range(MULTIPORT_BYTES))
+               for _ in ports]
+    sent = [0] * len(ports)
+    window = 512  # at most half an RX ring (examples/multiport RING_BYTES) in flight per port
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        progress = False
+        for index, port in enumerate(ports):
+            received = len(port.raw_bytes()) - bases[index]
+            if sent[index] < MULTIPORT_BYTES and sent[index] - received < window:
+                chunk = min(rng.randint(1, 300), MULTIPORT_BYTES - sent[index])
+                port.send(streams[index][sent[index]:sent[index] + chunk])
+                sent[index] += chunk
+                progress = True
+            if index == 0:
+                port._pump()
+            else:
+                port.pump()
+        if all(len(p.raw_bytes()) - bases[i] >= MULTIPORT_BYTES for i, p in enumerate(ports)):
+            break
+        if not progress:
+            time.sleep(0.001)
+    problems = []
+    for index, port in enumerate(ports):
+        echoed = port.raw_bytes()[bases[index]:bases[index] + MULTIPORT_BYTES]
+        if echoed != streams[index]:
+            problems.append(f"port {index}: {len(echoed)} of {MULTIPORT_BYTES} bytes came back"
+                            + ("" if len(echoed) < MULTIPORT_BYTES else ", not the ones sent"))
+    console.send(b"\n!quit\n")
+    problems += expect_exit_zero(console)
+    reports = re.findall(r"multiport: port (\d+) \S+ rx_bytes=(\d+) tx_bytes=\d+ irqs=\d+ "
+                         r"rx_dropped=(\d+) rx_overrun=(\d+)", console.output)
+    if len(reports) != expected:
+        problems.append(f"{len(reports)} port reports, expected {expected}")
+    for number, rx_bytes, dropped, overrun in reports:
+        if int(dropped) or int(overrun):
+            problems.append(f"port {number}: dropped {dropped}, overrun {overrun}")
+        if int(rx_bytes) < MULTIPORT_BYTES:
+            problems.append(f"port {number}: driver counted {rx_bytes} bytes received")
+    return problems
+
+
 SPECS = {
+    "multiport": Spec(run_multiport, timeout=180.0, extra_serials=MULTIPORT_EXTRA_SERIALS),
+    "probe": Spec(run_probe),
     "smp": Spec(run_smp),
     "tx_cost": Spec(run_tx_cost, icount=True),
     "echo": Spec(run_echo, timeout=600.0),

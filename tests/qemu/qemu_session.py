@@ -8,16 +8,48 @@ import tempfile
 import time
 
 
-class QemuSession:
-    def __init__(self, base_command, elf, icount=False, timeout=30.0):
+class SerialPort:
+    """Another serial port of the machine (QEMU's second, third... -serial), on its own socket."""
+
+    def __init__(self, sock):
+        self.sock = sock
+        self._raw = bytearray()
+
+    def pump(self):
+        try:
+            data = self.sock.recv(65536)
+        except socket.timeout:
+            return False
+        except OSError:
+            return None
+        if not data:
+            return None
+        self._raw += data
+        return True
+
+    def send(self, data):
+        self.sock.sendall(data)
+
+    def raw_bytes(self):
+        return bytes(self._raw)
+
+
+class QemuSession(SerialPort):
+    """The machine and its first serial port (the console); pump, send and raw_bytes as for the
+    other ports, plus the output as text and the exit status."""
+
+    def __init__(self, base_command, elf, icount=False, timeout=30.0, extra_serials=0):
         self.output = ""
         self.exit_status = None
         self.deadline = time.monotonic() + timeout
         self._folder = tempfile.mkdtemp(prefix="pl011-qemu-")
         path = os.path.join(self._folder, "serial")
+        extra_paths = [os.path.join(self._folder, f"serial{n + 1}") for n in range(extra_serials)]
         command = list(base_command) + ["-display", "none", "-monitor", "none",
                                         "-serial", f"unix:{path},server=on,wait=on",
                                         "-kernel", elf]
+        for extra in extra_paths:
+            command[-2:-2] = ["-serial", f"unix:{extra},server=on,wait=on"]
         if icount:
             # One instruction per virtual nanosecond: timers then count instructions.
             command += ["-icount", "shift=0,sleep=off"]
@@ -25,6 +57,8 @@ class QemuSession:
         self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.sock = self._connect(path)
+        # QEMU waits for a client on each socket in turn, in the order of the -serial options.
+        self.ports = [SerialPort(self._connect(extra)) for extra in extra_paths]
         self._raw = bytearray()
 
     def _connect(self, path):
@@ -44,20 +78,10 @@ class QemuSession:
         raise TimeoutError("QEMU serial socket never appeared")
 
     def _pump(self):
-        try:
-            data = self.sock.recv(65536)
-        except socket.timeout:
-            return False
-        except OSError:
-            return None
-        if not data:
-            return None
-        self._raw += data
-        self.output = self._raw.decode("latin-1").replace("\r\n", "\n")
-        return True
-
-    def send(self, data):
-        self.sock.sendall(data)
+        received = self.pump()
+        if received:
+            self.output = self._raw.decode("latin-1").replace("\r\n", "\n")
+        return received
 
     def send_unpaced(self, data, timeout):
         """Send as fast as the socket takes the bytes (its 0.2 s timeout only means QEMU took
@@ -91,9 +115,6 @@ class QemuSession:
             if self._pump() is None and self.process.poll() is not None:
                 return re.search(pattern, self.output)
 
-    def raw_bytes(self):
-        return bytes(self._raw)
-
     def read_raw(self, count, timeout=None):
         """Wait until at least count raw bytes arrived in total."""
         end = self.deadline if timeout is None else min(self.deadline, time.monotonic() + timeout)
@@ -120,8 +141,9 @@ class QemuSession:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
-        try:
-            self.sock.close()
-        except (OSError, AttributeError):
-            pass
+        for port in [self] + list(getattr(self, "ports", [])):
+            try:
+                port.sock.close()
+            except (OSError, AttributeError):
+                pass
         shutil.rmtree(self._folder, ignore_errors=True)

@@ -73,7 +73,8 @@ def main():
                     continue
                 elf = os.path.join(BUILD, board, "examples", f"{name}.elf")
                 started = time.monotonic()
-                session = QemuSession(base, elf, icount=spec.icount, timeout=spec.timeout)
+                session = QemuSession(base, elf, icount=spec.icount, timeout=spec.timeout,
+                                      extra_serials=spec.extra_serials)
                 try:
                     problems = spec.run(session, board=board, machine=machine)
                 finally:

@@ -1,0 +1,21 @@
+/* board_core_start for the boards whose start-up parks cores 1-3 until a function is posted for them (AArch64, ARMv7-A SMP). */
+#include <stddef.h>
+
+#include "board.h"
+#include "board_common.h"
+
+/* Per core: the function and its context that the parked core runs (boards/aarch64/startup.S,
+ * boards/common/startup_armv7a.S). In .data, not .bss: the ARMv7-A secondaries read their slot
+ * before core 0 has zeroed .bss, and .data arrives with the image. */
+__attribute__((section(".data"))) uintptr_t board_core_entries[BOARD_CORES_MAX][2];
+
+int board_core_start(uint32_t core, void (*function)(void *context), void *context)
+{
+	if (core == 0 || core >= BOARD_CORES_MAX)
+		return -1;
+	board_core_entries[core][1] = (uintptr_t)context;
+	/* Release: the context is visible before the function that the parked core polls for. */
+	__atomic_store_n(&board_core_entries[core][0], (uintptr_t)function, __ATOMIC_RELEASE);
+	__asm__ volatile("dsb sy\n\tsev" ::: "memory");
+	return board_core_power_on(core);
+}
