@@ -97,11 +97,11 @@ static void report(uint32_t count)
 		struct pl011_stats s;
 		(void)pl011_flush(ports[i].instance, PL011_WAIT_AUTO, NULL);
 		pl011_get_stats(ports[i].instance, &s);
-		printf("multiport: port %lu %s rx_bytes=%lu tx_bytes=%lu irqs=%lu rx_dropped=%lu "
+		printf("multiport: port %lu %s rx_bytes=%lu tx_bytes=%lu irqs=%lu rx_discarded=%lu "
 		       "rx_overrun=%lu tx_discarded=%lu\n",
 		       (unsigned long)i, setups[i].name, (unsigned long)s.rx_bytes,
 		       (unsigned long)s.tx_bytes, (unsigned long)s.irq_entries,
-		       (unsigned long)s.rx_dropped, (unsigned long)s.rx_overrun,
+		       (unsigned long)s.rx_discarded, (unsigned long)s.rx_overrun,
 		       (unsigned long)s.tx_discarded);
 	}
 }

@@ -371,12 +371,12 @@ def run_multiport(session, board, machine):
     console.send(b"\n!quit\n")
     problems += expect_exit_zero(console)
     reports = re.findall(r"multiport: port (\d+) \S+ rx_bytes=(\d+) tx_bytes=\d+ irqs=\d+ "
-                         r"rx_dropped=(\d+) rx_overrun=(\d+)", console.output)
+                         r"rx_discarded=(\d+) rx_overrun=(\d+)", console.output)
     if len(reports) != expected:
         problems.append(f"{len(reports)} port reports, expected {expected}")
-    for number, rx_bytes, dropped, overrun in reports:
-        if int(dropped) or int(overrun):
-            problems.append(f"port {number}: dropped {dropped}, overrun {overrun}")
+    for number, rx_bytes, discarded, overrun in reports:
+        if int(discarded) or int(overrun):
+            problems.append(f"port {number}: discarded {discarded}, overrun {overrun}")
         if int(rx_bytes) < MULTIPORT_BYTES:
             problems.append(f"port {number}: driver counted {rx_bytes} bytes received")
     return problems
