@@ -63,11 +63,13 @@ enum pl011_level {
  *             level up (at most to 1/2) and refills it whole; otherwise the guaranteed count
  *             goes blind, and after enough refills without underrun the trigger moves one
  *             level down so that each interrupt carries more characters.
- *  MEASURED   no FR read: the guaranteed count goes blind, and the driver times its own
- *             interrupt latency with config.clock (a few clock reads per thousand interrupts)
- *             and uses the lowest trigger, at most 1/2, whose headroom covers three times the
- *             latest lateness it saw. Starts at 1/2; without a clock it stays there
- *             (HALF_FIFO). The recommended mode (docs/benchmarks.md, "Verdict").
+ *  MEASURED   the guaranteed count blind; the driver times its own interrupt latency with
+ *             config.clock (one clock read per sampled entry, samples in bursts) from a FIFO
+ *             it last saw full, and uses the lowest trigger, at most 1/2, whose headroom
+ *             covers the latency with half as much again; TXFE at a burst's first sample
+ *             raises it too. While entries come late it polls FR for more after the blind
+ *             part (HYBRID). Starts at 1/2; without a usable clock it stays there topping up
+ *             (HYBRID). The recommended mode (docs/benchmarks.md, "Verdict").
  * A blind write is only made while the interrupt has been the sole writer since its TX cause
  * was read; any other write in between makes the next refill poll FR instead.
  * A zeroed config means POLLED: the ring modes need a caller's buffer, which a zeroed config

@@ -920,6 +920,7 @@ enum matrix_goal {
 	GOAL_IDLE,      /* idle <= 1.01 x the best of HALF, POLL, HYBRID, REF (+ 1 us) */
 	GOAL_IRQ_FIXED, /* interrupts <= 0.6 x the reference at 1 us */
 	GOAL_IRQ_OTHER, /* interrupts <= 1.02 x the best other strategy elsewhere */
+	GOAL_IRQ_NO_WORSE_IDLE, /* the same among the others that idle no less than MEASURED */
 	GOAL_CPU_FIXED, /* handler CPU <= 1.0 x the reference at 1 us, with entry cost */
 	GOAL_CPU_FIXED_NO_ENTRY, /* the same without it */
 	GOAL_CPU_TAIL,  /* <= 1.02 x the reference under tails, with entry cost */
@@ -932,6 +933,7 @@ static const char *const goal_names[] = {
 	"idle <= 1.01 x best of HALF_FIFO, POLL_FULL, HYBRID, REFERENCE (+ 1 us)",
 	"interrupts <= 0.6 x REFERENCE, fixed 1 us latency",
 	"interrupts <= 1.02 x best other strategy, every other cell",
+	"interrupts <= 1.02 x best other strategy that idles no less, every other cell",
 	"handler CPU <= 1.0 x REFERENCE, fixed 1 us, with entry cost",
 	"handler CPU <= 1.0 x REFERENCE, fixed 1 us, without entry cost",
 	"handler CPU <= 1.02 x REFERENCE, tails, with entry cost",
@@ -972,6 +974,18 @@ static bool matrix_goal(const struct matrix_cell *m, enum matrix_goal g, double 
 				      matrix_best(m, offsetof(struct regime_result, irqs), true, &who));
 		*limit = 1.02;
 		return !fixed;
+	case GOAL_IRQ_NO_WORSE_IDLE: {
+		uint64_t best = UINT64_MAX;
+		for (size_t s = 0; s < MATRIX_SERIES; s++) {
+			bool comparable = s != S_MEASURED && m->r[s].idle_ns >= me->idle_ns &&
+					  (s != S_REFERENCE || irq_writer);
+			if (comparable && m->r[s].irqs < best)
+				best = m->r[s].irqs;
+		}
+		*value = best == UINT64_MAX ? 0.0 : matrix_ratio(me->irqs, best);
+		*limit = 1.02;
+		return !fixed;
+	}
 	case GOAL_CPU_FIXED:
 	case GOAL_CPU_TAIL:
 		*value = matrix_ratio(me->cpu_ns, yardstick->cpu_ns);

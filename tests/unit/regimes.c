@@ -24,6 +24,7 @@ static struct {
 	uint64_t line_ns;
 	uint32_t random;
 	uint32_t clock_offset_us;
+	uint64_t busy_from_ns, busy_until_ns; /* the current or next stall of the CPU */
 } now_running;
 
 static void regime_die(const char *what, const struct regime_cell *cell, enum pl011_tx_mode mode)
@@ -91,15 +92,33 @@ static bool spikes_now(uint64_t now_ns)
 	}
 }
 
+/*
+ * Stalls are stretches of time in which the CPU takes no interrupt (a long masked section,
+ * another handler), the same for every strategy whatever its number of interrupts: one starts
+ * on average every (depth/2 frames) / (spike_permille / 1000), i.e. spike_permille of the 1/2
+ * trigger's interrupts would meet one, and lasts a uniform draw in [lo, hi]. A dispatch due
+ * inside one waits for its end; any other takes 1 us.
+ */
+static void next_stall(void)
+{
+	const struct regime_cell *cell = now_running.cell;
+	uint64_t frame_ns = 10u * 1000000000ull / cell->baud;
+	uint64_t mean_gap = (uint64_t)(cell->depth / 2u) * frame_ns * 1000u / cell->spike_permille;
+	uint64_t gap = (uint64_t)harness_random(&now_running.random) % (2u * mean_gap + 1u);
+	uint64_t span = cell->spike_hi_ns - cell->spike_lo_ns + 1u;
+	now_running.busy_from_ns = now_running.busy_until_ns + gap;
+	now_running.busy_until_ns = now_running.busy_from_ns + cell->spike_lo_ns +
+				    (uint64_t)harness_random(&now_running.random) % span;
+}
+
 static uint64_t regime_latency(void *context, uint64_t now_ns)
 {
 	(void)context;
-	const struct regime_cell *cell = now_running.cell;
-	uint32_t draw = harness_random(&now_running.random);
-	if (!spikes_now(now_ns) || draw % 1000u >= cell->spike_permille)
+	while (now_running.busy_until_ns <= now_ns)
+		next_stall();
+	if (!spikes_now(now_ns) || now_ns < now_running.busy_from_ns)
 		return REGIME_BASE_LATENCY_NS;
-	uint64_t span = cell->spike_hi_ns - cell->spike_lo_ns + 1u;
-	return cell->spike_lo_ns + (uint64_t)harness_random(&now_running.random) % span;
+	return now_running.busy_until_ns - now_ns + REGIME_BASE_LATENCY_NS;
 }
 
 static uint32_t regime_clock_us(void *context)
@@ -139,6 +158,8 @@ void regime_attach(const struct regime_cell *cell, struct pl011_model *model)
 	now_running.line_ns = regime_line_ns(cell);
 	now_running.start_ns = pl011_model_now_ns(model);
 	now_running.clock_offset_us = 0;
+	now_running.busy_from_ns = 0;
+	now_running.busy_until_ns = now_running.start_ns;
 	if (cell->family >= REGIME_SPIKES)
 		pl011_model_set_latency_fn(model, regime_latency, NULL);
 }
@@ -146,6 +167,8 @@ void regime_attach(const struct regime_cell *cell, struct pl011_model *model)
 void regime_attach_start(const struct pl011_model *model)
 {
 	now_running.start_ns = pl011_model_now_ns(model);
+	now_running.busy_until_ns = now_running.start_ns;
+	now_running.busy_from_ns = 0;
 }
 
 static void regime_setup(const struct regime_cell *cell, enum pl011_tx_mode mode)
@@ -226,9 +249,10 @@ void regime_run(const struct regime_cell *cell, enum pl011_tx_mode mode, struct 
 /*
  * The latency families for one line: 1 us; a constant latency at 0.9, 1.02, 1.1 and 1.25 times
  * the headroom of each of the 1/8, 1/4 and 1/2 triggers ((trigger + 1) frames: the FIFO's
- * entries and the character shifting); heavy tails capped at 5, 20, 50 and 100 us; 5 % and 1 %
- * of dispatches stalled between 1/4 and 2.5 times the 1/2 trigger's headroom (at 115,200 baud,
- * FIFO 16: 0.2-2 ms); and the 5 % stalls switched on and off mid-run both ways. Draws are
+ * entries and the character shifting); heavy tails capped at 5, 20, 50 and 100 us; CPU stalls
+ * that 5 % and 1 % of the 1/2 trigger's interrupts would meet, each lasting 1/4 to 2.5 times
+ * that trigger's headroom (at 115,200 baud, FIFO 16: 0.2-2 ms); and the 5 % stalls switched on
+ * and off mid-run both ways. Draws are
  * seeded from seed (each cell its own). Returns the number of cells written (at most max).
  */
 size_t regime_latencies(uint32_t baud, unsigned depth, uint32_t seed, struct regime_cell *out,

@@ -11,7 +11,7 @@
 enum regime_family {
 	REGIME_CONSTANT, /* always `latency_ns` */
 	REGIME_TAIL,     /* 1 us plus the model's heavy tail up to `cap_ns` (median cap/100) */
-	REGIME_SPIKES,   /* 1 us, and `spike_permille` of dispatches a uniform draw in [lo, hi] */
+	REGIME_SPIKES,   /* 1 us, and CPU stalls of [lo, hi] ns in time (regimes.c: how often) */
 	REGIME_SWITCH_UP,   /* 1 us for the first third of the run, spikes in the second, 1 us after */
 	REGIME_SWITCH_DOWN, /* spikes, then 1 us in the second third, spikes again */
 };
