@@ -63,11 +63,13 @@ enum pl011_level {
  *             level up (at most to 1/2) and refills it whole; otherwise the guaranteed count
  *             goes blind, and after enough refills without underrun the trigger moves one
  *             level down so that each interrupt carries more characters.
- *  MEASURED   no FR read: the guaranteed count goes blind, and the driver times its own
- *             interrupt latency with config.clock (a few clock reads per thousand interrupts)
- *             and uses the lowest trigger, at most 1/2, whose headroom covers three times the
- *             latest lateness it saw. Starts at 1/2; without a clock it stays there
- *             (HALF_FIFO). The recommended mode (docs/benchmarks.md, "Verdict").
+ *  MEASURED   the guaranteed count blind; the driver times its own interrupt latency with
+ *             config.clock (one clock read per sampled entry, samples in bursts) from a FIFO
+ *             it last saw full, and uses the lowest trigger, at most 1/2, whose headroom
+ *             covers the latency with half as much again; TXFE at a burst's first sample
+ *             raises it too. While entries come late it polls FR for more after the blind
+ *             part (HYBRID). Starts at 1/2; without a usable clock it stays there topping up
+ *             (HYBRID). The recommended mode (docs/benchmarks.md, "Verdict").
  * A blind write is only made while the interrupt has been the sole writer since its TX cause
  * was read; any other write in between makes the next refill poll FR instead.
  * A zeroed config means POLLED: the ring modes need a caller's buffer, which a zeroed config
@@ -241,15 +243,17 @@ struct pl011_tx {
 	uint32_t clean_refills; /* ADAPTIVE: refills since the last underrun or move */
 	uint32_t patience;      /* ADAPTIVE: clean refills needed before moving down */
 	uint32_t lowered;       /* ADAPTIVE, MEASURED: the last move was down, not undone since */
-	uint32_t sample_at_us;  /* MEASURED: clock at the last sampled interrupt entry */
-	uint32_t sample_pending; /* MEASURED: the next entry completes a sample */
-	uint32_t raise_to;      /* MEASURED: the level the next refill moves up to first, or 0 */
-	uint32_t sample_wait;   /* MEASURED: refills until the next sampling burst */
+	uint32_t chain_at_us;   /* MEASURED: clock when a refill last saw the FIFO full */
+	uint32_t chain_frames;  /* MEASURED: frames from then to the next crossing, at least */
+	uint32_t chain_open;    /* MEASURED: every refill since then was blind and a crossing apart */
+	uint32_t topup;         /* MEASURED: entries come late: poll FR after the blind part */
+	uint32_t prompt;        /* MEASURED: top-ups in a row that found the FIFO barely drained */
+	uint32_t clock_step_us; /* MEASURED: the clock's resolution, timed at init (0: no clock) */
+	uint32_t sample_wait;   /* MEASURED: refills until the next sample */
 	uint32_t sample_pause;  /* MEASURED: the pause after a burst that moved nothing */
 	uint32_t calm;          /* MEASURED: samples in a row that fit the next level down */
 	uint32_t calm_needed;   /* MEASURED: samples in a row before it moves down */
-	uint32_t headroom_ns[PL011_LEVEL_7_8 + 1];  /* MEASURED: trigger entries, line time */
-	uint32_t interval_ns[PL011_LEVEL_7_8 + 1];  /* MEASURED: depth - trigger entries */
+	uint32_t headroom_ns[PL011_LEVEL_7_8 + 1]; /* MEASURED: trigger entries + 1, line time */
 };
 
 /* Receive state: the ring, whose producer is the interrupt and consumer the reader. */

@@ -27,15 +27,19 @@
 
 /* MEASURED (below, before refill_measured): samples in a row that must fit a lower level before
  * it is used, at first and at most (doubled each time a lowered level had to be left again);
- * the headroom a level needs, as a multiple of the lateness it must cover; the
- * refills between sampling bursts, at first and at most (it grows fourfold after each burst
- * that moved nothing); the refills between single samples at the lowest level. */
-#define MEASURED_CALM_SAMPLES 128u
+ * the refills between sampling bursts, at first and at most (fourfold after each burst that
+ * moved nothing), and at the lowest level; the frames a chain may span before a fresh full
+ * FIFO restarts it (each frame may add 1 ns of rounding to the lateness); the clock reads that
+ * init may spend timing the clock's step (twice: to the next tick, then one tick); the top-ups
+ * in a row that found the FIFO barely drained before top-ups stop. */
+#define MEASURED_CALM_SAMPLES 256u
 #define MEASURED_MAX_CALM_SAMPLES 4096u
-#define MEASURED_MARGIN 3u
 #define MEASURED_FIRST_PAUSE 16u
 #define MEASURED_MAX_PAUSE 4096u
 #define MEASURED_FLOOR_PAUSE 16u
+#define MEASURED_CHAIN_FRAMES 1024u
+#define MEASURED_PROMPT_REFILLS 256u
+#define MEASURED_STEP_READS (1u << 17)
 
 /* ---- the owner word ---- */
 
@@ -265,116 +269,199 @@ static uint32_t refill_adaptive(struct pl011 *uart, uint32_t guaranteed)
 
 /*
  * MEASURED: the driver times its own interrupt latency with the clock it already has and uses
- * the lowest trigger whose headroom covers the observed tail. While nothing else writes the
- * FIFO and it never runs dry, the TX cause latches every time exactly the `depth - trigger`
- * characters of a refill have left, i.e. every `depth - trigger` frames; so the time between
- * two consecutive interrupt entries, less those frames, is how much later the second handler
- * ran than the first (each clock read is the same fixed work after its own crossing: the blind
- * fill comes first, so a sample never delays the characters). The first runs at least the
- * fixed latency late, so this lateness never overstates the second's. A latency that is always
- * the same but longer than the headroom shows too: the FIFO then runs dry before each refill,
- * the next crossing comes `depth - trigger` frames after the refill rather than after the
- * previous crossing, and the lateness reads as latency minus headroom.
+ * the lowest trigger whose headroom covers the latency with half as much again to spare.
  *
- * Sampling costs a clock read per entry; it comes in bursts, and each burst that moves nothing
- * makes the pause before the next four times longer (at a level that must stay, a few clock
- * reads per thousand interrupts). A lateness whose MEASURED_MARGIN multiple exceeds the
- * headroom raises the trigger at the next refill, to at most 1/2 (above it each interrupt
- * carries so few characters that more interrupts mean more late ones, docs/benchmarks.md);
- * calm_needed samples in a row that would all fit the next level down lower it by one. The
- * level moves up before a fill and down after one, as in ADAPTIVE (so a raise waits for the
- * next refill), and each move makes the next refill poll. Without a clock it stays at its
- * starting level (1/2 by default): HALF_FIFO.
+ * A chain gives each sampled entry its lateness in absolute terms. It starts at a refill that
+ * polled FR until TXFF: at that clock read the FIFO held `depth` entries, so its level falls to
+ * the trigger `depth - trigger - 1` frames later at the earliest (the character shifting may
+ * end at once). From there, each refill that writes w characters before the line runs dry moves
+ * the next crossing w frames on, so the time of every later crossing is known without another
+ * FR read; the entry's clock read less the crossing's time is how late the handler ran, plus
+ * any time the line stood idle since the chain began (a dry FIFO delays every later crossing):
+ * a run-dry within the chain shows at its next sample, and so does a constant latency, however
+ * long. The clock's step (timed at init) is added, so the lateness never understates; a coarse
+ * clock only makes the judge keep a higher trigger. Each sample also reads FR once: TXFE at entry
+ * means the level is too low whatever the clock says.
+ *
+ * A sample too late for this level raises the trigger at once, before the fill, to the lowest
+ * level that covers it (at most 1/2: above it each interrupt carries so few characters that
+ * more interrupts mean more late ones, docs/benchmarks.md); calm_needed samples in a row that
+ * fit the next level down lower it by one, after the fill. Samples come in bursts, one per
+ * refill; a burst that moved nothing makes the pause before the next four times longer (at
+ * most MEASURED_MAX_PAUSE refills); at the lowest level a sample comes every
+ * MEASURED_FLOOR_PAUSE + 1 refills, and the chain spans the pause, so a change of regime that
+ * runs the FIFO dry is seen within that many refills. Entries later than the next level down
+ * could take (topup) make every refill poll FR after its blind part, as HYBRID does: a late
+ * refill finds the FIFO low and filling it buys the next interrupt more headroom; a calm line
+ * reads FR only for the chain and the samples. Without a usable clock it stays at its
+ * starting level (1/2 by default) and tops up every refill: HYBRID.
  */
-static void measured_end_burst(struct pl011_tx *tx, uint32_t pause)
+static void measured_burst_end(struct pl011_tx *tx)
 {
-	tx->sample_pending = 0;
 	tx->calm = 0;
-	tx->sample_wait = pause;
+	if (tx->level == PL011_LEVEL_1_8) {
+		tx->sample_wait = MEASURED_FLOOR_PAUSE;
+		return;
+	}
+	tx->sample_wait = tx->sample_pause;
+	if (tx->sample_pause < MEASURED_MAX_PAUSE)
+		tx->sample_pause *= 4u;
 }
 
-/* Judge one lateness; returns the level to move down to after the fill, or 0. */
-static uint32_t measured_judge(struct pl011 *uart, int64_t late_ns)
+/* The lowest level above this one whose headroom covers need, at most the ceiling. */
+static uint32_t measured_level_for(const struct pl011_tx *tx, uint64_t need)
+{
+	uint32_t target = tx->level + 1u;
+	while (target < ADAPTIVE_CEILING && tx->headroom_ns[target] < need)
+		target++;
+	return target;
+}
+
+/* Judge one sample (before the fill): raise at once if it is too late for this level or the
+ * FIFO ran dry; returns the level to move down to after the fill, or 0. */
+static uint32_t measured_judge(struct pl011 *uart, uint64_t late_ns, bool dry)
 {
 	struct pl011_tx *tx = &uart->tx;
-	uint64_t need = late_ns > 0 ? (uint64_t)late_ns * MEASURED_MARGIN : 0u;
+	uint64_t need = late_ns + late_ns / 2u;
 	uint32_t level = tx->level;
-	if (need > tx->headroom_ns[level]) {
-		uint32_t target = level;
-		while (target < ADAPTIVE_CEILING && tx->headroom_ns[target] < need)
-			target++;
-		if (target != level) {
-			tx->raise_to = target;
-			/* A level we lowered to was too low after all: wait longer before the next try. */
-			if (tx->lowered && tx->calm_needed < MEASURED_MAX_CALM_SAMPLES)
-				tx->calm_needed *= 2u;
-			tx->lowered = 0;
+	/* Top up for a lateness the clock's step cannot explain, too much for the level below. */
+	uint64_t steps_ns = 2000u * (uint64_t)tx->clock_step_us;
+	uint64_t sure_ns = late_ns > steps_ns ? late_ns - steps_ns : 0u;
+	uint32_t below = level > PL011_LEVEL_1_8 ? level - 1u : level;
+	if (dry || sure_ns + sure_ns / 2u > tx->headroom_ns[below])
+		tx->topup = 1;
+	if (dry || need > tx->headroom_ns[level]) {
+		if (level >= ADAPTIVE_CEILING) {
+			measured_burst_end(tx);
+			return 0;
 		}
-		measured_end_burst(tx, tx->sample_pause);
-		if (tx->sample_pause < MEASURED_MAX_PAUSE)
-			tx->sample_pause *= 4u;
+		/* A level we lowered to was too low after all: wait longer before the next try. */
+		if (tx->lowered && tx->calm_needed < MEASURED_MAX_CALM_SAMPLES)
+			tx->calm_needed *= 2u;
+		tx->lowered = 0;
+		tx->calm = 0;
+		tx->sample_pause = MEASURED_FIRST_PAUSE;
+		tx->sample_wait = 0; /* look again at the new level */
+		set_tx_level(uart, measured_level_for(tx, need));
 		return 0;
 	}
-	if (level == PL011_LEVEL_1_8) {
-		measured_end_burst(tx, MEASURED_FLOOR_PAUSE);
-		return 0;
-	}
-	if (need > tx->headroom_ns[level - 1u]) {
-		measured_end_burst(tx, tx->sample_pause);
-		if (tx->sample_pause < MEASURED_MAX_PAUSE)
-			tx->sample_pause *= 4u;
+	if (level == PL011_LEVEL_1_8 || need > tx->headroom_ns[level - 1u]) {
+		measured_burst_end(tx);
 		return 0;
 	}
 	if (++tx->calm < tx->calm_needed)
 		return 0;
 	tx->calm = 0;
 	tx->lowered = 1;
+	tx->topup = 0; /* calm_needed prompt entries in a row */
 	tx->sample_pause = MEASURED_FIRST_PAUSE;
 	return level - 1u;
+}
+
+/* At an entry the chain reaches: the clock and FR, then the judge. */
+static uint32_t measured_sample(struct pl011 *uart)
+{
+	struct pl011_tx *tx = &uart->tx;
+	uint32_t now = uart->config.clock(uart->config.clock_context);
+	/* The first sample of a burst (after a pause, or at a new level) also reads FR; within a
+	 * burst the chain's lateness already shows a dry FIFO, at the cost of a clock read. */
+	bool dry = tx->calm == 0 && (tx_read_fr(uart) & PL011_FR_TXFE) != 0;
+	if (dry)
+		uart->stats.tx_underruns++;
+	uint64_t elapsed_ns = ((uint64_t)(uint32_t)(now - tx->chain_at_us) + tx->clock_step_us) * 1000u;
+	uint64_t crossing_ns = (uint64_t)tx->chain_frames * uart->line.frame_ns;
+	return measured_judge(uart, elapsed_ns > crossing_ns ? elapsed_ns - crossing_ns : 0u, dry);
+}
+
+/* What a top-up found: more than one character of room means the entry came late (the FIFO
+ * had drained past the trigger). With a clock, MEASURED_PROMPT_REFILLS prompt top-ups in a row
+ * end the top-ups until a sample finds entries late again; without one nothing could restart
+ * them, so they go on (HYBRID). */
+static void measured_topup_seen(struct pl011_tx *tx, uint32_t more)
+{
+	if (tx->clock_step_us == 0 || !tx->topup)
+		return;
+	if (more > 1u) {
+		tx->prompt = 0;
+	} else if (++tx->prompt >= MEASURED_PROMPT_REFILLS) {
+		tx->topup = 0;
+		tx->prompt = 0;
+	}
 }
 
 static uint32_t refill_measured(struct pl011 *uart, uint32_t guaranteed)
 {
 	struct pl011_tx *tx = &uart->tx;
-	if (tx->raise_to != 0) {
-		set_tx_level(uart, tx->raise_to);
-		tx->raise_to = 0;
-	}
-	uint32_t written = fill_blind(uart, guaranteed);
-	if (tx->sample_wait != 0 || uart->config.clock == NULL) {
-		if (tx->sample_wait != 0)
-			tx->sample_wait--;
-		return written;
-	}
-	uint32_t now = uart->config.clock(uart->config.clock_context);
 	uint32_t lower = 0;
-	if (tx->sample_pending) {
-		int64_t late_ns = (int64_t)(uint32_t)(now - tx->sample_at_us) * 1000 -
-				  (int64_t)tx->interval_ns[tx->level];
-		lower = measured_judge(uart, late_ns);
+	bool long_chain = tx->chain_frames > MEASURED_CHAIN_FRAMES;
+	if (tx->sample_wait != 0 && !long_chain)
+		tx->sample_wait--;
+	else if (tx->chain_open)
+		lower = measured_sample(uart);
+	if (long_chain)
+		tx->chain_open = 0; /* sampled: start afresh, before the rounding adds up */
+	uint32_t written = fill_blind(uart, guaranteed);
+	bool start = !tx->chain_open && tx->clock_step_us != 0;
+	bool full = false;
+	if ((tx->topup || start) && written == guaranteed) {
+		uint32_t more = 0;
+		full = fill_polling(uart, uart->line.fifo_depth, NULL, &more);
+		written += more;
+		measured_topup_seen(tx, more);
 	}
-	tx->sample_at_us = now;
-	tx->sample_pending = tx->sample_wait == 0 && !tx->poll_next && tx->raise_to == 0;
+	if (tx->poll_next || written < guaranteed) {
+		tx->chain_open = 0; /* another writer, a new level, or the ring ran out */
+	} else if (start && full) {
+		tx->chain_at_us = uart->config.clock(uart->config.clock_context);
+		tx->chain_frames = uart->line.fifo_depth - pl011_level_entries(uart->line.fifo_depth,
+									   tx->level) - 1u;
+		tx->chain_open = 1;
+	} else if (tx->chain_open) {
+		tx->chain_frames += written;
+	}
 	if (lower != 0)
 		set_tx_level(uart, lower);
 	return written;
 }
 
-/* MEASURED's table: per level, the headroom (trigger entries) and the time between crossings
- * (depth - trigger entries), in nanoseconds of line time; and its sampling state. */
+/* Microseconds between two ticks of the clock; 0 without a clock or if it does not move within
+ * MEASURED_STEP_READS reads (then MEASURED cannot time anything). */
+static uint32_t measured_clock_step(struct pl011 *uart)
+{
+	pl011_clock_fn clock = uart->config.clock;
+	if (clock == NULL || uart->config.tx_mode != PL011_TX_MEASURED)
+		return 0;
+	uint32_t ticks[3];
+	ticks[0] = clock(uart->config.clock_context);
+	for (uint32_t tick = 1; tick < 3u; tick++) {
+		uint32_t reads = 0;
+		do
+			ticks[tick] = clock(uart->config.clock_context);
+		while (ticks[tick] == ticks[tick - 1u] && ++reads < MEASURED_STEP_READS);
+		if (ticks[tick] == ticks[tick - 1u])
+			return 0;
+	}
+	return ticks[2] - ticks[1];
+}
+
+/* MEASURED's table: per level, the headroom ((trigger + 1) entries: the line stays busy that
+ * long after the crossing) in nanoseconds of line time; the clock's step; its sampling state. */
 static void measured_reset(struct pl011 *uart)
 {
 	struct pl011_tx *tx = &uart->tx;
 	uint32_t depth = uart->line.fifo_depth;
 	for (uint32_t level = PL011_LEVEL_1_8; level <= PL011_LEVEL_7_8; level++) {
-		uint64_t kept = pl011_level_entries(depth, level);
-		uint64_t headroom = kept * uart->line.frame_ns;
-		uint64_t interval = (depth - kept) * uart->line.frame_ns;
+		uint64_t headroom = (pl011_level_entries(depth, level) + 1u) * uart->line.frame_ns;
 		tx->headroom_ns[level] = headroom > UINT32_MAX ? UINT32_MAX : (uint32_t)headroom;
-		tx->interval_ns[level] = interval > UINT32_MAX ? UINT32_MAX : (uint32_t)interval;
 	}
-	tx->sample_pending = 0;
-	tx->raise_to = 0;
+	/* A clock too coarse to time even the highest level's headroom is no use to the judge. */
+	tx->clock_step_us = measured_clock_step(uart);
+	if ((uint64_t)tx->clock_step_us * 1000u > tx->headroom_ns[ADAPTIVE_CEILING])
+		tx->clock_step_us = 0;
+	tx->chain_open = 0;
+	tx->chain_frames = 0;
+	tx->topup = tx->clock_step_us == 0;
+	tx->prompt = 0;
 	tx->sample_wait = 0;
 	tx->sample_pause = MEASURED_FIRST_PAUSE;
 	tx->calm = 0;
@@ -393,7 +480,7 @@ static void refill_by_strategy(struct pl011 *uart)
 	enum pl011_tx_mode mode = uart->config.tx_mode;
 	if (uart->tx.poll_next) {
 		uart->tx.poll_next = 0;
-		uart->tx.sample_pending = 0; /* the crossings are no longer a refill apart */
+		uart->tx.chain_open = 0; /* the crossings are no longer a refill apart */
 		mode = PL011_TX_POLL_FULL;
 	}
 

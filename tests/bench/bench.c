@@ -12,6 +12,7 @@
 #include "harness.h"
 #include "pl011_io.h"
 #include "pl011_regs.h"
+#include "regimes.h"
 
 /*
  * Everything here runs in simulated time on the behavioural model, and the loaded-CPU jitter
@@ -216,6 +217,7 @@ struct tx_case {
 	uint32_t seed;
 	enum pl011_tx_mode mode;
 	enum pl011_level trigger;
+	const struct regime_cell *regime; /* the matrix's latency instead of jitter_ns, or NULL */
 };
 /* The driver's polled mode has no place in the TX tables: as a tx_case's mode it selects the
  * reference handler instead of the driver. */
@@ -254,7 +256,14 @@ static size_t tx_offer(const struct tx_case *c, const uint8_t *data, size_t len)
 
 static void run_tx(const struct tx_case *c, struct tx_result *r)
 {
-	setup(c->depth, c->jitter_ns, c->seed);
+	if (c->regime != NULL) {
+		struct pl011_model_config model_config;
+		regime_model_config(c->regime, &model_config);
+		harness_setup_with(&h, &model_config);
+		regime_attach(c->regime, h.model);
+	} else {
+		setup(c->depth, c->jitter_ns, c->seed);
+	}
 	h.config.baud = c->baud;
 	if (c->mode == TX_REFERENCE) {
 		reference_start(c->depth);
@@ -266,6 +275,7 @@ static void run_tx(const struct tx_case *c, struct tx_result *r)
 
 	/* The "thread" offers the rest of the stream without waiting, then does other work. */
 	uint64_t begin = pl011_model_now_ns(h.model);
+	regime_attach_start(h.model);
 	size_t sent = 0;
 	while (sent < TX_BYTES) {
 		sent += tx_offer(c, tx_stream + sent, TX_BYTES - sent);
@@ -369,7 +379,7 @@ static void bench_tx_strategies(void)
 				print_tx_table_header();
 				for (size_t s = 0; s < STRATEGIES; s++) {
 					struct tx_case c = {tx_bauds[b], tx_depths[d], loads[l].jitter_ns,
-							    LOAD_SEED, strategies[s], PL011_LEVEL_DEFAULT};
+							    LOAD_SEED, strategies[s], PL011_LEVEL_DEFAULT, NULL};
 					run_tx(&c, &tx_results[b][d][l][s]);
 					print_tx_row(strategies[s], &tx_results[b][d][l][s]);
 				}
@@ -479,7 +489,7 @@ static void bench_tx_seeds(void)
 		printf("| %" PRIu32 " |", seed);
 		for (size_t s = 0; s < STRATEGIES; s++) {
 			struct tx_case c = {FAST_BAUD, 16u, 100000u, seed, strategies[s],
-					    PL011_LEVEL_DEFAULT};
+					    PL011_LEVEL_DEFAULT, NULL};
 			struct tx_result r;
 			run_tx(&c, &r);
 			seed_results[seed - 1u][s] = r;
@@ -623,7 +633,7 @@ static void bench_tx_reference(void)
 				printf("#### Against the reference: %" PRIu32 " baud, FIFO %u, %s\n\n",
 				       tx_bauds[b], tx_depths[d], loads[l].name);
 				struct tx_case c = {tx_bauds[b], tx_depths[d], loads[l].jitter_ns,
-						    LOAD_SEED, TX_REFERENCE, PL011_LEVEL_DEFAULT};
+						    LOAD_SEED, TX_REFERENCE, PL011_LEVEL_DEFAULT, NULL};
 				struct tx_result *ref_r = &reference_results[b][d][l];
 				run_tx(&c, ref_r);
 				print_reference_header();
@@ -641,7 +651,7 @@ static void bench_tx_reference(void)
 	struct tx_result sums[STRATEGIES] = {0};
 	for (uint32_t seed = 1; seed <= SEED_RUNS; seed++) {
 		struct tx_case c = {FAST_BAUD, 16u, 100000u, seed, TX_REFERENCE,
-				    PL011_LEVEL_DEFAULT};
+				    PL011_LEVEL_DEFAULT, NULL};
 		struct tx_result *ref_r = &reference_seed_results[seed - 1u];
 		run_tx(&c, ref_r);
 		tx_result_add(&ref_sum, ref_r);
@@ -730,7 +740,7 @@ static struct tx_result sweep_point(uint64_t cap_us, size_t series)
 	for (uint32_t seed = 1; seed <= seeds; seed++) {
 		struct tx_case c = {FAST_BAUD, 16u, cap_us * 1000u, seed,
 				    series < STRATEGIES ? strategies[series] : TX_REFERENCE,
-				    PL011_LEVEL_DEFAULT};
+				    PL011_LEVEL_DEFAULT, NULL};
 		struct tx_result r;
 		run_tx(&c, &r);
 		tx_result_add(&sum, &r);
@@ -796,7 +806,7 @@ static void bench_tx_triggers(void)
 		printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 		for (int level = PL011_LEVEL_1_8; level <= PL011_LEVEL_7_8; level++) {
 			struct tx_case c = {FAST_BAUD, 16u, loads[l].jitter_ns, LOAD_SEED,
-					    PL011_TX_HALF_FIFO, (enum pl011_level)level};
+					    PL011_TX_HALF_FIFO, (enum pl011_level)level, NULL};
 			struct tx_result r;
 			run_tx(&c, &r);
 			static const unsigned eighths[] = {0, 1, 2, 4, 6, 7};
@@ -810,6 +820,372 @@ static void bench_tx_triggers(void)
 		}
 		printf("\n");
 	}
+}
+
+/* ------------------------------------------------------------------ regime matrix */
+
+/*
+ * Every latency family of tests/unit/regimes.c at 115,200, 921,600 and 3,000,000 baud, FIFO 16
+ * and 32, with five clocks and both writers: the driver's strategies in each cell, and the
+ * reference handler (which has no clock and one writer) once per line and latency. MEASURED
+ * is shown against the best of the others. The tests (test_regimes.c) run a smaller matrix
+ * with other seeds.
+ */
+#define MATRIX_SEED 1000u
+#define MATRIX_LINES 6u
+#define MATRIX_CELLS (MATRIX_LINES * REGIME_LATENCIES * REGIME_CLOCKS * REGIME_WRITERS)
+#define MATRIX_SERIES (STRATEGIES + 1u) /* the strategies, then the reference */
+#define S_REFERENCE STRATEGIES
+#define IDLE_SLACK_NS 1000u /* the tests' 1 us beside the 1 % */
+#define MATRIX_LISTED 12u /* failing cells listed per goal */
+
+struct matrix_cell {
+	struct regime_cell cell;
+	struct regime_result r[MATRIX_SERIES];
+};
+static struct matrix_cell matrix[MATRIX_CELLS];
+static size_t matrix_cells;
+
+static void matrix_reference(const struct regime_cell *cell, struct regime_result *out)
+{
+	struct tx_case c = {cell->baud, cell->depth, 0u, cell->seed, TX_REFERENCE,
+			    PL011_LEVEL_DEFAULT, cell};
+	struct tx_result r;
+	run_tx(&c, &r);
+	struct pl011_model_config defaults;
+	pl011_model_default_config(&defaults);
+	*out = (struct regime_result){r.dispatches, r.fr_reads, r.irq_cpu_ns,
+				      r.irq_cpu_ns - r.dispatches * defaults.irq_entry_cost_ns,
+				      r.idle_ns, r.underruns, 2u};
+}
+
+static void matrix_run(void)
+{
+	static const uint32_t bauds[] = {SLOW_BAUD, 921600u, FAST_BAUD};
+	struct regime_cell latencies[REGIME_LATENCIES];
+	matrix_cells = 0;
+	for (size_t b = 0; b < 3; b++)
+		for (size_t d = 0; d < 2; d++) {
+			size_t n = regime_latencies(bauds[b], tx_depths[d], MATRIX_SEED, latencies,
+						    REGIME_LATENCIES);
+			for (size_t l = 0; l < n; l++) {
+				struct regime_result reference;
+				matrix_reference(&latencies[l], &reference);
+				for (int k = 0; k < REGIME_CLOCKS; k++)
+					for (int w = 0; w < REGIME_WRITERS; w++) {
+						struct matrix_cell *m = &matrix[matrix_cells++];
+						m->cell = latencies[l];
+						m->cell.clock = (enum regime_clock)k;
+						m->cell.writer = (enum regime_writer)w;
+						for (size_t s = 0; s < STRATEGIES; s++)
+							regime_run(&m->cell, strategies[s], &m->r[s]);
+						m->r[S_REFERENCE] = reference;
+					}
+			}
+		}
+}
+
+/* The best (lowest) of a figure over the series other than MEASURED. */
+static uint64_t matrix_best(const struct matrix_cell *m, size_t offset, bool with_adaptive,
+			    size_t *who)
+{
+	uint64_t best = UINT64_MAX;
+	for (size_t s = 0; s < MATRIX_SERIES; s++) {
+		/* The reference has one writer, the interrupt alone: no yardstick for the other. */
+		if (s == S_MEASURED || (s == S_ADAPTIVE && !with_adaptive) ||
+		    (s == S_REFERENCE && m->cell.writer != REGIME_WRITER_IRQ))
+			continue;
+		uint64_t v;
+		memcpy(&v, (const char *)&m->r[s] + offset, sizeof v);
+		if (v < best) {
+			best = v;
+			*who = s;
+		}
+	}
+	return best;
+}
+
+static const char *series_name(size_t s)
+{
+	return s < STRATEGIES ? strategy_names[s] : "REFERENCE";
+}
+
+static double matrix_ratio(uint64_t a, uint64_t b)
+{
+	return ratio((double)a, (double)b);
+}
+
+/* The goals, one cell at a time. */
+enum matrix_goal {
+	GOAL_IDLE,      /* idle <= 1.01 x the best of HALF, POLL, HYBRID, REF (+ 1 us) */
+	GOAL_IRQ_FIXED, /* interrupts <= 0.6 x the reference at 1 us */
+	GOAL_IRQ_OTHER, /* interrupts <= 1.02 x the best other strategy elsewhere */
+	GOAL_IRQ_NO_WORSE_IDLE, /* the same among the others that idle no less than MEASURED */
+	GOAL_CPU_FIXED, /* handler CPU <= 1.0 x the reference at 1 us, with entry cost */
+	GOAL_CPU_FIXED_NO_ENTRY, /* the same without it */
+	GOAL_CPU_TAIL,  /* <= 1.02 x the reference under tails, with entry cost */
+	GOAL_CPU_TAIL_NO_ENTRY,
+	GOAL_FR_CALM,   /* FR reads <= 0.01 x POLL_FULL's at 1 us */
+	GOAL_UNDERRUN,  /* no underrun where HALF_FIFO has none (the tests' second rule) */
+	GOALS
+};
+static const char *const goal_names[] = {
+	"idle <= 1.01 x best of HALF_FIFO, POLL_FULL, HYBRID, REFERENCE (+ 1 us)",
+	"interrupts <= 0.6 x REFERENCE, fixed 1 us latency",
+	"interrupts <= 1.02 x best other strategy, every other cell",
+	"interrupts <= 1.02 x best other strategy that idles no less, every other cell",
+	"handler CPU <= 1.0 x REFERENCE, fixed 1 us, with entry cost",
+	"handler CPU <= 1.0 x REFERENCE, fixed 1 us, without entry cost",
+	"handler CPU <= 1.02 x REFERENCE, tails, with entry cost",
+	"handler CPU <= 1.02 x REFERENCE, tails, without entry cost",
+	"FR reads <= 0.01 x POLL_FULL, fixed 1 us",
+	"no underrun where HALF_FIFO has none",
+};
+
+static bool matrix_fixed(const struct regime_cell *c)
+{
+	return c->family == REGIME_CONSTANT && c->latency_ns == 1000u;
+}
+
+/* Whether goal g applies to the cell; if so *value is MEASURED's ratio and *limit the bar. */
+static bool matrix_goal(const struct matrix_cell *m, enum matrix_goal g, double *value,
+			double *limit)
+{
+	const struct regime_result *me = &m->r[S_MEASURED];
+	const struct regime_result *yardstick = &m->r[S_REFERENCE];
+	bool fixed = matrix_fixed(&m->cell);
+	bool fixed_irq = fixed && m->cell.writer == REGIME_WRITER_IRQ;
+	bool irq_writer = m->cell.writer == REGIME_WRITER_IRQ;
+	bool tail = m->cell.family == REGIME_TAIL && irq_writer;
+	size_t who = 0;
+	switch (g) {
+	case GOAL_IDLE: {
+		uint64_t best = matrix_best(m, offsetof(struct regime_result, idle_ns), false, &who);
+		*value = ratio((double)me->idle_ns + IDLE_SLACK_NS, (double)best + IDLE_SLACK_NS);
+		*limit = 1.01;
+		return true;
+	}
+	case GOAL_IRQ_FIXED:
+		*value = matrix_ratio(me->irqs, yardstick->irqs);
+		*limit = 0.6;
+		return fixed_irq;
+	case GOAL_IRQ_OTHER:
+		*value = matrix_ratio(me->irqs,
+				      matrix_best(m, offsetof(struct regime_result, irqs), true, &who));
+		*limit = 1.02;
+		return !fixed;
+	case GOAL_IRQ_NO_WORSE_IDLE: {
+		uint64_t best = UINT64_MAX;
+		for (size_t s = 0; s < MATRIX_SERIES; s++) {
+			bool comparable = s != S_MEASURED && m->r[s].idle_ns >= me->idle_ns &&
+					  (s != S_REFERENCE || irq_writer);
+			if (comparable && m->r[s].irqs < best)
+				best = m->r[s].irqs;
+		}
+		*value = best == UINT64_MAX ? 0.0 : matrix_ratio(me->irqs, best);
+		*limit = 1.02;
+		return !fixed;
+	}
+	case GOAL_CPU_FIXED:
+	case GOAL_CPU_TAIL:
+		*value = matrix_ratio(me->cpu_ns, yardstick->cpu_ns);
+		*limit = g == GOAL_CPU_FIXED ? 1.0 : 1.02;
+		return g == GOAL_CPU_FIXED ? fixed_irq : tail;
+	case GOAL_CPU_FIXED_NO_ENTRY:
+	case GOAL_CPU_TAIL_NO_ENTRY:
+		*value = matrix_ratio(me->cpu_no_entry_ns, yardstick->cpu_no_entry_ns);
+		*limit = g == GOAL_CPU_FIXED_NO_ENTRY ? 1.0 : 1.02;
+		return g == GOAL_CPU_FIXED_NO_ENTRY ? fixed_irq : tail;
+	case GOAL_FR_CALM:
+		*value = matrix_ratio(me->fr_reads, m->r[S_POLL].fr_reads);
+		*limit = 0.01;
+		return fixed;
+	case GOAL_UNDERRUN:
+		*value = (double)me->underruns;
+		*limit = 0.0;
+		return m->r[S_HALF].underruns == 0;
+	default:
+		return false;
+	}
+}
+
+static void matrix_cell_name(const struct matrix_cell *m, char *out, size_t size)
+{
+	char latency[64];
+	regime_describe(&m->cell, latency, sizeof latency);
+	snprintf(out, size, "%" PRIu32 " baud, FIFO %u, %s, clock %s, %s writer", m->cell.baud,
+		 m->cell.depth, latency, regime_clock_name(m->cell.clock),
+		 regime_writer_name(m->cell.writer));
+}
+
+static void matrix_verdicts(void)
+{
+	printf("#### Verdict per goal over the %zu cells\n\n", matrix_cells);
+	printf("Idle is compared as (MEASURED + 1 us) / (best + 1 us), the tests' slack. "
+	       "Handler CPU with entry cost is the model's (300 ns per entry); without it, the "
+	       "same less 300 ns per handler entry.\n\n");
+	printf("| # | goal | cells | met | worst | worst cell |\n|---:|---|---:|---:|---:|---|\n");
+	for (int g = 0; g < GOALS; g++) {
+		size_t cells = 0, met = 0;
+		double worst = -1.0;
+		const struct matrix_cell *worst_cell = NULL;
+		for (size_t i = 0; i < matrix_cells; i++) {
+			double value, limit;
+			if (!matrix_goal(&matrix[i], (enum matrix_goal)g, &value, &limit))
+				continue;
+			cells++;
+			met += value <= limit;
+			if (value > worst) {
+				worst = value;
+				worst_cell = &matrix[i];
+			}
+		}
+		char name[160] = "-";
+		if (worst_cell != NULL)
+			matrix_cell_name(worst_cell, name, sizeof name);
+		printf("| %d | %s | %zu | %zu | %.3f | %s |\n", g + 1, goal_names[g], cells, met, worst,
+		       name);
+	}
+	printf("\n");
+}
+
+/* Per goal, the cells that miss it (at most MATRIX_LISTED), with MEASURED's figure and bar. */
+static void matrix_failures(void)
+{
+	printf("#### Cells that miss a goal (at most %u per goal)\n\n", MATRIX_LISTED);
+	printf("| goal | cell | MEASURED's ratio | bar | MEASURED idle (us) | HALF_FIFO idle "
+	       "| HYBRID idle | best idle, who | MEASURED underruns | HALF_FIFO underruns "
+	       "| final level |\n");
+	printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	for (int g = 0; g < GOALS; g++) {
+		size_t listed = 0;
+		for (size_t i = 0; i < matrix_cells && listed < MATRIX_LISTED; i++) {
+			const struct matrix_cell *m = &matrix[i];
+			double value, limit;
+			if (!matrix_goal(m, (enum matrix_goal)g, &value, &limit) || value <= limit)
+				continue;
+			size_t who = 0;
+			uint64_t best = matrix_best(m, offsetof(struct regime_result, idle_ns), false,
+						    &who);
+			char name[160];
+			matrix_cell_name(m, name, sizeof name);
+			printf("| %d | %s | %.3f | %.2f | %.1f | %.1f | %.1f | %.1f, %s | %" PRIu64
+			       " | %" PRIu64 " | %s |\n",
+			       g + 1, name, value, limit, us(m->r[S_MEASURED].idle_ns),
+			       us(m->r[S_HALF].idle_ns), us(m->r[S_HYBRID].idle_ns), us(best),
+			       series_name(who), m->r[S_MEASURED].underruns, m->r[S_HALF].underruns,
+			       level_names[m->r[S_MEASURED].final_level + 1u]);
+			listed++;
+		}
+	}
+	printf("\n");
+}
+
+/* The exact clock, interrupt writer: every line and latency, MEASURED beside the others. */
+static void matrix_table(enum regime_clock clock, enum regime_writer writer)
+{
+	printf("#### Matrix, clock %s, %s writer\n\n", regime_clock_name(clock),
+	       regime_writer_name(writer));
+	printf("Each strategy: idle while data waited (us) / handler entries. Last columns: "
+	       "MEASURED's FR reads, its handler CPU over the reference's with and without entry "
+	       "cost, its final trigger.\n\n");
+	printf("| baud | FIFO | latency |");
+	for (size_t s = 0; s < MATRIX_SERIES; s++)
+		printf(" %s |", series_name(s));
+	printf(" M FR | M CPU × ref | M CPU × ref, no entry | M level |\n|---:|---:|---|");
+	for (size_t s = 0; s < MATRIX_SERIES + 4u; s++)
+		printf("---:|");
+	printf("\n");
+	for (size_t i = 0; i < matrix_cells; i++) {
+		const struct matrix_cell *m = &matrix[i];
+		if (m->cell.clock != clock || m->cell.writer != writer)
+			continue;
+		char latency[64];
+		regime_describe(&m->cell, latency, sizeof latency);
+		printf("| %" PRIu32 " | %u | %s |", m->cell.baud, m->cell.depth, latency);
+		for (size_t s = 0; s < MATRIX_SERIES; s++)
+			printf(" %.1f / %" PRIu64 " |", us(m->r[s].idle_ns), m->r[s].irqs);
+		const struct regime_result *me = &m->r[S_MEASURED];
+		const struct regime_result *yardstick = &m->r[S_REFERENCE];
+		printf(" %" PRIu64 " | %.3f | %.3f | %s |\n", me->fr_reads,
+		       matrix_ratio(me->cpu_ns, yardstick->cpu_ns),
+		       matrix_ratio(me->cpu_no_entry_ns, yardstick->cpu_no_entry_ns),
+		       level_names[me->final_level + 1u]);
+	}
+	printf("\n");
+}
+
+/* Per clock and writer: how many cells meet the idle goal, the worst idle and interrupt ratios. */
+static void matrix_groups(void)
+{
+	printf("#### Per clock and writer\n\n");
+	printf("| clock | writer | cells | idle goal met | worst idle ratio | worst interrupts "
+	       "× best other | MEASURED interrupts × REFERENCE, summed |\n");
+	printf("|---|---|---:|---:|---:|---:|---:|\n");
+	for (int k = 0; k < REGIME_CLOCKS; k++)
+		for (int w = 0; w < REGIME_WRITERS; w++) {
+			size_t cells = 0, met = 0;
+			double worst_idle = 0.0, worst_irq = 0.0;
+			uint64_t irqs = 0, reference_irqs = 0;
+			for (size_t i = 0; i < matrix_cells; i++) {
+				const struct matrix_cell *m = &matrix[i];
+				if ((int)m->cell.clock != k || (int)m->cell.writer != w)
+					continue;
+				double idle, irq, limit;
+				(void)matrix_goal(m, GOAL_IDLE, &idle, &limit);
+				size_t who = 0;
+				irq = matrix_ratio(m->r[S_MEASURED].irqs,
+						   matrix_best(m, offsetof(struct regime_result, irqs),
+							       true, &who));
+				cells++;
+				met += idle <= 1.01;
+				worst_idle = idle > worst_idle ? idle : worst_idle;
+				worst_irq = irq > worst_irq ? irq : worst_irq;
+				irqs += m->r[S_MEASURED].irqs;
+				reference_irqs += m->r[S_REFERENCE].irqs;
+			}
+			printf("| %s | %s | %zu | %zu | %.3f | %.3f | %.3f |\n",
+			       regime_clock_name((enum regime_clock)k),
+			       regime_writer_name((enum regime_writer)w), cells, met, worst_idle,
+			       worst_irq, matrix_ratio(irqs, reference_irqs));
+		}
+	printf("\n");
+}
+
+/* One line per cell for the picture: its index, MEASURED's idle and interrupt ratios. */
+static void matrix_data(void)
+{
+	FILE *f = open_data("regime_matrix.dat");
+	fprintf(f, "# cell clock writer idle_ratio irq_ratio (MEASURED over the best other; "
+		"idle as (M + 1 us) / (best + 1 us))\n");
+	for (size_t i = 0; i < matrix_cells; i++) {
+		const struct matrix_cell *m = &matrix[i];
+		double idle, limit;
+		(void)matrix_goal(m, GOAL_IDLE, &idle, &limit);
+		size_t who = 0;
+		double irq = matrix_ratio(m->r[S_MEASURED].irqs,
+					  matrix_best(m, offsetof(struct regime_result, irqs), true,
+						      &who));
+		fprintf(f, "%zu %d %d %.4f %.4f\n", i, (int)m->cell.clock, (int)m->cell.writer, idle,
+			irq);
+	}
+	close_data(f);
+}
+
+static void bench_regime_matrix(void)
+{
+	printf("### MEASURED in every regime\n\n");
+	printf("%u bytes per cell, seeds from %u (the tests use others). Lines: 115200, 921600 and "
+	       "3000000 baud, FIFO 16 and 32; latencies, clocks and writers as tests/unit/regimes.c "
+	       "defines them.\n\n", REGIME_MAX_BYTES, MATRIX_SEED);
+	matrix_run();
+	matrix_verdicts();
+	matrix_groups();
+	matrix_failures();
+	matrix_table(REGIME_CLOCK_EXACT, REGIME_WRITER_IRQ);
+	matrix_table(REGIME_CLOCK_EXACT, REGIME_WRITER_WAITING);
+	if (data_dir != NULL)
+		matrix_data();
 }
 
 /* ------------------------------------------------------------------ RX */
@@ -1144,13 +1520,16 @@ static void bench_shutdown(void)
 int main(int argc, char **argv)
 {
 	bool smoke = false;
+	bool matrix_only = false;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--smoke") == 0)
 			smoke = true;
+		else if (strcmp(argv[i], "--matrix") == 0)
+			matrix_only = true;
 		else if (strcmp(argv[i], "--data") == 0 && i + 1 < argc)
 			data_dir = argv[++i];
 		else
-			die("usage: bench [--smoke] [--data DIR]");
+			die("usage: bench [--smoke | --matrix] [--data DIR]");
 	}
 	struct pl011_model_config defaults;
 	pl011_model_default_config(&defaults);
@@ -1163,6 +1542,10 @@ int main(int argc, char **argv)
 	       defaults.irq_entry_cost_ns, defaults.irq_latency_ns);
 
 	harness_fill_random(tx_stream, TX_BYTES, 64u);
+	if (matrix_only) {
+		bench_regime_matrix();
+		return 0;
+	}
 	bench_tx_strategies();
 	if (!smoke) {
 		bench_tx_histogram();
@@ -1179,6 +1562,7 @@ int main(int argc, char **argv)
 	}
 	bench_tx_latency_sweep();
 	bench_tx_triggers();
+	bench_regime_matrix();
 	bench_rx_stream();
 	bench_rx_messages();
 	bench_shutdown();

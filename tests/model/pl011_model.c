@@ -91,6 +91,8 @@ struct pl011_model {
 	bool irq_pending, in_irq;
 	uint64_t irq_at;
 	uint32_t rng;
+	uint64_t (*latency_fn)(void *context, uint64_t now_ns); /* NULL: the config's latency */
+	void *latency_context;
 	uint64_t storm_now, storm_count;
 
 	/* Underrun accounting. */
@@ -204,6 +206,8 @@ static bool tx_busy(const struct pl011_model *m)
  * J/100 * (1/u - 1) capped at J: median J/100, about 1% of dispatches wait the full J. */
 static uint64_t draw_latency(struct pl011_model *m)
 {
+	if (m->latency_fn != NULL)
+		return m->latency_fn(m->latency_context, m->now);
 	uint64_t j_max = m->cfg.latency_jitter_ns;
 	if (j_max == 0)
 		return m->cfg.irq_latency_ns;
@@ -1004,6 +1008,13 @@ void pl011_model_set_backlog_probe(struct pl011_model *model, size_t (*probe)(vo
 {
 	model->probe = probe;
 	model->probe_context = context;
+}
+
+void pl011_model_set_latency_fn(struct pl011_model *model,
+				uint64_t (*latency)(void *context, uint64_t now_ns), void *context)
+{
+	model->latency_fn = latency;
+	model->latency_context = context;
 }
 
 void pl011_model_rx_inject(struct pl011_model *model, uint8_t byte, unsigned errors,

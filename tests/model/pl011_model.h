@@ -130,6 +130,12 @@ void pl011_model_set_cts(struct pl011_model *model, bool asserted); /* blocks TX
 void pl011_model_set_backlog_probe(struct pl011_model *model, size_t (*probe)(void *context),
 				   void *context);
 
+/* Each dispatch's latency (assertion to handler) from latency(context, now) instead of the
+ * config's fixed latency and jitter, for latency families the config cannot express (spikes,
+ * regime switches). NULL restores the config's. */
+void pl011_model_set_latency_fn(struct pl011_model *model,
+				uint64_t (*latency)(void *context, uint64_t now_ns), void *context);
+
 /* ---- RX ---- */
 /* One character whose stop bit ends at at_ns (>= now). errors: PL011_DR_FE | PE | BE only. */
 void pl011_model_rx_inject(struct pl011_model *model, uint8_t byte, unsigned errors,
