@@ -121,9 +121,17 @@ struct pl011;
  * wait falls back to its iteration bound (docs/waiting.md). */
 typedef uint32_t (*pl011_clock_fn)(void *context);
 
-/* Optional hook called once per step of every bounded wait: WFI, an RTOS yield, a watchdog
- * kick. Without it a wait spins on FR. */
+/* Optional hook called once per step of every bounded wait of the thread calls and the
+ * interrupt's callers (pl011_write, pl011_flush, pl011_shutdown, pl011_init, pl011_read,
+ * pl011_send_break): WFI, an RTOS yield, a watchdog kick. Never from pl011_write_panic, which
+ * may run in any interrupt or fault handler, where a yield is not allowed. Without it a wait
+ * spins on FR. */
 typedef void (*pl011_wait_fn)(void *context);
+
+/* Optional: the number of the calling core (MPIDR's affinity, the RP2040's SIO CPUID). With it
+ * a panic write that finds TX owned by its own core, whose owner it has preempted, writes
+ * beside it at once instead of first waiting out its ownership bound. */
+typedef uint32_t (*pl011_core_fn)(void *context);
 
 /* Optional RX callback, called from the interrupt after each drain with the bytes now queued. */
 typedef void (*pl011_rx_fn)(struct pl011 *uart, size_t available, void *context);
@@ -159,6 +167,8 @@ struct pl011_config {
 	uint32_t spins_per_us;
 	pl011_wait_fn wait_hook;
 	void *wait_context;
+	pl011_core_fn core_id;
+	void *core_context;
 	pl011_rx_fn rx_callback;
 	void *rx_callback_context;
 };
@@ -225,6 +235,7 @@ struct pl011_tx {
 	struct pl011_ring ring;
 	uint32_t owner;         /* atomic: OWNED, RETRY, ARMED bits (lib/pl011_tx.c) */
 	uint32_t unowned_bytes; /* atomic: bytes panic writes sent without owning TX */
+	uint32_t beside;        /* atomic: panic writes writing beside the owner now */
 	uint32_t level;         /* current TX trigger (enum pl011_level) */
 	uint32_t poll_next;     /* the FIFO was written outside a TX-interrupt refill */
 	uint32_t stall_pass;    /* the next polling pass is the stall guard's */

@@ -78,11 +78,20 @@ static inline void pl011_io_atomic_point(void)
 }
 
 /*
- * Order a register write before what another core does after it sees our next atomic store.
- * A DMB with the inner-shareable option (what GCC emits for C11 fences) is not guaranteed to
- * order Device accesses against normal memory as other observers see them; the full-system
- * DMB SY is (ARM ARM, "Memory barriers"). ARMv6 spells it as a CP15 operation; ARMv5 and
- * ARMv6-M cores are single, where program order is enough.
+ * The hand-over premise, stated once: a register write made by one TX owner must reach the
+ * UART before the next owner, on another core, can see the owner word free and read FR.
+ * The C11 atomics compile to DMB ISH (or LDAXR/STLXR), whose ordering covers the
+ * inner-shareable domain; the UART is a Device-nGnRE location outside it, and the ARM ARM
+ * (ARMv8-A, B2.3 "Definition of the memory model" and the DMB description in C6.2; ARMv7-A
+ * A3.8.3 "Memory barriers") promises ordering of every explicit access against every other,
+ * as every observer sees them, only for a DMB whose domain is the full system: DMB SY. So
+ * the driver does not rely on the atomics for register writes: every release of TX ownership
+ * (tx_release, the polled release), every ARMED change after an IMSC write, the handler's
+ * ICR before its request, and a panic's last beside write before it is accounted are
+ * preceded by this barrier. Its cost is one DMB SY per release. ARMv6 spells it as a CP15
+ * operation; ARMv5 and ARMv6-M cores are treated as single, where program order is enough.
+ * The model's posted-writes option (tests/model) holds each core's writes until its next
+ * barrier or register read, and the call-matrix explorer fails without these barriers.
  */
 static inline void pl011_io_barrier(void)
 {
