@@ -875,6 +875,14 @@ static size_t panic_as_owner(struct pl011 *uart, const uint8_t *data, size_t len
 	return done;
 }
 
+/* A decrement as an add of 2^32 - 1: the cores without exclusives have a board helper for
+ * fetch_add (boards/common/atomics_irqmask.c), none for fetch_sub. */
+static void tx_beside_leave(struct pl011 *uart)
+{
+	pl011_io_atomic_point();
+	(void)__atomic_fetch_add(&uart->tx.beside, UINT32_MAX, __ATOMIC_SEQ_CST);
+}
+
 /*
  * Without ownership: the owner may be preempted between an FR read and the DR write it
  * allows, or in a blind refill. Write only into an empty FIFO, one byte at a time, and leave it
@@ -890,7 +898,7 @@ static int panic_beside_owner(struct pl011 *uart, const uint8_t *data, size_t le
 	(void)__atomic_fetch_add(&uart->tx.beside, 1u, __ATOMIC_SEQ_CST);
 	size_t done = 0;
 	if ((owner_load(uart) & TX_STOPPED) != 0) {
-		(void)__atomic_fetch_sub(&uart->tx.beside, 1u, __ATOMIC_SEQ_CST);
+		tx_beside_leave(uart);
 		return PL011_ESHUTDOWN;
 	}
 	while (done < len && pl011_is_running(uart)) {
@@ -905,7 +913,7 @@ static int panic_beside_owner(struct pl011 *uart, const uint8_t *data, size_t le
 	pl011_io_barrier();
 	pl011_io_atomic_point();
 	(void)__atomic_fetch_add(&uart->tx.unowned_bytes, (uint32_t)done, __ATOMIC_RELAXED);
-	(void)__atomic_fetch_sub(&uart->tx.beside, 1u, __ATOMIC_SEQ_CST);
+	tx_beside_leave(uart);
 	return (int)done;
 }
 

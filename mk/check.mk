@@ -1,7 +1,7 @@
 # make test and its checks, and the installer of what they need (tools/install-deps.sh).
 
 # Every check runs even after one failed, so that one run shows every problem.
-TEST_CHECKS := docs-check installer-check analyze unit-test unit-test-32-quick bench-smoke mutate-quick \
+TEST_CHECKS := docs-check installer-check analyze unit-test unit-test-32-quick bench-smoke spin-check mutate-quick \
 	fuzz-quick qemu-test consumer-test openocd-check board-check
 test: deps-check
 	$(Q)failed=""; for check in $(TEST_CHECKS); do echo "== make $$check"; \
@@ -32,6 +32,9 @@ consumer-test:
 docs-check:
 	$(Q)$(PYTHON) tests/docs/check_links.py && $(PYTHON) tests/docs/check_board_tables.py
 
+spin-check:
+	$(Q)sh tests/spin/check_tx_owner.sh docs/tx_owner.pml $(BUILD)/spin
+
 openocd-check:
 	$(Q)sh tests/openocd/check_configs.sh
 
@@ -58,6 +61,7 @@ NEEDS_unit-test-32 := host host32
 NEEDS_unit-test-32-quick := host host32
 NEEDS_fuzz := host fuzz
 NEEDS_fuzz-quick := host fuzz
+NEEDS_spin-check := host pkg=spin
 NEEDS_mutate := host
 NEEDS_mutate-quick := host
 NEEDS_coverage := host pkg=lcov
@@ -66,7 +70,7 @@ NEEDS_analyze = host analyze $(filter-out libc=% qemu=%,$(EVERY_BOARD_NEEDS))
 NEEDS_qemu-test = host $(EVERY_BOARD_NEEDS)
 NEEDS_qemu-test-full = $(NEEDS_qemu-test)
 NEEDS_consumer-test := cmake cc=arm-none-eabi- libc=arm-none-eabi- qemu=qemu-system-arm
-NEEDS_test = host host32 analyze fuzz gdb openocd cmake pkg=lcov $(EVERY_BOARD_NEEDS)
+NEEDS_test = host host32 analyze fuzz gdb openocd cmake pkg=lcov pkg=spin $(EVERY_BOARD_NEEDS)
 NEEDS_deps = $(NEEDS_test) plot
 INSTALLING_GOALS := $(patsubst NEEDS_%,%,$(filter NEEDS_%,$(.VARIABLES)))
 
