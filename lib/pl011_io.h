@@ -11,8 +11,12 @@
  * shared words need. GCC does not know that and calls __sync_synchronize, a function, around
  * every ordered atomic access on ARMv5; the pl011_atomic_* helpers below give such cores a
  * relaxed access between two compiler barriers instead, and everyone else the order asked for.
+ * A board with two ARMv6-M cores (the RP2040) defines PL011_IO_MULTI_CORE: its ordered
+ * accesses then get the DMBs GCC inlines on ARMv6-M, and its board supplies the
+ * read-modify-writes with a hardware spinlock (boards/common/atomics_irqmask.c).
  */
-#if defined(__ARM_ARCH) && !defined(__aarch64__) && (__ARM_ARCH < 6 || defined(__ARM_ARCH_6M__))
+#if defined(__ARM_ARCH) && !defined(__aarch64__) && (__ARM_ARCH < 6 || defined(__ARM_ARCH_6M__)) && \
+	!defined(PL011_IO_MULTI_CORE)
 #define PL011_IO_ONE_CORE 1
 #else
 #define PL011_IO_ONE_CORE 0
@@ -99,6 +103,8 @@ static inline void pl011_io_barrier(void)
 	__asm__ volatile("dmb sy" ::: "memory");
 #elif defined(__ARM_ARCH) && __ARM_ARCH == 6 && !defined(__ARM_ARCH_6M__)
 	__asm__ volatile("mcr p15, 0, %0, c7, c10, 5" : : "r"(0) : "memory");
+#elif defined(__ARM_ARCH_6M__) && defined(PL011_IO_MULTI_CORE)
+	__asm__ volatile("dmb" ::: "memory"); /* ARMv6-M's one DMB: full system */
 #else
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 #endif
