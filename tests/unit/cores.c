@@ -17,6 +17,7 @@ static int current;
 static uint64_t points[2];
 static bool finished[2];
 static uint32_t random_state;
+static bool running, waiting[2];
 static uint64_t slice_left;
 
 static void switch_to(int core)
@@ -92,10 +93,27 @@ void cores_run(const struct cores_plan *p, void (*body)(int core, void *context)
 	prepare(0, core0_entry);
 	prepare(1, core1_entry);
 	current = 0;
+	waiting[0] = waiting[1] = false;
+	running = true;
 	pl011_model_set_preempt_hook(at_point, NULL);
 	swapcontext(&caller, &context_of[0]);
 	pl011_model_set_preempt_hook(NULL, NULL);
+	running = false;
 	current = 0;
+}
+
+void cores_idle_step(struct pl011_model *model, uint64_t step_ns)
+{
+	int core = current;
+	if (!running || finished[1 - core]) {
+		pl011_model_advance(model, step_ns);
+		return;
+	}
+	waiting[core] = true;
+	if (waiting[1 - core])
+		pl011_model_advance(model, step_ns);
+	cores_yield();
+	waiting[core] = false;
 }
 
 int cores_current(void)

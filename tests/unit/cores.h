@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pl011_model.h"
+
 /*
  * How the cores interleave. switch_one_in > 0: at every point switch with probability
  * 1 / switch_one_in (xorshift32 seeded with seed). 0: scripted: core 0 runs first_slice
@@ -33,5 +35,13 @@ uint64_t cores_points(int core);
 bool cores_finished(int core);
 /* Let the other core run now (an idle core's loop), unless it has finished. */
 void cores_yield(void);
+
+/*
+ * A step of a waiting core (a wait hook, an idle loop). Both cores share the model's one
+ * clock, so a step that let time pass while the other core has work would stall that core in
+ * simulated time: the step hands the CPU over, and step_ns pass only while both cores wait
+ * (or the other has finished, or no run is going on).
+ */
+void cores_idle_step(struct pl011_model *model, uint64_t step_ns);
 
 #endif

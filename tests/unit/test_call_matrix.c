@@ -78,11 +78,9 @@ static size_t accepted;
 static int panic_written[2]; /* bytes the panics of each core reported */
 /* What the panics of each core reported, in order: a short one is followed by a whole one. */
 static uint8_t panic_stream[2][PANICS_PER_CORE * PANIC_BYTES];
-static bool in_wait[2];
 /* While a panic runs on a core and owns nothing yet: the most its ring snapshot can be. */
 static bool panic_entering[2];
 static size_t panic_queued[2];
-static bool cores_running;
 /* Posted Device writes in the model: off, on, or on with the barriers removed. */
 enum posting { POSTING_OFF, POSTING_ON, POSTING_NO_BARRIERS };
 static enum posting posting;
@@ -186,23 +184,9 @@ static void rx_callback(struct pl011 *uart, size_t available, void *context)
 	panic_once(core);
 }
 
-/*
- * A step of a waiting core. Both cores share one simulated clock, so a step that let 2 us
- * pass while the other core has work would stall that core in simulated time: the step
- * hands the CPU over instead, and time passes by 2 us only while both cores wait.
- */
 static void idle_step(void)
 {
-	int core = cores_current();
-	if (!cores_running || cores_finished(1 - core)) {
-		pl011_model_advance(h.model, 2000u);
-		return;
-	}
-	in_wait[core] = true;
-	if (in_wait[1 - core])
-		pl011_model_advance(h.model, 2000u);
-	cores_yield();
-	in_wait[core] = false;
+	cores_idle_step(h.model, 2000u);
 }
 
 static void matrix_wait_hook(void *context)
@@ -391,7 +375,6 @@ static void setup_run(const struct run *r)
 	panic_written[0] = panic_written[1] = 0;
 	rx_panic_armed[0] = rx_panic_armed[1] = false;
 	panic_entering[0] = panic_entering[1] = false;
-	in_wait[0] = in_wait[1] = false;
 	port_stopped = false;
 	checking = false;
 	for (size_t i = 0; i < sizeof expected; i++)
@@ -432,13 +415,11 @@ static bool explore_pair(const struct run *r)
 	if (!failed) {
 		struct cores_plan plan = r->plan;
 		plan.at_point = check_point;
-		cores_running = true;
 		if (posting != POSTING_OFF)
 			pl011_model_set_posted_writes(cores_current, POSTED_OTHER_POINTS,
 						      posting == POSTING_NO_BARRIERS);
 		cores_run(&plan, core_body, NULL);
 		pl011_model_set_posted_writes(NULL, 0, false);
-		cores_running = false;
 		harness_route_irq(&h);
 		check_after_run();
 	}

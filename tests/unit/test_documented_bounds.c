@@ -72,16 +72,22 @@ static void test_write_waits_its_backlog_deadline(void **state)
 		}
 }
 
+/* A held MEASURED port with 40 bytes accepted; returns how many the ring holds. */
+static size_t start_held_with_backlog(unsigned depth)
+{
+	start_held(PL011_TX_MEASURED, depth);
+	assert_int_equal(pl011_write(&h.uart, "0123456789012345678901234567890123456789", 40,
+				     PL011_NO_WAIT),
+			 40);
+	return pl011_tx_queued(&h.uart);
+}
+
 /* pl011_flush: PL011_WAIT_AUTO = the backlog deadline of the ring. */
 static void test_flush_waits_its_backlog_deadline(void **state)
 {
 	(void)state;
 	for (unsigned depth = 16; depth <= 32; depth += 16) {
-		start_held(PL011_TX_MEASURED, depth);
-		assert_int_equal(pl011_write(&h.uart, "0123456789012345678901234567890123456789", 40,
-					     PL011_NO_WAIT),
-				 40);
-		size_t queued = pl011_tx_queued(&h.uart);
+		size_t queued = start_held_with_backlog(depth);
 		uint64_t start = now_us();
 		assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), PL011_ETIMEDOUT);
 		expect_took(start, backlog_us(queued), "pl011_flush");
@@ -95,11 +101,7 @@ static void test_shutdown_with_cts_held_waits_what_the_page_adds_up(void **state
 {
 	(void)state;
 	for (unsigned depth = 16; depth <= 32; depth += 16) {
-		start_held(PL011_TX_MEASURED, depth);
-		assert_int_equal(pl011_write(&h.uart, "0123456789012345678901234567890123456789", 40,
-					     PL011_NO_WAIT),
-				 40);
-		size_t queued = pl011_tx_queued(&h.uart);
+		size_t queued = start_held_with_backlog(depth);
 		uint64_t documented = backlog_us(queued) + backlog_us(1) + frames_us(2) + 1u;
 		uint64_t start = now_us();
 		assert_int_equal(pl011_shutdown(&h.uart, PL011_WAIT_AUTO), PL011_ESTALLED);

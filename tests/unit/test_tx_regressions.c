@@ -21,23 +21,10 @@ static struct harness h;
 #define SMP_PANIC_CHUNK 13u
 
 static unsigned smp_short_panics, smp_panic_calls, smp_short_writes;
-static bool smp_in_wait[2];
 
-/* Both cores share the model's clock: a waiting core hands the CPU over, and time passes
- * by 2 us only while both wait (as in test_call_matrix.c). */
 static void smp_wait_step(void *context)
 {
-	(void)context;
-	int core = cores_current();
-	if (cores_finished(1 - core)) {
-		pl011_model_advance(h.model, 2000u);
-		return;
-	}
-	smp_in_wait[core] = true;
-	if (smp_in_wait[1 - core])
-		pl011_model_advance(h.model, 2000u);
-	cores_yield();
-	smp_in_wait[core] = false;
+	cores_idle_step(context, 2000u);
 }
 
 static uint32_t next_length(uint32_t *state, uint32_t max)
@@ -81,7 +68,6 @@ static void run_smp_pattern(enum pl011_tx_mode mode, uint32_t switch_one_in)
 	h.config.wait_hook = smp_wait_step;
 	assert_int_equal(harness_start(&h), 0);
 	smp_short_panics = smp_panic_calls = smp_short_writes = 0;
-	smp_in_wait[0] = smp_in_wait[1] = false;
 	struct cores_plan plan = {.switch_one_in = switch_one_in, .seed = 0x5339u};
 	cores_run(&plan, smp_body, NULL);
 	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
