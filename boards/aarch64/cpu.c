@@ -7,6 +7,16 @@
 /* Per core: the function and its context that the parked core runs (boards/aarch64/startup.S). */
 uint64_t aarch64_core_entries[BOARD_CORES_MAX][2];
 
+/* MPIDR_EL1 (Arm ARM D17.2): the boards number their cores in Aff0 (Cortex-A53, A72) or Aff1
+ * (Cortex-A76, whose Aff0 is the thread), the other field 0: either way the OR is unique. */
+uint32_t board_core_id(void *context)
+{
+	(void)context;
+	uint64_t mpidr;
+	__asm__ volatile("mrs %0, mpidr_el1" : "=r"(mpidr));
+	return (uint32_t)((mpidr & 0xFFu) | ((mpidr >> 8) & 0xFFu));
+}
+
 void board_irq_enable(void)
 {
 	__asm__ volatile("msr daifclr, #2" ::: "memory");

@@ -41,6 +41,10 @@ void board_irq_disable(void);
  * a board that cannot (every 32-bit board parks its other cores for good). */
 int board_core_start(uint32_t core, void (*function)(void *context), void *context);
 
+/* The calling core's number, unique per core (pl011_config.core_id: a panic that finds its
+ * own core owning TX writes beside it at once). 0 where only one core runs. */
+uint32_t board_core_id(void *context);
+
 /* Flush the console (bounded) and end: semihosting exit under QEMU (status 0 = success),
  * otherwise halt in a low-power loop. */
 void board_exit(int status) __attribute__((noreturn));
