@@ -15,12 +15,19 @@
  * Checked in every interleaving (`make spin-check`): no DR write into a full FIFO, only the
  * owner consumes the ring, IMSC equals ARMED whenever nobody owns TX, and no accepted byte is
  * stranded (the writer waits for an empty ring at the end: otherwise an invalid end state).
- * The mutations RELEASE_IGNORES_RETRY and PANIC_WRITES_ON_ROOM must each be caught.
+ * PANIC_ON_OTHER_CORE puts the panic on the TX interrupt's core instead, where it may give up
+ * waiting for any owner and write beside it while that owner runs on (tx.beside and
+ * tx_burst_allowed); poll_next is tx.poll_next, without which the interrupt's blind count
+ * would overflow after any other writer. The mutations RELEASE_IGNORES_RETRY,
+ * PANIC_WRITES_ON_ROOM and NO_BESIDE_CHECK must each be caught.
  */
 
 #define DEPTH 4
 #define TRIGGER 2   /* entries at the trigger: TXIS as the level goes from 3 to 2 */
-#define WRITES 3    /* bytes the writer queues */
+#ifndef WRITES
+#define WRITES 3    /* bytes the writer queues (5 with the panic on the other core: more than
+                     * the FIFO holds, so that an owner could overflow it) */
+#endif
 #define PANIC_BYTES 2
 
 #define NOBODY 0
@@ -36,6 +43,8 @@ byte who;         /* which context owns TX (the test's view, not a field of the 
 bool txim;        /* IMSC.TXIM */
 bool latched;     /* RIS.TXRIS */
 bool preempted;   /* the panic runs on core 0: the writer does not */
+bool beside;      /* tx.beside: a panic writes beside the owner */
+bool poll_next;   /* tx.poll_next: someone other than the interrupt's refill wrote the FIFO */
 bool writer_done;
 
 /* A step of the writer: only while the panic that interrupted it has not returned. */
@@ -48,6 +57,23 @@ inline dr_write() {
 	:: fifo > TRIGGER -> latched = false
 	:: else -> skip
 	fi
+}
+
+/*
+ * tx_burst_allowed, before an owner's DR write: with the panic on the other core, the owner
+ * looks at tx.beside at least every DEPTH - 1 characters (the code looks more often) and
+ * writes nothing while it is set. NO_BESIDE_CHECK removes the look: the mutant.
+ */
+inline owner_burst() {
+#if defined(PANIC_ON_OTHER_CORE) && !defined(NO_BESIDE_CHECK)
+	if
+	:: burst == 0 -> atomic { !beside -> burst = DEPTH - 1 }
+	:: else -> skip
+	fi;
+	burst--
+#else
+	skip
+#endif
 }
 
 /* One byte from the ring by the owner `me`. */
@@ -67,21 +93,30 @@ inline fill_polling(me, guard, saw_full) {
 		:: else -> skip
 		fi }
 		guard;
-		atomic { dr_write(); consume(me) }
+		owner_burst();
+		atomic { dr_write(); consume(me); poll_next = true }
 	od
 }
 
 /* tx_send_and_release: refill (blind if latched), arm or mask, release unless RETRY. */
 inline send_and_release(me, guard, latch) {
+	burst = 0;
 	do
 	:: guard ->
 		if
-		:: latch ->
+		:: latch && poll_next ->
+			/* refill_by_strategy after another writer: poll this once */
+			poll_next = false;
+			fill_polling(me, guard, sure);
+			poll_next = false;
+			sure = true
+		:: latch && !poll_next ->
 			/* the blind count: depth - trigger, no FR read */
 			blind = 0;
 			do
 			:: blind < DEPTH - TRIGGER && ring > 0 ->
 				guard;
+				owner_burst();
 				atomic { dr_write(); consume(me) };
 				blind++
 			:: else -> break
@@ -129,6 +164,7 @@ inline own_or_request(me, got) {
 
 active proctype writer() {
 	byte i = 0, blind = 0;
+	byte burst = 0;
 	bool got, sure, pass, latch = false;
 	do
 	:: i < WRITES ->
@@ -158,7 +194,7 @@ active proctype writer() {
 }
 
 active proctype handler() {
-	byte blind = 0;
+	byte blind = 0, burst = 0;
 	bool got, sure, pass, latch;
 end:	do
 	:: atomic { latched && txim -> skip };
@@ -190,17 +226,26 @@ end:	do
 	od
 }
 
-/* A panic write interrupting the writer on core 0, once, at any point. */
+/* A panic write interrupting the writer on core 0, once, at any point; with
+ * PANIC_ON_OTHER_CORE it runs on core 1 beside the writer instead, and may give up waiting
+ * for any owner (that owner's core was stopped for longer than the panic's wait). */
 active proctype panic() {
-	byte snapshot, n = 0, blind = 0;
+	byte snapshot, n = 0, blind = 0, burst = 0;
 	bool got, sure, pass, latch = false;
 end_idle:
+#ifdef PANIC_ON_OTHER_CORE
+	!writer_done;
+#else
 	atomic { !writer_done -> preempted = true };
+#endif
 	snapshot = ring;
 	/* panic_own: the owner on this core cannot let go; one on core 1 does, within a refill */
 	do
 	:: atomic { !owned && !stopped -> owned = true; who = PANIC; panic_owns = true; got = true }; break
 	:: atomic { owned && who == WRITER -> got = false }; break
+#ifdef PANIC_ON_OTHER_CORE
+	:: atomic { owned -> got = false }; break
+#endif
 	:: atomic { stopped -> got = false }; goto done
 	od;
 	if
@@ -211,12 +256,13 @@ end_idle:
 		:: else -> break
 		od;
 		do
-		:: n < PANIC_BYTES -> atomic { fifo < DEPTH -> dr_write() }; n++
+		:: n < PANIC_BYTES -> atomic { fifo < DEPTH -> dr_write(); poll_next = true }; n++
 		:: else -> break
 		od;
 		send_and_release(PANIC, true, latch)
 	:: else ->
 		/* panic_beside_owner: only into an empty FIFO, and leave it empty */
+		beside = true;
 		do
 		:: n < PANIC_BYTES ->
 #ifdef PANIC_WRITES_ON_ROOM
@@ -224,10 +270,11 @@ end_idle:
 #else
 			fifo == 0;
 #endif
-			dr_write(); n++
+			atomic { dr_write(); n++ }
 		:: else -> break
 		od;
-		fifo == 0
+		fifo == 0;
+		beside = false
 	fi;
 done:	preempted = false
 }

@@ -289,10 +289,12 @@ struct pl011 {
  *    pl011_write, pl011_read or another pl011_shutdown / pl011_init: not allowed (they are the
  *    calls of whoever owns the port; stop your writer first).
  *  - the getters (pl011_get_stats, pl011_tx_queued, ...): safe, each a snapshot.
- * The one bound that is assumed: a core that is stopped inside a driver call (by a debugger,
- * a higher-priority exception, a hypervisor) for longer than that call's ownership bound in
- * docs/waiting.md. Then a panic writes beside it, and a shutdown counts the ring it could not
- * take as discarded without consuming it (docs/design.md, "Panic writes").
+ * A core stopped inside a driver call (by a debugger, a higher-priority exception, a
+ * hypervisor) for longer than that call's ownership bound in docs/waiting.md: a panic then
+ * writes beside it, and the owner writes nothing more while it does, so no character is lost;
+ * a shutdown counts the ring it could not take as discarded without consuming it, and if
+ * that core later sends some of those bytes they are both sent and counted: the one case
+ * where "never both" assumes the bound (docs/design.md, "Panic writes").
  */
 
 /*
@@ -356,9 +358,9 @@ int pl011_putc(struct pl011 *uart, uint8_t byte);
  * started, has been shut down, or a shutdown on another core has taken TX (the UART may still
  * send its last bytes then, and is disabled right after).
  * Context: any, on any core: thread, any interrupt (including one that preempted another pl011
- * call, or the RX callback), fault handlers. Only an owner whose core is stopped for longer
- * than the ownership wait above can see one character lost to a full FIFO beside it
- * (docs/design.md, "Panic writes").
+ * call, or the RX callback), fault handlers. Beside an owner whose core was stopped for longer
+ * than the ownership wait above it still loses nothing: the owner writes no more while a
+ * panic is beside it (docs/design.md, "Panic writes").
  */
 int pl011_write_panic(struct pl011 *uart, const void *data, size_t len);
 

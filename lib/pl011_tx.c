@@ -165,6 +165,24 @@ static uint32_t tx_read_fr(struct pl011 *uart)
 	return pl011_reg_read(uart, PL011_FR);
 }
 
+/*
+ * Owner, before each burst: how many of `want` characters it may write before it looks again.
+ * A panic on another core whose wait for us ran out (we were stopped) writes beside us, each
+ * character only into an empty FIFO; while it does (tx.beside), we write nothing. A burst we
+ * began before it came is at most depth - 1 characters, so with its one character the FIFO it
+ * saw empty cannot overflow. The barrier first: our earlier characters have reached the UART
+ * before the look, so the panic's FR read counts them.
+ */
+static uint32_t tx_burst_allowed(struct pl011 *uart, size_t want)
+{
+	uint32_t most = uart->line.fifo_depth - 1u;
+	pl011_io_barrier();
+	pl011_io_atomic_point();
+	if (__atomic_load_n(&uart->tx.beside, __ATOMIC_SEQ_CST) != 0)
+		return 0;
+	return want < most ? (uint32_t)want : most;
+}
+
 /* Write up to limit ring bytes without reading FR: only where space is guaranteed. */
 static uint32_t fill_blind(struct pl011 *uart, uint32_t limit)
 {
@@ -176,6 +194,9 @@ static uint32_t fill_blind(struct pl011 *uart, uint32_t limit)
 			break;
 		if (n > limit - done)
 			n = limit - done;
+		n = tx_burst_allowed(uart, n);
+		if (n == 0)
+			break;
 		pl011_reg_write_bytes(uart, PL011_DR, segment, n);
 		pl011_ring_skip(&uart->tx.ring, n);
 		done += (uint32_t)n;
@@ -196,11 +217,14 @@ static size_t write_while_room(struct pl011 *uart, const uint8_t *bytes, size_t 
 	uintptr_t base = uart->config.base;
 	uint32_t value = *fr;
 	size_t i = 0;
-	while ((value & PL011_FR_TXFF) == 0) {
+	size_t burst_end = tx_burst_allowed(uart, n);
+	while ((value & PL011_FR_TXFF) == 0 && i < burst_end) {
 		pl011_io_write(base + PL011_DR, bytes[i]);
 		if (++i == n)
 			break;
 		value = pl011_io_read(base + PL011_FR);
+		if (i == burst_end)
+			burst_end += tx_burst_allowed(uart, n - i);
 	}
 	*fr = value;
 	*reads += (uint32_t)(i == n ? n - 1u : i);
@@ -715,12 +739,19 @@ static size_t write_bytes_polled(struct pl011 *uart, const uint8_t *data, size_t
 				 struct pl011_wait *wait, bool yields)
 {
 	size_t done = 0;
+	uint32_t burst = 0;
 	while (done < len && !(yields && tx_panic_asks(uart))) {
+		if (burst == 0 && (burst = tx_burst_allowed(uart, len - done)) == 0) {
+			if (pl011_wait_expired(wait))
+				break;
+			continue; /* a panic writes beside us: let it */
+		}
 		/* The common case, room at once, without the wait's call. */
 		if ((pl011_reg_read(uart, PL011_FR) & PL011_FR_TXFF) != 0 &&
 		    (pl011_wait_fr(uart, PL011_FR_TXFF, 0, wait) & PL011_FR_TXFF) != 0)
 			break;
 		pl011_reg_write(uart, PL011_DR, data[done++]);
+		burst--;
 	}
 	uart->stats.tx_bytes += (uint32_t)done;
 	return done;
@@ -896,6 +927,7 @@ static int panic_beside_owner(struct pl011 *uart, const uint8_t *data, size_t le
 {
 	pl011_io_atomic_point();
 	(void)__atomic_fetch_add(&uart->tx.beside, 1u, __ATOMIC_SEQ_CST);
+	pl011_io_barrier(); /* the count before our FR reads, as the owner's look sees them */
 	size_t done = 0;
 	if ((owner_load(uart) & TX_STOPPED) != 0) {
 		tx_beside_leave(uart);

@@ -29,11 +29,18 @@ verify "protocol" "" ""
 [ "$errors" = 0 ] || failed=1
 verify "protocol with shutdown" "-DSHUTDOWN_AFTER" ""
 [ "$errors" = 0 ] || failed=1
+verify "protocol, the panic beside a stopped owner on the other core" \
+	"-DPANIC_ON_OTHER_CORE -DWRITES=4" ""
+[ "$errors" = 0 ] || failed=1
 verify "mutant: release ignores RETRY" "-DRELEASE_IGNORES_RETRY" ""
 grep -q "invalid end state" "mutant: release ignores RETRY.txt" || { echo "  not caught"; failed=1; }
 # -E: invalid end states ignored, so that the overflow assertion is what must fire.
 verify "mutant: panic writes whenever FR shows room" "-DPANIC_WRITES_ON_ROOM" "-E"
 grep -q "assertion violated (fifo<4)" "mutant: panic writes whenever FR shows room.txt" ||
 	{ echo "  not caught"; failed=1; }
-[ "$failed" = 0 ] && echo "spin-check: the model holds and both mutants are caught"
+verify "mutant: the owner ignores a panic beside it" \
+	"-DPANIC_ON_OTHER_CORE -DWRITES=4 -DNO_BESIDE_CHECK" "-E"
+grep -q "assertion violated (fifo<4)" "mutant: the owner ignores a panic beside it.txt" ||
+	{ echo "  not caught"; failed=1; }
+[ "$failed" = 0 ] && echo "spin-check: the model holds and the three mutants are caught"
 exit "$failed"

@@ -187,6 +187,97 @@ static void test_panic_never_calls_the_wait_hook(void **state)
 	harness_teardown(&h);
 }
 
+/* ---- a panic beside an owner on another core that was stopped ---- */
+
+enum stall_phase { STALL_START, STALL_OWNER_RUNS, STALL_PANIC_RUNS, STALL_PANIC_WRITES,
+		   STALL_OWNER_RESUMES, STALL_FREE };
+static enum stall_phase stall_phase;
+static uint64_t stall_since_ns, stall_resumed_points;
+static int stall_panic_result;
+
+/*
+ * Core 1 starts a write to an idle port and is stopped once it owns TX with two characters in
+ * the FIFO; core 0's panic waits out its ownership bound, goes beside the owner, and is
+ * stopped itself between the FR read that showed the FIFO empty and its DR write; core 1 then
+ * resumes and fills what it may; then the panic writes.
+ */
+static void stall_at_point(void *context)
+{
+	(void)context;
+	int core = cores_current();
+	uint64_t now = pl011_model_now_ns(h.model);
+	switch (stall_phase) {
+	case STALL_START:
+		stall_phase = STALL_OWNER_RUNS;
+		cores_yield();
+		break;
+	case STALL_OWNER_RUNS:
+		if (core == 1 && (h.uart.tx.owner & 1u) != 0 && pl011_model_tx_level(h.model) >= 2u) {
+			stall_phase = STALL_PANIC_RUNS;
+			stall_since_ns = now;
+			cores_yield();
+		}
+		break;
+	case STALL_PANIC_RUNS:
+		/* Past the panic's wait for the owner (16 frames + 100 us), with the FIFO drained:
+		 * this point is the FR read that shows it empty, the next one the DR write. */
+		if (core == 0 && now - stall_since_ns > 16u * pl011_model_frame_ns(h.model) + 150000u &&
+		    pl011_model_tx_level(h.model) == 0)
+			stall_phase = STALL_PANIC_WRITES;
+		break;
+	case STALL_PANIC_WRITES:
+		if (core == 0) {
+			stall_phase = STALL_OWNER_RESUMES;
+			stall_resumed_points = 0;
+			cores_yield();
+		}
+		break;
+	case STALL_OWNER_RESUMES:
+		if (core == 1 && (++stall_resumed_points > 400u ||
+				  pl011_model_tx_level(h.model) == (unsigned)pl011_get_fifo_depth(&h.uart))) {
+			stall_phase = STALL_FREE;
+			cores_yield();
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static void stall_body(int core, void *context)
+{
+	(void)context;
+	if (core == 0)
+		stall_panic_result = pl011_write_panic(&h.uart, "PANIC", 5);
+	else
+		(void)pl011_write(&h.uart, "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz", 52,
+				  PL011_NO_WAIT);
+}
+
+/* The case the header used to leave open: the resumed owner filled the FIFO between the
+ * panic's look at FR and its write, and the panic's character overflowed it. */
+static void test_panic_beside_a_stopped_owner_on_another_core_never_overflows(void **state)
+{
+	(void)state;
+	harness_setup(&h, 48000000u, 16);
+	h.config.tx_mode = PL011_TX_MEASURED;
+	assert_int_equal(harness_start(&h), 0);
+	stall_phase = STALL_START;
+	struct cores_plan plan = {.first_slice = UINT64_MAX / 2u, .slice = UINT64_MAX / 2u,
+				  .at_point = stall_at_point};
+	cores_run(&plan, stall_body, NULL);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	print_message("panic beside a stopped owner on another core: phase %d reached, panic "
+		      "returned %d, %llu overflows\n",
+		      stall_phase, stall_panic_result,
+		      (unsigned long long)pl011_model_counters(h.model)->tx_overflows);
+	assert_int_equal(stall_phase, STALL_FREE);
+	assert_int_equal(stall_panic_result, 5);
+	assert_int_equal(pl011_model_counters(h.model)->tx_overflows, 0);
+	assert_int_equal(pl011_model_wire_len(h.model), 52u + 5u);
+	harness_teardown(&h);
+}
+
 /* ---- the holding register of a port stopped without FIFOs ---- */
 
 /* A character left in the holding register of a stopped port (FEN already clear, so clearing
@@ -216,6 +307,7 @@ int main(void)
 		HARNESS_TEST(test_smp_pattern_no_panic_is_short_when_polled, &h),
 		HARNESS_TEST(test_same_core_panic_writes_beside_a_preempted_owner_at_once, &h),
 		HARNESS_TEST(test_panic_never_calls_the_wait_hook, &h),
+		HARNESS_TEST(test_panic_beside_a_stopped_owner_on_another_core_never_overflows, &h),
 		HARNESS_TEST(test_restart_flushes_the_holding_register_of_a_stopped_port, &h),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
