@@ -283,11 +283,12 @@ struct pl011 {
  *    the RX callback: safe. While a panic on another core owns TX, a write queues nothing new
  *    (PL011_NO_WAIT returns what it had queued, a bounded write waits within its bound).
  *  - pl011_write_panic with everything, itself on another core included: safe (below).
- *  - pl011_shutdown and pl011_init on a running port with the interrupt handler, a panic write
- *    or a flush on another core: safe; every accepted byte is on the wire once or counted in
- *    stats.tx_discarded, never both, and nothing of the old run leaves after the restart. With
- *    pl011_write, pl011_read or another pl011_shutdown / pl011_init: not allowed (they are the
- *    calls of whoever owns the port; stop your writer first).
+ *  - pl011_shutdown with the interrupt handler, a panic write or a flush on another core, and
+ *    pl011_init on a running port with the handler or a panic write: safe; every accepted byte
+ *    is on the wire once or counted in stats.tx_discarded, never both, and nothing of the old
+ *    run leaves after the restart. With pl011_write, pl011_read or another pl011_shutdown /
+ *    pl011_init, and pl011_init with a flush (it clears the instance the flush reads): not
+ *    allowed (they are the calls of whoever owns the port; stop your writer first).
  *  - the getters (pl011_get_stats, pl011_tx_queued, ...): safe, each a snapshot.
  * A core stopped inside a driver call (by a debugger, a higher-priority exception, a
  * hypervisor) for longer than that call's ownership bound in docs/waiting.md: a panic then

@@ -464,13 +464,18 @@ static bool is_handler(enum call c)
 }
 
 /* The pairs include/pl011.h allows: one writer at a time; shutdown and init are the port's
- * owner's calls, never beside a writer, a flush or each other; one interrupt handler. */
+ * owner's calls, never beside a writer or each other, and init (which clears the instance)
+ * never beside a flush; one interrupt handler. */
+static bool excludes(enum call stop, enum call other)
+{
+	return is_writer(other) || stops(other) || (stop == CALL_REINIT && other == CALL_FLUSH);
+}
+
 static bool allowed(enum call a, enum call b)
 {
 	if (is_writer(a) && is_writer(b))
 		return false;
-	if ((stops(a) && (is_writer(b) || b == CALL_FLUSH || stops(b))) ||
-	    (stops(b) && (is_writer(a) || a == CALL_FLUSH)))
+	if ((stops(a) && excludes(a, b)) || (stops(b) && excludes(b, a)))
 		return false;
 	return !(is_handler(a) && is_handler(b));
 }
