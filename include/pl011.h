@@ -280,8 +280,9 @@ struct pl011 {
  *  - pl011_write / pl011_putc with one another: not allowed (one writer at a time; serialise
  *    them, e.g. with a lock of your own). Likewise pl011_read / pl011_getc among themselves.
  *  - pl011_write, pl011_flush and pl011_send_break with the interrupt handler, a panic write,
- *    the RX callback: safe. While a panic on another core owns TX, a write queues nothing new
- *    (PL011_NO_WAIT returns what it had queued, a bounded write waits within its bound).
+ *    the RX callback: safe. While a panic on another core makes its last pass, a write queues
+ *    nothing new (PL011_NO_WAIT returns what it had queued, a bounded write waits within its
+ *    bound).
  *  - pl011_write_panic with everything, itself on another core included: safe (below).
  *  - pl011_shutdown with the interrupt handler, a panic write or a flush on another core, and
  *    pl011_init on a running port with the handler or a panic write: safe; every accepted byte
@@ -339,7 +340,8 @@ int pl011_putc(struct pl011 *uart, uint8_t byte);
 /*
  * Panic-safe write, bounded, in every TX mode. If it can take TX ownership (nobody is writing
  * the FIFO), it first sends what the TX ring held when it was called (not what others queue
- * meanwhile: writers hold their new bytes back until it lets go), then data, by polling FR:
+ * meanwhile), then data, by polling FR, then in a last pass what was queued meanwhile (writers
+ * hold new bytes back during that pass, so it ends however fast they would queue):
  * the wire shows every byte accepted before the call, then data. It returns within: depth
  * frames + 100 us to own TX (an owner on another core lets go within one refill; in POLLED
  * mode the writer lets it in at its next byte; another panic within the deadline below), then

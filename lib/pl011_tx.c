@@ -9,9 +9,10 @@
  *         owner cannot let go until it has cleared RETRY and made a polling pass.
  *  ARMED  TXIM is unmasked (changed only by the owner, after writing IMSC): when it is set and
  *         nobody owns TX, the TX interrupt is sure to come and will take the ring.
- *  PANIC  the owner is a panic write: writers queue nothing new until it lets go, so that it
- *         returns within its bound however fast they would queue.
+ *  PANIC  the owner is a panic write in its last pass: writers queue nothing new until it
+ *         lets go, so that the pass (and the panic) ends however fast they would queue.
  *  STOPPED  shutdown has taken TX for good (with OWNED): panics are refused from then on.
+ *  PANIC_OWNER  the owner is a panic write: another panic waits for it within its deadline.
  *  bits 8-15  the owner's core + 1 (config.core_id), 0 when not known: a panic that finds its
  *         own core owning TX has preempted that owner and need not wait for it.
  * In POLLED mode RETRY is a panic's request instead: the polled writer stops at the next byte
@@ -26,10 +27,11 @@
 #define TX_ARMED 4u
 #define TX_PANIC 8u
 #define TX_STOPPED 16u
+#define TX_PANIC_OWNER 32u /* the owner is a panic write (another panic waits for it) */
 #define TX_CORE_SHIFT 8u
 #define TX_CORE_MASK (0xFFu << TX_CORE_SHIFT)
 /* What a release clears besides OWNED. */
-#define TX_OWNER_BITS (TX_OWNED | TX_PANIC | TX_CORE_MASK)
+#define TX_OWNER_BITS (TX_OWNED | TX_PANIC | TX_PANIC_OWNER | TX_CORE_MASK)
 
 /* ADAPTIVE: refills without underrun before the trigger moves one level down, at first and at
  * most; and the highest trigger it uses. Above 1/2 each interrupt carries so few characters
@@ -902,6 +904,11 @@ static size_t panic_as_owner(struct pl011 *uart, const uint8_t *data, size_t len
 	size_t done = drain_ring_polled(uart, queued, wait) || !pl011_is_running(uart)
 			      ? write_bytes_polled(uart, data, len, wait, false)
 			      : 0u;
+	/* The last pass sends what was queued meanwhile; holding writers back only for it keeps
+	 * it bounded without starving a writer that streams beside a stream of panics. */
+	uint32_t word = owner_load(uart);
+	while (!owner_swap(uart, &word, word | TX_PANIC))
+		;
 	tx_send_and_release(uart, false);
 	return done;
 }
@@ -957,7 +964,7 @@ static int panic_beside_owner(struct pl011 *uart, const uint8_t *data, size_t le
 static bool panic_own(struct pl011 *uart, struct pl011_wait *wait, struct pl011_wait *deadline,
 		      uint32_t *seen)
 {
-	uint32_t claim = owner_claim(uart) | TX_PANIC;
+	uint32_t claim = owner_claim(uart) | TX_PANIC_OWNER;
 	uint32_t mine = claim & TX_CORE_MASK;
 	bool polled = !pl011_tx_uses_ring(uart);
 	for (;;) {
@@ -971,7 +978,7 @@ static bool panic_own(struct pl011 *uart, struct pl011_wait *wait, struct pl011_
 		if (polled && (word & TX_RETRY) == 0)
 			(void)owner_swap(uart, &word, word | TX_RETRY);
 		/* Another panic lets go within its own deadline, which ours covers. */
-		if (pl011_wait_expired((word & TX_PANIC) != 0 ? deadline : wait))
+		if (pl011_wait_expired((word & TX_PANIC_OWNER) != 0 ? deadline : wait))
 			break;
 	}
 	if (polled) { /* withdraw the request: no writer may wait on a panic that gave up */
@@ -1001,7 +1008,7 @@ int pl011_write_panic(struct pl011 *uart, const void *data, size_t len)
 	bool owned = panic_own(uart, &wait, &deadline, &word);
 	if (!owned && (word & TX_STOPPED) != 0)
 		return PL011_ESHUTDOWN;
-	if ((word & TX_PANIC) == 0)
+	if ((word & TX_PANIC_OWNER) == 0)
 		pl011_wait_start_panic(&deadline, uart,
 				       pl011_backlog_deadline_us(uart, (size_t)queued + len));
 	if (owned)

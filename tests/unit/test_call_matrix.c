@@ -268,7 +268,7 @@ static void core_body(int core, void *unused)
 
 #define OWNER_OWNED 1u /* lib/pl011_tx.c's bits of tx.owner */
 #define OWNER_ARMED 4u
-#define OWNER_PANIC 8u
+#define OWNER_PANIC 32u /* TX_PANIC_OWNER */
 
 static void check_point(void *unused)
 {
