@@ -56,7 +56,7 @@ board-lacks-%:
 	@echo "make $*: board $(BOARD) $(strip $(LACKS_$*))" >&2; exit 1
 
 # Goals that build nothing for BOARD (they leave BUILD alone).
-NO_BUILD_GOALS := clean help deps print-qemu print-qemu-machines print-board-needs docs-check \
+NO_BUILD_GOALS := clean help deps print-qemu print-qemu-machines print-board-needs docs-check spin-check \
 	openocd-check installer-check print-board-facts board-check mutate mutate-quick coverage \
 	fresh-test
 include mk/target.mk mk/host.mk mk/qemu.mk mk/deploy.mk mk/check.mk
@@ -76,6 +76,7 @@ qemu-test: ## every example on every QEMU machine of every board (TEST_BOARDS= t
 qemu-test-full: ## the same, with the 1 MiB echo soak on every machine (README)
 consumer-test: ## the README's ways to use the library: plain make and CMake
 docs-check: ## every relative link in *.md resolves; the board tables list every board
+spin-check: ## docs/tx_owner.pml (the TX owner word) checked exhaustively by SPIN, mutants caught
 openocd-check: ## every boards/*/openocd.cfg parses (OpenOCD's dummy adapter)
 installer-check: ## tools/install-deps.sh against a fake apt-get (lock waits, probes, CROSS_COMPILE)
 fresh-test: ## as root: make run and make test in a fresh Debian 12 chroot (not in make test)

@@ -131,9 +131,17 @@ struct pl011;
  * wait falls back to its iteration bound (docs/waiting.md). */
 typedef uint32_t (*pl011_clock_fn)(void *context);
 
-/* Optional hook called once per step of every bounded wait: WFI, an RTOS yield, a watchdog
- * kick. Without it a wait spins on FR. */
+/* Optional hook called once per step of every bounded wait of the thread calls and the
+ * interrupt's callers (pl011_write, pl011_flush, pl011_shutdown, pl011_init, pl011_read,
+ * pl011_send_break): WFI, an RTOS yield, a watchdog kick. Never from pl011_write_panic, which
+ * may run in any interrupt or fault handler, where a yield is not allowed. Without it a wait
+ * spins on FR. */
 typedef void (*pl011_wait_fn)(void *context);
+
+/* Optional: the number of the calling core (MPIDR's affinity, the RP2040's SIO CPUID). With it
+ * a panic write that finds TX owned by its own core, whose owner it has preempted, writes
+ * beside it at once instead of first waiting out its ownership bound. */
+typedef uint32_t (*pl011_core_fn)(void *context);
 
 /* Optional RX callback, called from the interrupt after each drain with the bytes now queued. */
 typedef void (*pl011_rx_fn)(struct pl011 *uart, size_t available, void *context);
@@ -169,6 +177,8 @@ struct pl011_config {
 	uint32_t spins_per_us;
 	pl011_wait_fn wait_hook;
 	void *wait_context;
+	pl011_core_fn core_id;
+	void *core_context;
 	pl011_rx_fn rx_callback;
 	void *rx_callback_context;
 };
@@ -237,6 +247,7 @@ struct pl011_tx {
 	struct pl011_ring ring;
 	uint32_t owner;         /* atomic: OWNED, RETRY, ARMED bits (lib/pl011_tx.c) */
 	uint32_t unowned_bytes; /* atomic: bytes panic writes sent without owning TX */
+	uint32_t beside;        /* atomic: panic writes writing beside the owner now */
 	uint32_t level;         /* current TX trigger (enum pl011_level) */
 	uint32_t poll_next;     /* the FIFO was written outside a TX-interrupt refill */
 	uint32_t stall_pass;    /* the next polling pass is the stall guard's */
@@ -276,6 +287,33 @@ struct pl011 {
 	uint32_t imsc;              /* atomic: what IMSC must hold (lib/pl011_internal.h) */
 	uint32_t state;             /* atomic: STOPPED, RUNNING, SHUTTING_DOWN */
 };
+
+/*
+ * Two cores (or any two contexts) calling at the same time, for every pair of functions; the
+ * call-matrix explorer of the host tests (tests/unit/test_call_matrix.c) runs every pair
+ * allowed here on two modelled cores, in every TX mode, at a real line rate and with a line
+ * faster than the CPU, and checks what is promised:
+ *  - pl011_write / pl011_putc with one another: not allowed (one writer at a time; serialise
+ *    them, e.g. with a lock of your own). Likewise pl011_read / pl011_getc among themselves.
+ *  - pl011_write, pl011_flush and pl011_send_break with the interrupt handler, a panic write,
+ *    the RX callback: safe. While a panic on another core makes its last pass, a write queues
+ *    nothing new (PL011_NO_WAIT returns what it had queued, a bounded write waits within its
+ *    bound).
+ *  - pl011_write_panic with everything, itself on another core included: safe (below).
+ *  - pl011_shutdown with the interrupt handler, a panic write or a flush on another core, and
+ *    pl011_init on a running port with the handler or a panic write: safe; every accepted byte
+ *    is on the wire once or counted in stats.tx_discarded, never both, and nothing of the old
+ *    run leaves after the restart. With pl011_write, pl011_read or another pl011_shutdown /
+ *    pl011_init, and pl011_init with a flush (it clears the instance the flush reads): not
+ *    allowed (they are the calls of whoever owns the port; stop your writer first).
+ *  - the getters (pl011_get_stats, pl011_tx_queued, ...): safe, each a snapshot.
+ * A core stopped inside a driver call (by a debugger, a higher-priority exception, a
+ * hypervisor) for longer than that call's ownership bound in docs/waiting.md: a panic then
+ * writes beside it, and the owner writes nothing more while it does, so no character is lost;
+ * a shutdown counts the ring it could not take as discarded without consuming it, and if
+ * that core later sends some of those bytes they are both sent and counted: the one case
+ * where "never both" assumes the bound (docs/design.md, "Panic writes").
+ */
 
 /*
  * Compute divisors: q = round(4 * clock / baud), IBRD = q >> 6, FBRD = q & 63 (TRM 2.4.3).
@@ -321,22 +359,32 @@ int pl011_write(struct pl011 *uart, const void *data, size_t len, uint32_t bound
 int pl011_putc(struct pl011 *uart, uint8_t byte);
 
 /*
- * Panic-safe write, bounded by the backlog deadline, in every TX mode. If it can take TX
- * ownership (nobody is writing the FIFO), it first sends what the TX ring holds, then data,
- * by polling FR: the wire shows every byte accepted before the call, then data. If another
+ * Panic-safe write, bounded, in every TX mode. If it can take TX ownership (nobody is writing
+ * the FIFO), it first sends what the TX ring held when it was called (not what others queue
+ * meanwhile), then data, by polling FR, then in a last pass what was queued meanwhile (writers
+ * hold new bytes back during that pass, so it ends however fast they would queue):
+ * the wire shows every byte accepted before the call, then data. It returns within: depth
+ * frames + 100 us to own TX (an owner on another core lets go within one refill; in POLLED
+ * mode the writer lets it in at its next byte; another panic within the deadline below), then
+ * the backlog deadline of (bytes queued at the call + len), then its last pass or its wait for
+ * the FIFO to empty ((depth + 2) frames + 1 ms). With config.core_id, a panic that finds TX
+ * owned by its own core does not wait for it. If another
  * context owns TX (the panic preempted a writer or the TX interrupt, or another core is
  * sending), it never touches the ring: it writes one byte at a time, each only when the FIFO is
  * empty, and waits for the FIFO to empty again before returning, so the preempted owner finds
  * the FIFO no fuller than it left it. Its bytes then appear on the wire in order and together,
  * after the characters that were already in the FIFO and before the ring bytes still queued
  * (a panic it preempts itself is split around it). Use it when interrupts are off or the system
- * is going down. Returns the count of data bytes written (fewer when the bound ran out).
- * Errors: PL011_EINVAL (NULL, len > INT32_MAX); PL011_ESHUTDOWN when the port was never started
- * or has been shut down (the UART is disabled then).
- * Context: any on this core: thread, any interrupt (including one that preempted another pl011
- * call, or the RX callback), fault handlers. From another core it is safe while the context
- * that owns TX there lets go within depth frames + 100 us; one that is itself stopped longer
- * can see one character lost to a full FIFO (docs/design.md, "Panic writes").
+ * is going down. Returns the count of data bytes written (fewer when the bound ran out); each
+ * of them leaves the UART: while a shutdown runs on another core it writes only what fits in
+ * the FIFO at once, and nothing once shutdown has taken TX. It never calls config.wait_hook.
+ * Errors: PL011_EINVAL (NULL, len > INT32_MAX); PL011_ESHUTDOWN when the port was never
+ * started, has been shut down, or a shutdown on another core has taken TX (the UART may still
+ * send its last bytes then, and is disabled right after).
+ * Context: any, on any core: thread, any interrupt (including one that preempted another pl011
+ * call, or the RX callback), fault handlers. Beside an owner whose core was stopped for longer
+ * than the ownership wait above it still loses nothing: the owner writes no more while a
+ * panic is beside it (docs/design.md, "Panic writes").
  */
 int pl011_write_panic(struct pl011 *uart, const void *data, size_t len);
 
@@ -383,8 +431,9 @@ int pl011_flush(struct pl011 *uart, uint32_t bound_us, size_t *pending);
  * Stop the port without losing anything silently (docs/shutdown.md). Refuses new writes, drains
  * the ring and FIFO until the deadline: (ring bytes + FIFO depth) frame times at the programmed
  * baud and frame, plus a quarter, plus 1 ms; bound_us shortens it (0 = discard the ring now;
- * PL011_WAIT_AUTO = the derived deadline). Bytes already in the FIFO then get up to (depth + 1)
- * frame times more. Disables the UART by the TRM sequence, masks and clears all interrupts.
+ * PL011_WAIT_AUTO = the derived deadline). Bytes already in the FIFO then get the backlog
+ * deadline of one byte more: (depth + 1) frame times, plus a quarter, plus 1 ms. Disables
+ * the UART by the TRM sequence, masks and clears all interrupts.
  * Returns the number of accepted bytes discarded (also added to stats.tx_discarded). Received
  * bytes nobody read (the RX ring and FIFO) are counted in stats.rx_discarded, and an overrun
  * that happened with the interrupts masked in stats.rx_overrun.

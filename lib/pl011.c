@@ -172,8 +172,12 @@ static void pl011_hw_quiesce(struct pl011 *uart, uint32_t frame_budget_us,
 	pl011_reg_write(uart, PL011_CR, cr & ~PL011_CR_UARTEN);
 	(void)pl011_wait_fr_for(uart, PL011_FR_BUSY, 0, frame_budget_us);
 	pl011_rx_take_fifo(uart, received);
-	uint32_t lcr_h = pl011_reg_read(uart, PL011_LCR_H);
-	pl011_reg_write(uart, PL011_LCR_H, lcr_h & ~(PL011_LCR_H_FEN | PL011_LCR_H_BRK));
+	/* FEN set and cleared: the flush happens as FEN goes to 0, so a port that ran without
+	 * FIFOs (FEN already clear) would otherwise keep a character in its holding register and
+	 * send it after the next start, before that run's data. */
+	uint32_t lcr_h = pl011_reg_read(uart, PL011_LCR_H) & ~PL011_LCR_H_BRK;
+	pl011_reg_write(uart, PL011_LCR_H, lcr_h | PL011_LCR_H_FEN);
+	pl011_reg_write(uart, PL011_LCR_H, lcr_h & ~PL011_LCR_H_FEN);
 	pl011_reg_write(uart, PL011_IMSC, 0);
 	pl011_reg_write(uart, PL011_ICR, PL011_INT_ALL);
 }
@@ -246,7 +250,11 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 		(void)pl011_get_stats(uart, &kept); /* with the panic writes' bytes */
 	}
 	pl011_state_set(uart, PL011_STATE_STOPPED);
+	/* The owner word survives the clearing: shutdown left it taken for good, so a panic
+	 * that passed its state check before the shutdown is refused until the port runs. */
+	uint32_t owner = pl011_atomic_load(&uart->tx.owner, __ATOMIC_SEQ_CST);
 	memset(uart, 0, sizeof *uart);
+	pl011_atomic_store(&uart->tx.owner, owner, __ATOMIC_SEQ_CST);
 	uart->stats = kept;
 	uart->config = *config;
 	uart->line.baud = plan.baud;
@@ -272,9 +280,10 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 			 pl011_rx_uses_ring(uart) ? &uart->rx.ring : NULL);
 	uart->line.frame_ns = new_frame_ns;
 
-	pl011_tx_reset(uart, plan.tx_level);
 	uart->imsc = plan.imsc; /* no other context runs yet */
 	program_uart(uart, &plan);
+	/* Last: it frees the owner word, and nothing may write the FIFO before it is programmed. */
+	pl011_tx_reset(uart, plan.tx_level);
 	pl011_state_set(uart, PL011_STATE_RUNNING);
 	return 0;
 }

@@ -138,9 +138,13 @@ struct pl011_wait {
 	uint32_t spin_fraction;      /* steps not yet worth a whole microsecond */
 	uint32_t last_us;
 	uint32_t budget_us;
+	bool panic; /* a panic write's wait: no wait hook, and it ends when the port stops running */
 };
 
 void pl011_wait_start(struct pl011_wait *wait, const struct pl011 *uart, uint32_t budget_us);
+/* A panic write's wait: config.wait_hook (an RTOS yield, a WFI) is not called from the panic's
+ * contexts, and a shutdown beginning on another core ends it at the next step. */
+void pl011_wait_start_panic(struct pl011_wait *wait, const struct pl011 *uart, uint32_t budget_us);
 uint32_t pl011_wait_elapsed_us(const struct pl011_wait *wait);
 /* Counts one step (calling the wait hook) and says whether the budget is used up. */
 bool pl011_wait_expired(struct pl011_wait *wait);

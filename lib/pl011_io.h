@@ -11,8 +11,12 @@
  * shared words need. GCC does not know that and calls __sync_synchronize, a function, around
  * every ordered atomic access on ARMv5; the pl011_atomic_* helpers below give such cores a
  * relaxed access between two compiler barriers instead, and everyone else the order asked for.
+ * A board with two ARMv6-M cores (the RP2040) defines PL011_IO_MULTI_CORE: its ordered
+ * accesses then get the DMBs GCC inlines on ARMv6-M, and its board supplies the
+ * read-modify-writes with a hardware spinlock (boards/common/atomics_irqmask.c).
  */
-#if defined(__ARM_ARCH) && !defined(__aarch64__) && (__ARM_ARCH < 6 || defined(__ARM_ARCH_6M__))
+#if defined(__ARM_ARCH) && !defined(__aarch64__) && (__ARM_ARCH < 6 || defined(__ARM_ARCH_6M__)) && \
+	!defined(PL011_IO_MULTI_CORE)
 #define PL011_IO_ONE_CORE 1
 #else
 #define PL011_IO_ONE_CORE 0
@@ -78,11 +82,20 @@ static inline void pl011_io_atomic_point(void)
 }
 
 /*
- * Order a register write before what another core does after it sees our next atomic store.
- * A DMB with the inner-shareable option (what GCC emits for C11 fences) is not guaranteed to
- * order Device accesses against normal memory as other observers see them; the full-system
- * DMB SY is (ARM ARM, "Memory barriers"). ARMv6 spells it as a CP15 operation; ARMv5 and
- * ARMv6-M cores are single, where program order is enough.
+ * The hand-over premise, stated once: a register write made by one TX owner must reach the
+ * UART before the next owner, on another core, can see the owner word free and read FR.
+ * The C11 atomics compile to DMB ISH (or LDAXR/STLXR), whose ordering covers the
+ * inner-shareable domain; the UART is a Device-nGnRE location outside it, and the ARM ARM
+ * (ARMv8-A, B2.3 "Definition of the memory model" and the DMB description in C6.2; ARMv7-A
+ * A3.8.3 "Memory barriers") promises ordering of every explicit access against every other,
+ * as every observer sees them, only for a DMB whose domain is the full system: DMB SY. So
+ * the driver does not rely on the atomics for register writes: every release of TX ownership
+ * (tx_release, the polled release), every ARMED change after an IMSC write, the handler's
+ * ICR before its request, and a panic's last beside write before it is accounted are
+ * preceded by this barrier. Its cost is one DMB SY per release. ARMv6 spells it as a CP15
+ * operation; ARMv5 and ARMv6-M cores are treated as single, where program order is enough.
+ * The model's posted-writes option (tests/model) holds each core's writes until its next
+ * barrier or register read, and the call-matrix explorer fails without these barriers.
  */
 static inline void pl011_io_barrier(void)
 {
@@ -90,6 +103,8 @@ static inline void pl011_io_barrier(void)
 	__asm__ volatile("dmb sy" ::: "memory");
 #elif defined(__ARM_ARCH) && __ARM_ARCH == 6 && !defined(__ARM_ARCH_6M__)
 	__asm__ volatile("mcr p15, 0, %0, c7, c10, 5" : : "r"(0) : "memory");
+#elif defined(__ARM_ARCH_6M__) && defined(PL011_IO_MULTI_CORE)
+	__asm__ volatile("dmb" ::: "memory"); /* ARMv6-M's one DMB: full system */
 #else
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 #endif

@@ -9,6 +9,14 @@
  *         owner cannot let go until it has cleared RETRY and made a polling pass.
  *  ARMED  TXIM is unmasked (changed only by the owner, after writing IMSC): when it is set and
  *         nobody owns TX, the TX interrupt is sure to come and will take the ring.
+ *  PANIC  the owner is a panic write in its last pass: writers queue nothing new until it
+ *         lets go, so that the pass (and the panic) ends however fast they would queue.
+ *  STOPPED  shutdown has taken TX for good (with OWNED): panics are refused from then on.
+ *  PANIC_OWNER  the owner is a panic write: another panic waits for it within its deadline.
+ *  bits 8-15  the owner's core + 1 (config.core_id), 0 when not known: a panic that finds its
+ *         own core owning TX has preempted that owner and need not wait for it.
+ * In POLLED mode RETRY is a panic's request instead: the polled writer stops at the next byte
+ * and nobody but a panic takes TX while it is set.
  * Invariant on every release: the ring is empty and TXIM masked, or the TX interrupt is sure
  * to come: its cause was latched and not cleared since, or the FIFO was seen full (above any
  * trigger) after it was last written, so draining it must pass the trigger (TRM 2.8: TXIS is
@@ -17,6 +25,13 @@
 #define TX_OWNED 1u
 #define TX_RETRY 2u
 #define TX_ARMED 4u
+#define TX_PANIC 8u
+#define TX_STOPPED 16u
+#define TX_PANIC_OWNER 32u /* the owner is a panic write (another panic waits for it) */
+#define TX_CORE_SHIFT 8u
+#define TX_CORE_MASK (0xFFu << TX_CORE_SHIFT)
+/* What a release clears besides OWNED. */
+#define TX_OWNER_BITS (TX_OWNED | TX_PANIC | TX_PANIC_OWNER | TX_CORE_MASK)
 
 /* ADAPTIVE: refills without underrun before the trigger moves one level down, at first and at
  * most; and the highest trigger it uses. Above 1/2 each interrupt carries so few characters
@@ -57,39 +72,57 @@ static bool owner_swap(struct pl011 *uart, uint32_t *expected, uint32_t desired)
 					   __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 }
 
-/* Take ownership if nobody holds it. */
-static bool tx_try_own(struct pl011 *uart)
+/* OWNED with the caller's core, for the word. */
+static uint32_t owner_claim(const struct pl011 *uart)
+{
+	if (uart->config.core_id == NULL)
+		return TX_OWNED;
+	uint32_t core = uart->config.core_id(uart->config.core_context) % 255u + 1u;
+	return TX_OWNED | (core << TX_CORE_SHIFT);
+}
+
+/* Take ownership with `claim` if nobody holds it (nor a panic asks for it: POLLED's RETRY;
+ * in the ring modes RETRY is only ever set while OWNED is). */
+static bool tx_try_own_with(struct pl011 *uart, uint32_t claim)
 {
 	uint32_t word = owner_load(uart);
-	while ((word & TX_OWNED) == 0) {
-		if (owner_swap(uart, &word, word | TX_OWNED))
+	while ((word & (TX_OWNED | TX_RETRY | TX_STOPPED)) == 0) {
+		if (owner_swap(uart, &word, word | claim))
 			return true;
 	}
 	return false;
+}
+
+static bool tx_try_own(struct pl011 *uart)
+{
+	return tx_try_own_with(uart, owner_claim(uart));
 }
 
 /* Take ownership, or make the owner look at the ring once more before it lets go. One swap
  * decides, so the owner cannot slip away between our look and our request. */
 static bool tx_own_or_request(struct pl011 *uart)
 {
+	uint32_t claim = owner_claim(uart);
 	uint32_t word = owner_load(uart);
 	for (;;) {
-		if ((word & (TX_OWNED | TX_RETRY)) == (TX_OWNED | TX_RETRY))
+		if ((word & (TX_OWNED | TX_RETRY)) == (TX_OWNED | TX_RETRY) || (word & TX_STOPPED) != 0)
 			return false;
-		uint32_t desired = word | ((word & TX_OWNED) != 0 ? TX_RETRY : TX_OWNED);
+		uint32_t desired = word | ((word & TX_OWNED) != 0 ? TX_RETRY : claim);
 		if (owner_swap(uart, &word, desired))
 			return (word & TX_OWNED) == 0;
 	}
 }
 
 /* Let go, unless a pass was requested meanwhile: then take the request (clear RETRY, still
- * owning) and return false. */
+ * owning) and return false. The barrier first: our last DR, IMSC and IFLS writes reach the
+ * UART before the next owner, on another core, can see the word free (lib/pl011_io.h). */
 static bool tx_release(struct pl011 *uart)
 {
+	pl011_io_barrier();
 	uint32_t word = owner_load(uart);
 	for (;;) {
 		bool retry = (word & TX_RETRY) != 0;
-		uint32_t desired = retry ? (word & ~TX_RETRY) : (word & ~TX_OWNED);
+		uint32_t desired = retry ? (word & ~TX_RETRY) : (word & ~TX_OWNER_BITS);
 		if (owner_swap(uart, &word, desired))
 			return !retry;
 	}
@@ -114,6 +147,7 @@ static void tx_arm(struct pl011 *uart, bool armed)
 	if (((word & TX_ARMED) != 0) == armed)
 		return;
 	pl011_imsc_update(uart, PL011_INT_TX, armed ? PL011_INT_TX : 0u);
+	pl011_io_barrier();
 	tx_set_armed(uart, word, armed);
 }
 
@@ -137,6 +171,24 @@ static uint32_t tx_read_fr(struct pl011 *uart)
 	return pl011_reg_read(uart, PL011_FR);
 }
 
+/*
+ * Owner, before each burst: how many of `want` characters it may write before it looks again.
+ * A panic on another core whose wait for us ran out (we were stopped) writes beside us, each
+ * character only into an empty FIFO; while it does (tx.beside), we write nothing. A burst we
+ * began before it came is at most depth - 1 characters, so with its one character the FIFO it
+ * saw empty cannot overflow. The barrier first: our earlier characters have reached the UART
+ * before the look, so the panic's FR read counts them.
+ */
+static uint32_t tx_burst_allowed(struct pl011 *uart, size_t want)
+{
+	uint32_t most = uart->line.fifo_depth - 1u;
+	pl011_io_barrier();
+	pl011_io_atomic_point();
+	if (__atomic_load_n(&uart->tx.beside, __ATOMIC_SEQ_CST) != 0)
+		return 0;
+	return want < most ? (uint32_t)want : most;
+}
+
 /* Write up to limit ring bytes without reading FR: only where space is guaranteed. */
 static uint32_t fill_blind(struct pl011 *uart, uint32_t limit)
 {
@@ -148,6 +200,9 @@ static uint32_t fill_blind(struct pl011 *uart, uint32_t limit)
 			break;
 		if (n > limit - done)
 			n = limit - done;
+		n = tx_burst_allowed(uart, n);
+		if (n == 0)
+			break;
 		pl011_reg_write_bytes(uart, PL011_DR, segment, n);
 		pl011_ring_skip(&uart->tx.ring, n);
 		done += (uint32_t)n;
@@ -168,11 +223,14 @@ static size_t write_while_room(struct pl011 *uart, const uint8_t *bytes, size_t 
 	uintptr_t base = uart->config.base;
 	uint32_t value = *fr;
 	size_t i = 0;
-	while ((value & PL011_FR_TXFF) == 0) {
+	size_t burst_end = tx_burst_allowed(uart, n);
+	while ((value & PL011_FR_TXFF) == 0 && i < burst_end) {
 		pl011_io_write(base + PL011_DR, bytes[i]);
 		if (++i == n)
 			break;
 		value = pl011_io_read(base + PL011_FR);
+		if (i == burst_end)
+			burst_end += tx_burst_allowed(uart, n - i);
 	}
 	*fr = value;
 	*reads += (uint32_t)(i == n ? n - 1u : i);
@@ -583,6 +641,7 @@ void pl011_tx_reset(struct pl011 *uart, uint32_t tx_level)
 	uart->tx.lowered = 0;
 	measured_reset(uart);
 	__atomic_store_n(&uart->tx.unowned_bytes, 0u, __ATOMIC_RELAXED);
+	__atomic_store_n(&uart->tx.beside, 0u, __ATOMIC_RELAXED);
 	pl011_atomic_store(&uart->tx.owner, 0u, __ATOMIC_SEQ_CST);
 }
 
@@ -683,20 +742,71 @@ static bool tx_own_within(struct pl011 *uart, struct pl011_wait *wait)
 	return owned;
 }
 
-/* Polled mode has no interrupt to ask for passes, but a request must still be cleared. */
+/* Polled mode: let go in one swap. RETRY stays: it is a panic's request, which the panic
+ * clears when it takes TX (nobody else takes it meanwhile). */
 static void tx_release_polled(struct pl011 *uart)
 {
-	while (!tx_release(uart))
+	pl011_io_barrier();
+	uint32_t word = owner_load(uart);
+	while (!owner_swap(uart, &word, word & ~TX_OWNER_BITS))
 		;
+}
+
+/* Whether a panic on another core asks the polled writer for TX. */
+static bool tx_panic_asks(const struct pl011 *uart)
+{
+	return !pl011_tx_uses_ring(uart) && (owner_load(uart) & TX_RETRY) != 0;
+}
+
+/* Whether a panic owns TX (writers then queue nothing new). */
+static bool tx_panic_owns(const struct pl011 *uart)
+{
+	return (owner_load(uart) & TX_PANIC) != 0;
+}
+
+/* Time shutdown gives another core to let go of TX, or to finish a byte it writes beside the
+ * owner: every owner lets go within one refill, a FIFO's worth of polled characters or one
+ * step of a panic's wait, which ends once the port is no longer running. */
+static uint32_t tx_stop_wait_us(const struct pl011 *uart)
+{
+	return pl011_frames_us(uart, 2) + 1000u;
+}
+
+/* Shutdown: STOPPED set (with OWNED when we got it), so that no panic starts beside. */
+static bool tx_take_for_good(struct pl011 *uart, struct pl011_wait *wait)
+{
+	uint32_t claim = owner_claim(uart) | TX_STOPPED;
+	for (;;) {
+		uint32_t word = owner_load(uart);
+		if ((word & TX_OWNED) == 0 && owner_swap(uart, &word, word | claim))
+			return true;
+		if (pl011_wait_expired(wait)) {
+			word = owner_load(uart);
+			while (!owner_swap(uart, &word, word | TX_STOPPED))
+				;
+			return false;
+		}
+	}
+}
+
+/* A panic writing beside the owner holds tx.beside; it checks STOPPED after taking it, and
+ * we look at it after setting STOPPED: one of us sees the other. */
+static void tx_wait_beside_done(struct pl011 *uart, struct pl011_wait *wait)
+{
+	pl011_io_atomic_point();
+	while (__atomic_load_n(&uart->tx.beside, __ATOMIC_SEQ_CST) != 0 && !pl011_wait_expired(wait))
+		pl011_io_atomic_point();
 }
 
 uint32_t pl011_tx_stop(struct pl011 *uart)
 {
 	/* On this core the owner would have to be a context we preempted, and shutdown runs in
-	 * the thread; on another core it owns TX for one refill or polled write. */
+	 * the thread; on another core it lets go within tx_stop_wait_us. */
 	struct pl011_wait wait;
-	pl011_wait_start(&wait, uart, pl011_frames_us(uart, 2) + 1000u);
-	bool owned = tx_own_within(uart, &wait);
+	pl011_wait_start(&wait, uart, tx_stop_wait_us(uart));
+	bool owned = tx_take_for_good(uart, &wait);
+	pl011_wait_start(&wait, uart, tx_stop_wait_us(uart));
+	tx_wait_beside_done(uart, &wait);
 	/* Every cause masked, not only TX: the handler of a stopped port returns without
 	 * servicing, so an RX cause left unmasked would keep calling it. */
 	pl011_reg_write(uart, PL011_IMSC, 0);
@@ -705,34 +815,50 @@ uint32_t pl011_tx_stop(struct pl011 *uart)
 	if (!pl011_tx_uses_ring(uart))
 		return 0;
 	uint32_t dropped = (uint32_t)pl011_ring_count(&uart->tx.ring);
-	pl011_ring_skip(&uart->tx.ring, dropped);
+	/* Only the owner consumes the ring. An owner that never let go (its core stopped for
+	 * longer than the wait) keeps it: the bytes are counted, not skipped under it. */
+	if (owned)
+		pl011_ring_skip(&uart->tx.ring, dropped);
 	return dropped;
 }
 
-/* Owner: write bytes one by one, each after FR shows room, within the wait. */
+/* Owner: write bytes one by one, each after FR shows room, within the wait; a writer (not a
+ * panic) in POLLED mode stops early when a panic asks for TX. */
 static size_t write_bytes_polled(struct pl011 *uart, const uint8_t *data, size_t len,
-				 struct pl011_wait *wait)
+				 struct pl011_wait *wait, bool yields)
 {
 	size_t done = 0;
-	while (done < len) {
+	uint32_t burst = 0;
+	while (done < len && !(yields && tx_panic_asks(uart))) {
+		if (burst == 0 && (burst = tx_burst_allowed(uart, len - done)) == 0) {
+			if (pl011_wait_expired(wait))
+				break;
+			continue; /* a panic writes beside us: let it */
+		}
 		/* The common case, room at once, without the wait's call. */
 		if ((pl011_reg_read(uart, PL011_FR) & PL011_FR_TXFF) != 0 &&
 		    (pl011_wait_fr(uart, PL011_FR_TXFF, 0, wait) & PL011_FR_TXFF) != 0)
 			break;
 		pl011_reg_write(uart, PL011_DR, data[done++]);
+		burst--;
 	}
 	uart->stats.tx_bytes += (uint32_t)done;
 	return done;
 }
 
+/* Owning TX only while writing, and letting a panic on another core in at the next byte: a
+ * write of any length never makes a panic wait beyond one character. */
 static size_t write_polled(struct pl011 *uart, const uint8_t *data, size_t len, uint32_t bound_us)
 {
 	struct pl011_wait wait;
 	pl011_wait_start(&wait, uart, bound_us);
-	if (!tx_own_within(uart, &wait))
-		return 0;
-	size_t done = write_bytes_polled(uart, data, len, &wait);
-	tx_release_polled(uart);
+	size_t done = 0;
+	do {
+		if (!tx_own_within(uart, &wait))
+			break;
+		done += write_bytes_polled(uart, data + done, len - done, &wait, true);
+		tx_release_polled(uart);
+	} while (done < len && !pl011_wait_expired(&wait));
 	return done;
 }
 
@@ -770,7 +896,9 @@ static size_t write_queued(struct pl011 *uart, const uint8_t *data, size_t len, 
 	pl011_wait_start(&wait, uart, bound_us);
 	tx_watch_start(&watch, uart, &wait);
 	for (;;) {
-		size_t n = pl011_ring_write(&uart->tx.ring, data + done, len - done);
+		/* While a panic owns TX nothing new is queued: it drains a bounded ring. */
+		size_t n = tx_panic_owns(uart) ? 0u
+					       : pl011_ring_write(&uart->tx.ring, data + done, len - done);
 		if (n != 0) {
 			done += n;
 			tx_kick(uart);
@@ -829,52 +957,124 @@ size_t pl011_tx_queued(const struct pl011 *uart)
 	return pl011_ring_count(&uart->tx.ring);
 }
 
-/* Owner: every queued ring byte, by polling, within the wait. */
-static bool drain_ring_polled(struct pl011 *uart, struct pl011_wait *wait)
+/* Owner: the `count` ring bytes queued before the panic was called, by polling, within the
+ * wait (which ends when a shutdown begins). Bytes queued since are not the panic's to wait
+ * for: peeking afresh for every segment let a streaming writer starve it. */
+static bool drain_ring_polled(struct pl011 *uart, uint32_t count, struct pl011_wait *wait)
 {
-	for (;;) {
-		bool full = fill_polling(uart, UINT32_MAX, NULL, NULL);
-		if (!full)
-			return true; /* the ring ran dry */
-		if ((pl011_wait_fr(uart, PL011_FR_TXFF, 0, wait) & PL011_FR_TXFF) != 0)
+	uint32_t depth = uart->line.fifo_depth;
+	while (count != 0) {
+		uint32_t written = 0;
+		/* A FIFO's worth at a time, so that a shutdown is noticed on a fast line too. */
+		bool full = fill_polling(uart, count < depth ? count : depth, NULL, &written);
+		count -= written;
+		/* Done, or the ring ran dry: an owner before us sent some of them. */
+		if (count == 0 || (!full && written == 0))
+			return true;
+		if (!full && pl011_wait_expired(wait))
+			return false;
+		if (full && (pl011_wait_fr(uart, PL011_FR_TXFF, 0, wait) & PL011_FR_TXFF) != 0)
 			return false;
 	}
+	return true;
 }
 
-static size_t panic_as_owner(struct pl011 *uart, const uint8_t *data, size_t len,
+static size_t panic_as_owner(struct pl011 *uart, const uint8_t *data, size_t len, uint32_t queued,
 			     struct pl011_wait *wait)
 {
 	if (!pl011_tx_uses_ring(uart)) {
-		size_t done = write_bytes_polled(uart, data, len, wait);
+		size_t done = write_bytes_polled(uart, data, len, wait, false);
 		tx_release_polled(uart);
 		return done;
 	}
 	uart->tx.poll_next = 1;
-	size_t done = drain_ring_polled(uart, wait) ? write_bytes_polled(uart, data, len, wait) : 0u;
+	size_t done = drain_ring_polled(uart, queued, wait) || !pl011_is_running(uart)
+			      ? write_bytes_polled(uart, data, len, wait, false)
+			      : 0u;
+	/* The last pass sends what was queued meanwhile; holding writers back only for it keeps
+	 * it bounded without starving a writer that streams beside a stream of panics. */
+	uint32_t word = owner_load(uart);
+	while (!owner_swap(uart, &word, word | TX_PANIC))
+		;
 	tx_send_and_release(uart, false);
 	return done;
+}
+
+/* A decrement as an add of 2^32 - 1: the cores without exclusives have a board helper for
+ * fetch_add (boards/common/atomics_irqmask.c), none for fetch_sub. */
+static void tx_beside_leave(struct pl011 *uart)
+{
+	pl011_io_atomic_point();
+	(void)__atomic_fetch_add(&uart->tx.beside, UINT32_MAX, __ATOMIC_SEQ_CST);
 }
 
 /*
  * Without ownership: the owner may be preempted between an FR read and the DR write it
  * allows, or in a blind refill. Write only into an empty FIFO, one byte at a time, and leave it
- * empty again, so that its FR value and blind count stay true. (On another core, after the
- * owner failed to let go within the panic's wait, this is not enough: docs/design.md.)
+ * empty again, so that its FR value and blind count stay true. Not once a shutdown began: it
+ * waits for tx.beside to drop, so every byte counted here was written before it disables
+ * the UART. (On another core, after the owner failed to let go within the panic's wait, this
+ * is not enough: docs/design.md.)
  */
-static size_t panic_beside_owner(struct pl011 *uart, const uint8_t *data, size_t len,
-				 struct pl011_wait *wait)
+static int panic_beside_owner(struct pl011 *uart, const uint8_t *data, size_t len,
+			      struct pl011_wait *wait)
 {
+	pl011_io_atomic_point();
+	(void)__atomic_fetch_add(&uart->tx.beside, 1u, __ATOMIC_SEQ_CST);
+	pl011_io_barrier(); /* the count before our FR reads, as the owner's look sees them */
 	size_t done = 0;
-	while (done < len) {
+	if ((owner_load(uart) & TX_STOPPED) != 0) {
+		tx_beside_leave(uart);
+		return PL011_ESHUTDOWN;
+	}
+	while (done < len && pl011_is_running(uart)) {
 		if ((pl011_wait_fr(uart, PL011_FR_TXFE, PL011_FR_TXFE, wait) & PL011_FR_TXFE) == 0)
 			break;
 		pl011_reg_write(uart, PL011_DR, data[done++]);
 	}
 	/* Our last character needs a frame to leave the FIFO, more if one is shifting ahead. */
-	(void)pl011_wait_fr_for(uart, PL011_FR_TXFE, PL011_FR_TXFE, pl011_frames_us(uart, 2) + 1000u);
+	struct pl011_wait after;
+	pl011_wait_start_panic(&after, uart, pl011_frames_us(uart, 2) + 1000u);
+	(void)pl011_wait_fr(uart, PL011_FR_TXFE, PL011_FR_TXFE, &after);
+	pl011_io_barrier();
 	pl011_io_atomic_point();
 	(void)__atomic_fetch_add(&uart->tx.unowned_bytes, (uint32_t)done, __ATOMIC_RELAXED);
-	return done;
+	tx_beside_leave(uart);
+	return (int)done;
+}
+
+/*
+ * Own TX as a panic within the wait; false with *seen the word when another context keeps
+ * it. An owner on our own core (we preempted it) cannot let go until we return: no wait.
+ * In POLLED mode we ask the writer for TX (RETRY) and take it at its next byte.
+ */
+static bool panic_own(struct pl011 *uart, struct pl011_wait *wait, struct pl011_wait *deadline,
+		      uint32_t *seen)
+{
+	uint32_t claim = owner_claim(uart) | TX_PANIC_OWNER;
+	uint32_t mine = claim & TX_CORE_MASK;
+	bool polled = !pl011_tx_uses_ring(uart);
+	for (;;) {
+		uint32_t word = owner_load(uart);
+		while ((word & (TX_OWNED | TX_STOPPED)) == 0)
+			if (owner_swap(uart, &word, (word & ~TX_RETRY) | claim))
+				return true;
+		*seen = word;
+		if ((word & TX_STOPPED) != 0 || (mine != 0 && (word & TX_CORE_MASK) == mine))
+			return false;
+		if (polled && (word & TX_RETRY) == 0)
+			(void)owner_swap(uart, &word, word | TX_RETRY);
+		/* Another panic lets go within its own deadline, which ours covers. */
+		if (pl011_wait_expired((word & TX_PANIC_OWNER) != 0 ? deadline : wait))
+			break;
+	}
+	if (polled) { /* withdraw the request: no writer may wait on a panic that gave up */
+		uint32_t word = owner_load(uart);
+		while ((word & TX_RETRY) != 0 && (word & TX_OWNED) != 0 &&
+		       !owner_swap(uart, &word, word & ~TX_RETRY))
+			;
+	}
+	return false;
 }
 
 int pl011_write_panic(struct pl011 *uart, const void *data, size_t len)
@@ -883,14 +1083,22 @@ int pl011_write_panic(struct pl011 *uart, const void *data, size_t len)
 		return PL011_EINVAL;
 	if (pl011_state_get(uart) == PL011_STATE_STOPPED)
 		return PL011_ESHUTDOWN;
+	/* What is queued now is ours to send first; what comes later is not ours to wait for. */
+	uint32_t queued = (uint32_t)pl011_tx_queued(uart);
 	/* An owner on another core lets go within one refill: wait for it, a FIFO's worth of
-	 * frames plus 100 us. An owner on this core (we preempted it) cannot: after that bound
-	 * write beside it. */
-	struct pl011_wait wait;
-	pl011_wait_start(&wait, uart, pl011_frames_us(uart, uart->line.fifo_depth) + 100u);
-	bool owned = tx_own_within(uart, &wait);
-	pl011_wait_start(&wait, uart, pl011_backlog_deadline_us(uart, pl011_tx_queued(uart) + len));
-	size_t done = owned ? panic_as_owner(uart, data, len, &wait)
-			    : panic_beside_owner(uart, data, len, &wait);
-	return (int)done;
+	 * frames plus 100 us; another panic within the deadline, which then is shared. */
+	struct pl011_wait wait, deadline;
+	uint32_t word = 0;
+	pl011_wait_start_panic(&wait, uart, pl011_frames_us(uart, uart->line.fifo_depth) + 100u);
+	pl011_wait_start_panic(&deadline, uart,
+			       pl011_backlog_deadline_us(uart, (size_t)queued + len));
+	bool owned = panic_own(uart, &wait, &deadline, &word);
+	if (!owned && (word & TX_STOPPED) != 0)
+		return PL011_ESHUTDOWN;
+	if ((word & TX_PANIC_OWNER) == 0)
+		pl011_wait_start_panic(&deadline, uart,
+				       pl011_backlog_deadline_us(uart, (size_t)queued + len));
+	if (owned)
+		return (int)panic_as_owner(uart, data, len, queued, &deadline);
+	return panic_beside_owner(uart, data, len, &deadline);
 }

@@ -75,6 +75,13 @@ void pl011_wait_start(struct pl011_wait *wait, const struct pl011 *uart, uint32_
 	wait->spins_since_change = 0;
 	wait->spin_fraction = 0;
 	wait->last_us = uart->config.clock != NULL ? clock_now(uart) : 0u;
+	wait->panic = false;
+}
+
+void pl011_wait_start_panic(struct pl011_wait *wait, const struct pl011 *uart, uint32_t budget_us)
+{
+	pl011_wait_start(wait, uart, budget_us);
+	wait->panic = true;
 }
 
 uint32_t pl011_wait_elapsed_us(const struct pl011_wait *wait)
@@ -109,7 +116,9 @@ static void count_clock(struct pl011_wait *wait)
 bool pl011_wait_expired(struct pl011_wait *wait)
 {
 	const struct pl011_config *config = &wait->uart->config;
-	if (config->wait_hook != NULL)
+	if (wait->panic && !pl011_is_running(wait->uart))
+		return true;
+	if (config->wait_hook != NULL && !wait->panic)
 		config->wait_hook(config->wait_context);
 	if (config->clock != NULL)
 		count_clock(wait);

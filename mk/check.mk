@@ -1,7 +1,7 @@
 # make test and its checks, and the installer of what they need (tools/install-deps.sh).
 
 # Every check runs even after one failed, so that one run shows every problem.
-TEST_CHECKS := docs-check installer-check analyze unit-test unit-test-32-quick bench-smoke mutate-quick \
+TEST_CHECKS := docs-check installer-check analyze unit-test unit-test-32-quick bench-smoke spin-check mutate-quick \
 	fuzz-quick qemu-test consumer-test openocd-check board-check
 # A line as each check starts and one with its time as it ends: a newcomer sees where it is.
 test: deps-check
@@ -37,6 +37,9 @@ consumer-test:
 
 docs-check:
 	$(Q)$(PYTHON) tests/docs/check_links.py && $(PYTHON) tests/docs/check_board_tables.py
+
+spin-check:
+	$(Q)sh tests/spin/check_tx_owner.sh docs/tx_owner.pml $(BUILD)/spin
 
 openocd-check:
 	$(Q)sh tests/openocd/check_configs.sh
@@ -75,6 +78,7 @@ NEEDS_unit-test-32 := host host32
 NEEDS_unit-test-32-quick := host host32
 NEEDS_fuzz := host fuzz
 NEEDS_fuzz-quick := host fuzz
+NEEDS_spin-check := host pkg=spin
 NEEDS_mutate := host
 NEEDS_mutate-quick := host
 NEEDS_coverage := host pkg=lcov
@@ -84,7 +88,7 @@ NEEDS_qemu-test = host $(EVERY_BOARD_NEEDS)
 NEEDS_qemu-test-full = $(NEEDS_qemu-test)
 # The consumer firmware is built for and run on versatilepb.
 NEEDS_consumer-test = cmake $(shell $(MAKE) -s --no-print-directory BOARD=versatilepb print-board-needs)
-NEEDS_test = host host32 analyze fuzz gdb openocd cmake pkg=lcov $(EVERY_BOARD_NEEDS)
+NEEDS_test = host host32 analyze fuzz gdb openocd cmake pkg=lcov pkg=spin $(EVERY_BOARD_NEEDS)
 NEEDS_fresh-test := pkg=debootstrap
 NEEDS_deps = $(NEEDS_test) $(NEEDS_fresh-test) plot
 INSTALLING_GOALS := $(patsubst NEEDS_%,%,$(filter NEEDS_%,$(.VARIABLES)))

@@ -88,13 +88,13 @@ unit-test: $(UNIT_BINS) $(TSAN_RING)
 HOST32_RUN := qemu-i386 -L /
 unit-test-32: $(UNIT_BINS_32)
 	$(Q)$(PYTHON) tests/run_unit.py --run "$(HOST32_RUN)" $(UNIT_BINS_32)
-# make test's share: without the three programs that take 5 of the 6 minutes under emulation
-# (test_shutdown, and the explorers, whose interleavings the 64-bit run covers the same way),
+# make test's share: without the programs that take most of the time under emulation
+# (test_shutdown, and the explorers and the call matrix, whose interleavings the 64-bit run covers the same way),
 # and test_regimes (82 s of CPU under emulation: the same cells as the 64-bit run; the judge's
 # 32-bit arithmetic is test_measured_judge's, which stays).
 unit-test-32-quick:
 	$(Q)$(MAKE) --no-print-directory unit-test-32 \
-		UNIT_TESTS_32_SKIP="test_preemption test_shutdown test_two_cores test_regimes"
+		UNIT_TESTS_32_SKIP="test_preemption test_shutdown test_two_cores test_call_matrix test_regimes"
 
 # make bench: the tables on stdout and in BUILD/bench.txt, the pictures' data in BUILD/bench/
 # and, where gnuplot is installed, the pictures beside it (tools/plot_bench.gp; docs/img/ holds

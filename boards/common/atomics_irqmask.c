@@ -4,7 +4,11 @@
 
 /*
  * Single core, and the interrupt handler is the only other context: with IRQs masked a
- * read-modify-write cannot be interleaved, so it is atomic. The ARMv5 form masks CPSR.I, the
+ * read-modify-write cannot be interleaved, so it is atomic. A board with a second core
+ * without exclusives (the RP2040) defines BOARD_ATOMICS_SPINLOCK as the address of a hardware
+ * spinlock register: reading it returns non-zero when this core got the lock, writing it
+ * releases it (RP2040 datasheet 2.3.1.3, SIO "Hardware Spinlocks"); each read-modify-write then
+ * takes it with IRQs masked, so it is atomic against the other core too. The ARMv5 form masks CPSR.I, the
  * ARMv6-M form PRIMASK; each restores the previous mask, so the helpers may be called with
  * IRQs already masked (inside a handler, or in a section the caller masked). GCC passes the
  * memory orders too; masking gives sequential consistency on one core, so they are ignored.
@@ -57,18 +61,55 @@ unsigned int __atomic_fetch_or_4(volatile void *pointer, unsigned int value, int
 
 enum word_update { WORD_SET, WORD_ADD, WORD_OR };
 
+#ifdef BOARD_ATOMICS_SPINLOCK
+/* The DMBs keep the protected accesses inside the lock as the other core sees them. */
+static void cross_core_lock(void)
+{
+	while (*(volatile uint32_t *)(BOARD_ATOMICS_SPINLOCK) == 0)
+		;
+	__asm__ volatile("dmb" ::: "memory");
+}
+
+static void cross_core_unlock(void)
+{
+	__asm__ volatile("dmb" ::: "memory");
+	*(volatile uint32_t *)(BOARD_ATOMICS_SPINLOCK) = 1u;
+}
+#else
+static void cross_core_lock(void)
+{
+}
+
+static void cross_core_unlock(void)
+{
+}
+#endif
+
+static uint32_t atomic_section_enter(void)
+{
+	uint32_t mask = irq_mask_save();
+	cross_core_lock();
+	return mask;
+}
+
+static void atomic_section_leave(uint32_t mask)
+{
+	cross_core_unlock();
+	irq_mask_restore(mask);
+}
+
 /* One masked read-modify-write; returns the value before. */
 static unsigned int word_update(volatile void *pointer, unsigned int value, enum word_update how)
 {
 	volatile unsigned int *word = pointer;
-	uint32_t mask = irq_mask_save();
+	uint32_t mask = atomic_section_enter();
 	unsigned int old = *word;
 	switch (how) {
 	case WORD_SET: *word = value; break;
 	case WORD_ADD: *word = old + value; break;
 	case WORD_OR: *word = old | value; break;
 	}
-	irq_mask_restore(mask);
+	atomic_section_leave(mask);
 	return old;
 }
 
@@ -97,12 +138,12 @@ bool atomic_compare_exchange_word(volatile void *pointer, void *expected, unsign
 	(void)failure_order;
 	volatile unsigned int *word = pointer;
 	unsigned int *wanted = expected;
-	uint32_t mask = irq_mask_save();
+	uint32_t mask = atomic_section_enter();
 	unsigned int old = *word;
 	bool equal = old == *wanted;
 	if (equal)
 		*word = desired;
-	irq_mask_restore(mask);
+	atomic_section_leave(mask);
 	if (!equal)
 		*wanted = old;
 	return equal;

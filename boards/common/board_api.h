@@ -59,6 +59,10 @@ void board_uart_irq_attach(uint32_t index, struct pl011 *uart);
  * where the controller shows only enabled ones (BCM2835), and leaves them all disabled. */
 uint32_t board_irq_lines_asserted(uint32_t *lines, uint32_t max);
 
+/* The calling core's number, unique per core (pl011_config.core_id: a panic that finds its
+ * own core owning TX writes beside it at once). 0 where only one core runs. */
+uint32_t board_core_id(void *context);
+
 /* Flush the console (bounded) and end: semihosting exit under QEMU (status 0 = success),
  * otherwise halt in a low-power loop. */
 void board_exit(int status) __attribute__((noreturn));

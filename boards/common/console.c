@@ -45,6 +45,7 @@ void board_console_start(uintptr_t base, uint32_t clock_hz)
 		.tx_mode = PL011_TX_POLLED,
 		.rx_mode = PL011_RX_POLLED,
 		.clock = board_now_us,
+		.core_id = board_core_id,
 	};
 	(void)pl011_init(&console, &console_config);
 }

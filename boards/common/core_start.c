@@ -1,4 +1,4 @@
-/* board_core_start for the boards whose start-up parks cores 1-3 until a function is posted for them (AArch64, ARMv7-A SMP). */
+/* board_core_start and board_core_id for the boards whose start-up parks cores 1-3 until a function is posted for them (AArch64, ARMv7-A SMP). */
 #include <stddef.h>
 
 #include "board.h"
@@ -18,4 +18,20 @@ int board_core_start(uint32_t core, void (*function)(void *context), void *conte
 	__atomic_store_n(&board_core_entries[core][0], (uintptr_t)function, __ATOMIC_RELEASE);
 	__asm__ volatile("dsb sy\n\tsev" ::: "memory");
 	return board_core_power_on(core);
+}
+
+/* MPIDR (Arm ARM D17.2 MPIDR_EL1; ARMv7-A B4.1.106 MPIDR): these boards number their cores in
+ * Aff0 (Cortex-A9, A53, A72) or Aff1 (Cortex-A76, whose Aff0 is the thread), the other field 0:
+ * either way the OR is unique per core. */
+uint32_t board_core_id(void *context)
+{
+	(void)context;
+#if defined(__aarch64__)
+	uint64_t mpidr;
+	__asm__ volatile("mrs %0, mpidr_el1" : "=r"(mpidr));
+#else
+	uint32_t mpidr;
+	__asm__ volatile("mrc p15, 0, %0, c0, c0, 5" : "=r"(mpidr));
+#endif
+	return (uint32_t)((mpidr & 0xFFu) | ((mpidr >> 8) & 0xFFu));
 }

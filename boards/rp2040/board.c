@@ -140,6 +140,13 @@ uint32_t board_now_us(void *context)
 }
 
 /* The tick is alarm 0, which matches the absolute time: writing the moment arms it. */
+/* SIO CPUID (RP2040 datasheet 2.3.1.1, SIO + 0x000): 0 on core 0, 1 on core 1. */
+uint32_t board_core_id(void *context)
+{
+	(void)context;
+	return mmio_read(RP2040_SIO_BASE);
+}
+
 static void tick_start(uint32_t period_us)
 {
 	uint32_t now = board_now_us(0);

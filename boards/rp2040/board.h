@@ -10,6 +10,7 @@
  * "Interrupts" (26 lines: 42 vectors, 168 bytes, so VTOR wants 256-byte alignment). */
 #define BOARD_IRQ_COUNT 26u
 #define BOARD_VECTOR_ALIGN 256
+#define RP2040_SIO_BASE 0xD0000000u
 #define RP2040_CLOCKS_BASE 0x40008000u
 #define RP2040_RESETS_BASE 0x4000C000u
 #define RP2040_IO_BANK0_BASE 0x40014000u

@@ -828,27 +828,93 @@ void pl011_model_set_preempt_hook(void (*hook)(void *context), void *context)
 	preempt_context = context;
 }
 
+/* ---- posted writes (pl011_model_set_posted_writes) ---- */
+
+#define POSTED_MAX 64u
+
+struct posted_write {
+	uintptr_t addr;
+	uint32_t value;
+};
+
+static struct {
+	int (*core_of)(void);
+	unsigned other_points;
+	bool ignore_barriers;
+	struct posted_write pending[2][POSTED_MAX];
+	unsigned count[2];
+	unsigned age[2]; /* points the other core passed since the oldest pending write */
+} posted;
+
+static void write_now(uintptr_t addr, uint32_t value);
+
+static void land_posted(int core)
+{
+	unsigned n = posted.count[core];
+	posted.count[core] = 0;
+	posted.age[core] = 0;
+	for (unsigned i = 0; i < n; i++)
+		write_now(posted.pending[core][i].addr, posted.pending[core][i].value);
+}
+
+static int posting_core(void)
+{
+	return posted.core_of() != 0 ? 1 : 0;
+}
+
+void pl011_model_set_posted_writes(int (*core_of)(void), unsigned other_points,
+				   bool ignore_barriers)
+{
+	if (posted.core_of != NULL) {
+		land_posted(0);
+		land_posted(1);
+	}
+	posted.core_of = core_of;
+	posted.other_points = other_points;
+	posted.ignore_barriers = ignore_barriers;
+}
+
+static void age_posted(void)
+{
+	int other = 1 - posting_core();
+	if (posted.count[other] != 0 && ++posted.age[other] >= posted.other_points)
+		land_posted(other);
+}
+
 void pl011_io_atomic_point(void)
 {
+	if (posted.core_of != NULL)
+		age_posted();
 	if (preempt_hook)
 		preempt_hook(preempt_context);
 }
 
-/* The model orders everything already: a barrier costs nothing and changes nothing. */
+/* Without posted writes the model orders everything already: a barrier changes nothing. */
 void pl011_io_barrier(void)
 {
+	if (posted.core_of != NULL && !posted.ignore_barriers)
+		land_posted(posting_core());
 }
 
 /* The access takes effect after its cost: an interrupt due meanwhile runs before it. */
 uint32_t pl011_io_read(uintptr_t addr)
 {
 	pl011_io_atomic_point();
+	if (posted.core_of != NULL)
+		land_posted(posting_core());
 	uint32_t off;
 	struct pl011_model *m = lookup(addr, &off);
 	m->c.reads[off / 4u]++;
 	m->c.total_reads++;
 	spend(m, m->cfg.read_cost_ns);
 	return reg_read(m, off);
+}
+
+static void write_now(uintptr_t addr, uint32_t value)
+{
+	uint32_t off;
+	struct pl011_model *m = lookup(addr, &off);
+	reg_write(m, off, value);
 }
 
 void pl011_io_write(uintptr_t addr, uint32_t value)
@@ -859,7 +925,14 @@ void pl011_io_write(uintptr_t addr, uint32_t value)
 	m->c.writes[off / 4u]++;
 	m->c.total_writes++;
 	spend(m, m->cfg.write_cost_ns);
-	reg_write(m, off, value);
+	if (posted.core_of == NULL) {
+		reg_write(m, off, value);
+		return;
+	}
+	int core = posting_core();
+	if (posted.count[core] == POSTED_MAX)
+		land_posted(core);
+	posted.pending[core][posted.count[core]++] = (struct posted_write){addr, value};
 }
 
 /* ---------------------------------------------------------------- lifecycle */

@@ -116,6 +116,16 @@ bool pl011_model_in_irq(const struct pl011_model *model);
  */
 void pl011_model_set_preempt_hook(void (*hook)(void *context), void *context);
 
+/*
+ * Posted Device writes, for the two-core explorers (lib/pl011_io.h states the premise): with
+ * core_of set, a register write takes its cost when issued but its effect only at the writing
+ * core's next register read or pl011_io_barrier, or once the other core has passed
+ * other_points preemption points, in program order per core. ignore_barriers makes
+ * pl011_io_barrier land nothing (the barrier removed). NULL lands everything and turns it off.
+ */
+void pl011_model_set_posted_writes(int (*core_of)(void), unsigned other_points,
+				   bool ignore_barriers);
+
 /* Run fn(context) as an interrupt handler of another source: while it runs the model does not
  * dispatch this UART's handler (interrupts are masked in a handler, as on a bare-metal core
  * without nesting), and its time counts as handler time. Nests. */

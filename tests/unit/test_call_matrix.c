@@ -1,0 +1,606 @@
+/* Call-matrix explorer: every ordered pair of public calls, each on its own core, on the model. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cores.h"
+#include "harness.h"
+#include "pl011_regs.h"
+
+/*
+ * Each core runs one call (or a loop of them) while the other runs another, interleaved at
+ * the driver's register accesses and atomic operations (tests/unit/cores.c), with the
+ * invariants of the TX protocol checked at every point and after the run. The bytes on the
+ * wire tell the sources apart: the writer sends lowercase letters, a panic on core 0 digits
+ * 0-4, one on core 1 digits 5-9.
+ */
+enum call {
+	CALL_WRITE_WAIT,    /* 400 bytes in chunks of 1-61, PL011_WAIT_AUTO */
+	CALL_WRITE_NO_WAIT, /* 400 bytes in chunks of 1-61, PL011_NO_WAIT, retried */
+	CALL_FLUSH,         /* pl011_flush(PL011_WAIT_AUTO) */
+	CALL_SHUTDOWN,      /* pl011_shutdown with a bound of 0, 300 us or PL011_WAIT_AUTO */
+	CALL_REINIT,        /* pl011_init on the running port */
+	CALL_PANIC,         /* pl011_write_panic of 5 bytes, twice */
+	CALL_HANDLER,       /* this core takes the UART interrupt while the other works */
+	CALL_RX_PANIC,      /* the same, with RX characters whose callback panics */
+	CALLS,
+};
+
+static const char *const call_names[CALLS] = {"write-wait", "write-nowait", "flush",
+					      "shutdown", "reinit", "panic", "handler",
+					      "rx-panic"};
+
+static const enum pl011_tx_mode modes[] = {PL011_TX_POLLED, PL011_TX_HALF_FIFO,
+					   PL011_TX_POLL_FULL, PL011_TX_HYBRID,
+					   PL011_TX_ADAPTIVE, PL011_TX_MEASURED};
+
+#define RING_BYTES 256u
+#define PRELOAD_BYTES 60u
+#define WRITER_BYTES 200u
+#define PANIC_BYTES 5u
+#define PANICS_PER_CORE 2u
+#define RX_CHARACTERS 4u
+#define NO_WAIT_TRIES 3000u
+/* A panic's duration is measured on the one clock both cores share, so the other core's
+ * accesses and wait steps inside the panic's last step show too. */
+#define SHARED_CLOCK_SLACK_US 40u
+
+struct line {
+	const char *name;
+	uint32_t uartclk_hz;
+	uint32_t baud;
+};
+
+/* A real line, and one faster than the CPU writes (as QEMU's, whose FIFO never fills). */
+static const struct line lines[] = {{"115200", 48000000u, 115200u},
+				    {"instant", 4000000000u, 250000000u}};
+
+struct run {
+	enum call call[2];
+	enum pl011_tx_mode mode;
+	unsigned depth;
+	const struct line *line;
+	struct cores_plan plan;
+};
+
+static struct harness h;
+static const struct run *run;
+static char failure[300];
+static bool failed;
+static uint8_t expected[WRITER_BYTES + PRELOAD_BYTES];
+static size_t accepted;
+static int panic_written[2]; /* bytes the panics of each core reported */
+/* What the panics of each core reported, in order: a short one is followed by a whole one. */
+static uint8_t panic_stream[2][PANICS_PER_CORE * PANIC_BYTES];
+/* While a panic runs on a core and owns nothing yet: the most its ring snapshot can be. */
+static bool panic_entering[2];
+static size_t panic_queued[2];
+/* Posted Device writes in the model: off, on, or on with the barriers removed. */
+enum posting { POSTING_OFF, POSTING_ON, POSTING_NO_BARRIERS };
+static enum posting posting;
+#define POSTED_OTHER_POINTS 6u
+static bool port_stopped;     /* a shutdown ran; a restart follows the run */
+static bool checking;
+static uint8_t wire[1u << 14];
+
+static void fail_run(const char *format, ...)
+{
+	if (failed)
+		return;
+	failed = true;
+	va_list args;
+	va_start(args, format);
+	vsnprintf(failure, sizeof failure, format, args);
+	va_end(args);
+}
+
+static const uint8_t *panic_message(int core)
+{
+	static const uint8_t messages[2][PANIC_BYTES] = {{'0', '1', '2', '3', '4'},
+							 {'5', '6', '7', '8', '9'}};
+	return messages[core];
+}
+
+/* ---- the calls ---- */
+
+static void writer(bool wait)
+{
+	uint32_t state = 0x9E3779B9u;
+	size_t goal = PRELOAD_BYTES + WRITER_BYTES;
+	unsigned tries = 0;
+	while (accepted < goal && tries++ < NO_WAIT_TRIES) {
+		size_t chunk = harness_random(&state) % 61u + 1u;
+		if (chunk > goal - accepted)
+			chunk = goal - accepted;
+		int n = pl011_write(&h.uart, expected + accepted, chunk,
+				    wait ? PL011_WAIT_AUTO : PL011_NO_WAIT);
+		if (n < 0) {
+			fail_run("pl011_write returned %s", pl011_error_name(n));
+			return;
+		}
+		accepted += (size_t)n;
+		if (wait && (size_t)n != chunk) {
+			fail_run("pl011_write(PL011_WAIT_AUTO) took %d of %zu", n, chunk);
+			return;
+		}
+	}
+}
+
+/* The panic's documented bound: TX ownership within depth frames + 100 us, then the backlog
+ * deadline of what was queued at its entry and its own bytes, then its last pass or its wait
+ * for the FIFO beside an owner ((depth + 2) frames + 1 ms). */
+static uint64_t panic_bound_ns(size_t queued)
+{
+	unsigned depth = run->depth;
+	uint64_t frame_ns = pl011_model_frame_ns(h.model);
+	uint64_t us = (depth * frame_ns + 999u) / 1000u + 100u;
+	us += pl011_backlog_deadline_us(&h.uart, queued + PANIC_BYTES);
+	us += ((depth + 2u) * frame_ns + 999u) / 1000u + 1000u;
+	return (us + SHARED_CLOCK_SLACK_US) * 1000u;
+}
+
+static void panic_once(int core)
+{
+	panic_queued[core] = h.uart.tx.ring.head - h.uart.tx.ring.tail;
+	panic_entering[core] = true;
+	uint64_t start = pl011_model_now_ns(h.model);
+	int n = pl011_write_panic(&h.uart, panic_message(core), PANIC_BYTES);
+	uint64_t took = pl011_model_now_ns(h.model) - start;
+	panic_entering[core] = false;
+	size_t queued = panic_queued[core];
+	if (n == PL011_ESHUTDOWN && run->call[1 - core] != CALL_SHUTDOWN &&
+	    run->call[1 - core] != CALL_REINIT)
+		fail_run("panic refused on a running port");
+	if (n >= 0) {
+		memcpy(panic_stream[core] + panic_written[core], panic_message(core), (size_t)n);
+		panic_written[core] += n;
+	}
+	if (n >= 0 && n != (int)PANIC_BYTES && !port_stopped &&
+	    run->call[1 - core] != CALL_SHUTDOWN && run->call[1 - core] != CALL_REINIT)
+		fail_run("panic on core %d returned %d of %u", core, n, PANIC_BYTES);
+	if (took > panic_bound_ns(queued))
+		fail_run("panic on core %d took %llu us, bound %llu us", core,
+			 (unsigned long long)(took / 1000u),
+			 (unsigned long long)(panic_bound_ns(queued) / 1000u));
+}
+
+static bool rx_panic_armed[2];
+
+static void rx_callback(struct pl011 *uart, size_t available, void *context)
+{
+	(void)uart;
+	(void)available;
+	(void)context;
+	int core = cores_current();
+	if (!rx_panic_armed[core])
+		return;
+	rx_panic_armed[core] = false;
+	panic_once(core);
+}
+
+static void idle_step(void)
+{
+	cores_idle_step(h.model, 2000u);
+}
+
+static void matrix_wait_hook(void *context)
+{
+	(void)context;
+	idle_step();
+}
+
+/* Take the UART interrupt whenever its line is up, until the other core is done. */
+static void take_interrupts(int core, bool rx_panics)
+{
+	unsigned panics = 0;
+	while (!cores_finished(1 - core)) {
+		if (rx_panics && panics < PANICS_PER_CORE && !rx_panic_armed[core]) {
+			for (unsigned i = 0; i < RX_CHARACTERS; i++)
+				pl011_model_rx_inject(h.model, 'r', 0, pl011_model_now_ns(h.model));
+			rx_panic_armed[core] = true;
+			panics++;
+		}
+		if (pl011_model_irq_line(h.model))
+			pl011_irq_handler(&h.uart);
+		else
+			idle_step();
+	}
+}
+
+static void do_shutdown(void)
+{
+	static const uint32_t bounds[] = {0u, 300u, PL011_WAIT_AUTO};
+	int n = pl011_shutdown(&h.uart, bounds[run->plan.seed % 3u]);
+	if (n < 0 && n != PL011_ESHUTDOWN)
+		fail_run("pl011_shutdown returned %s", pl011_error_name(n));
+	port_stopped = true;
+}
+
+static void do_reinit(void)
+{
+	int err = pl011_init(&h.uart, &h.config);
+	if (err != 0)
+		fail_run("pl011_init returned %s", pl011_error_name(err));
+}
+
+static void core_body(int core, void *unused)
+{
+	(void)unused;
+	switch (run->call[core]) {
+	case CALL_WRITE_WAIT:
+		writer(true);
+		break;
+	case CALL_WRITE_NO_WAIT:
+		writer(false);
+		break;
+	case CALL_FLUSH: {
+		int err = pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL);
+		if (err != 0 && err != PL011_ESHUTDOWN && err != PL011_ETIMEDOUT)
+			fail_run("pl011_flush returned %s", pl011_error_name(err));
+		break;
+	}
+	case CALL_SHUTDOWN:
+		do_shutdown();
+		break;
+	case CALL_REINIT:
+		do_reinit();
+		break;
+	case CALL_PANIC:
+		for (unsigned i = 0; i < PANICS_PER_CORE; i++)
+			panic_once(core);
+		break;
+	case CALL_HANDLER:
+		take_interrupts(core, false);
+		break;
+	default:
+		take_interrupts(core, true);
+		break;
+	}
+}
+
+/* ---- invariants ---- */
+
+#define OWNER_OWNED 1u /* lib/pl011_tx.c's bits of tx.owner */
+#define OWNER_ARMED 4u
+#define OWNER_PANIC 32u /* TX_PANIC_OWNER */
+
+static void check_point(void *unused)
+{
+	(void)unused;
+	if (checking || failed)
+		return;
+	const struct pl011_ring *ring = &h.uart.tx.ring;
+	if (ring->storage != NULL && ring->head - ring->tail > ring->size)
+		fail_run("ring indices head %u tail %u", ring->head, ring->tail);
+	uint32_t word = __atomic_load_n(&h.uart.tx.owner, __ATOMIC_SEQ_CST);
+	int core = cores_current();
+	if (panic_entering[core]) {
+		size_t queued = ring->head - ring->tail;
+		if (queued > panic_queued[core])
+			panic_queued[core] = queued;
+		if ((word & OWNER_OWNED) != 0 && (word & OWNER_PANIC) != 0)
+			panic_entering[core] = false;
+	}
+	bool txim = (pl011_model_peek(h.model, PL011_IMSC) & PL011_INT_TX) != 0;
+	if ((word & OWNER_OWNED) == 0 && txim != ((word & OWNER_ARMED) != 0))
+		fail_run("nobody owns TX, TXIM %s, ARMED %s", txim ? "set" : "clear",
+			 (word & OWNER_ARMED) ? "set" : "clear");
+	if (pl011_model_counters(h.model)->tx_overflows != 0)
+		fail_run("TX FIFO overflow");
+}
+
+static size_t count_panic(int core, size_t wire_len)
+{
+	const uint8_t *message = panic_message(core);
+	size_t count = 0;
+	for (size_t i = 0; i < wire_len; i++) {
+		if (wire[i] < message[0] || wire[i] > message[PANIC_BYTES - 1u])
+			continue;
+		if (count >= (size_t)panic_written[core] || wire[i] != panic_stream[core][count])
+			fail_run("panic of core %d: byte %zu differs on the wire", core, count);
+		count++;
+	}
+	return count;
+}
+
+static void check_after_run(void)
+{
+	checking = true;
+	struct pl011_stats stats;
+	/* Let everything in flight leave, then look. */
+	if (!port_stopped && pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL) != 0)
+		fail_run("final flush timed out with %zu queued", pl011_tx_queued(&h.uart));
+	pl011_model_advance(h.model, pl011_model_frame_ns(h.model) * (2u * run->depth + 4u));
+	(void)pl011_get_stats(&h.uart, &stats);
+	if (!port_stopped) {
+		const char *stuck = harness_tx_stuck(&h);
+		if (stuck != NULL)
+			fail_run("%s", stuck);
+		if (pl011_model_peek(h.model, PL011_IMSC) & PL011_INT_TX)
+			fail_run("TXIM armed with nothing to send");
+	} else if (pl011_model_peek(h.model, PL011_IMSC) != 0) {
+		fail_run("stopped port with IMSC 0x%x", pl011_model_peek(h.model, PL011_IMSC));
+	}
+	/* Every accepted byte on the wire once, in order, or counted discarded: never both. */
+	size_t wire_len = harness_wire(&h, wire, sizeof wire);
+	size_t letters = 0;
+	for (size_t i = 0; i < wire_len && i < sizeof wire; i++) {
+		if (wire[i] < 'a' || wire[i] > 'z')
+			continue;
+		if (letters >= accepted || wire[i] != expected[letters]) {
+			fail_run("writer byte %zu differs on the wire ('%c')", letters, wire[i]);
+			break;
+		}
+		letters++;
+	}
+	if (letters + stats.tx_discarded != accepted)
+		fail_run("wire %zu + discarded %u != accepted %zu", letters, stats.tx_discarded,
+			 accepted);
+	for (int core = 0; core < 2; core++)
+		if (count_panic(core, wire_len) != (size_t)panic_written[core])
+			fail_run("panic of core %d reported %d bytes, the wire shows %zu", core,
+				 panic_written[core], count_panic(core, wire_len));
+	if (port_stopped || run->call[0] == CALL_REINIT || run->call[1] == CALL_REINIT) {
+		/* Restarted: nothing of the old run may come out before the new run's data. */
+		checking = true;
+		if (port_stopped && harness_start(&h) != 0)
+			fail_run("restart failed");
+		size_t before = pl011_model_wire_len(h.model);
+		if (pl011_write(&h.uart, "zz", 2, PL011_WAIT_AUTO) != 2 ||
+		    pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL) != 0)
+			fail_run("a write after the restart failed");
+		size_t after = pl011_model_wire_len(h.model);
+		if (after != before + 2u || pl011_model_wire_byte(h.model, before) != 'z')
+			fail_run("after the restart the wire shows %zu bytes, first '%c'",
+				 after - before,
+				 after > before ? pl011_model_wire_byte(h.model, before) : '-');
+	}
+	if (pl011_model_counters(h.model)->tx_overflows != 0)
+		fail_run("%llu TX FIFO overflows",
+			 (unsigned long long)pl011_model_counters(h.model)->tx_overflows);
+	checking = false;
+}
+
+static void setup_run(const struct run *r)
+{
+	run = r;
+	failed = false;
+	accepted = 0;
+	panic_written[0] = panic_written[1] = 0;
+	rx_panic_armed[0] = rx_panic_armed[1] = false;
+	panic_entering[0] = panic_entering[1] = false;
+	port_stopped = false;
+	checking = false;
+	for (size_t i = 0; i < sizeof expected; i++)
+		expected[i] = (uint8_t)('a' + i % 26u);
+	struct pl011_model_config model_config;
+	pl011_model_default_config(&model_config);
+	model_config.base = HARNESS_BASE;
+	model_config.fifo_depth = r->depth;
+	model_config.uartclk_hz = r->line->uartclk_hz;
+	harness_setup_with(&h, &model_config);
+	h.config.baud = r->line->baud;
+	h.config.tx_mode = r->mode;
+	h.config.rx_mode = PL011_RX_LOW_LATENCY;
+	h.config.rx_callback = rx_callback;
+	h.config.tx_buffer_size = RING_BYTES;
+	h.config.wait_hook = matrix_wait_hook;
+	if (harness_start(&h) != 0)
+		fail_run("pl011_init failed");
+	/* A backlog for the panics and the shutdowns to meet. */
+	int n = pl011_write(&h.uart, expected, PRELOAD_BYTES, PL011_NO_WAIT);
+	accepted = n > 0 ? (size_t)n : 0u;
+	/* Only a core that takes the interrupt takes it; otherwise it preempts whichever core
+	 * runs when it comes (the model's own dispatch). */
+	bool handler_core = r->call[0] >= CALL_HANDLER || r->call[1] >= CALL_HANDLER;
+	if (handler_core)
+		pl011_model_set_irq_handler(h.model, NULL, NULL);
+}
+
+/* Returns whether the run failed (and prints it). */
+static bool explore_pair(const struct run *r)
+{
+	if (getenv("CALL_MATRIX_TRACE") != NULL)
+		fprintf(stderr, "%s | %s, mode %d, depth %u, %s, one-in %u seed %u slices %llu/%llu\n",
+			call_names[r->call[0]], call_names[r->call[1]], r->mode, r->depth,
+			r->line->name, r->plan.switch_one_in, r->plan.seed,
+			(unsigned long long)r->plan.first_slice, (unsigned long long)r->plan.slice);
+	setup_run(r);
+	if (!failed) {
+		struct cores_plan plan = r->plan;
+		plan.at_point = check_point;
+		if (posting != POSTING_OFF)
+			pl011_model_set_posted_writes(cores_current, POSTED_OTHER_POINTS,
+						      posting == POSTING_NO_BARRIERS);
+		cores_run(&plan, core_body, NULL);
+		pl011_model_set_posted_writes(NULL, 0, false);
+		harness_route_irq(&h);
+		check_after_run();
+	}
+	harness_teardown(&h);
+	return failed;
+}
+
+struct tally {
+	unsigned long runs, failures, pair_failures;
+	unsigned pairs;
+};
+
+/* Prints the first two failures of each pair. */
+static void report(const struct run *r, struct tally *tally)
+{
+	tally->runs++;
+	if (!explore_pair(r))
+		return;
+	tally->failures++;
+	if (tally->pair_failures++ < 2)
+		print_message("FAIL %s | %s, mode %d, depth %u, %s line, one-in %u seed %u slices "
+			      "%llu/%llu: %s\n",
+			      call_names[r->call[0]], call_names[r->call[1]], r->mode, r->depth,
+			      r->line->name, r->plan.switch_one_in, r->plan.seed,
+			      (unsigned long long)r->plan.first_slice,
+			      (unsigned long long)r->plan.slice, failure);
+}
+
+static bool is_writer(enum call c)
+{
+	return c == CALL_WRITE_WAIT || c == CALL_WRITE_NO_WAIT;
+}
+
+static bool stops(enum call c)
+{
+	return c == CALL_SHUTDOWN || c == CALL_REINIT;
+}
+
+static bool is_handler(enum call c)
+{
+	return c == CALL_HANDLER || c == CALL_RX_PANIC;
+}
+
+/* The pairs include/pl011.h allows: one writer at a time; shutdown and init are the port's
+ * owner's calls, never beside a writer or each other, and init (which clears the instance)
+ * never beside a flush; one interrupt handler. */
+static bool excludes(enum call stop, enum call other)
+{
+	return is_writer(other) || stops(other) || (stop == CALL_REINIT && other == CALL_FLUSH);
+}
+
+static bool allowed(enum call a, enum call b)
+{
+	if (is_writer(a) && is_writer(b))
+		return false;
+	if ((stops(a) && excludes(a, b)) || (stops(b) && excludes(b, a)))
+		return false;
+	return !(is_handler(a) && is_handler(b));
+}
+
+static void for_each_pair(void (*schedules)(struct run *r, struct tally *tally),
+			  const char *name)
+{
+	struct tally tally = {0, 0, 0, 0};
+	struct run r;
+	memset(&r, 0, sizeof r);
+	for (unsigned a = 0; a < CALLS; a++)
+		for (unsigned b = 0; b < CALLS; b++) {
+			if (!allowed((enum call)a, (enum call)b))
+				continue;
+			tally.pairs++;
+			tally.pair_failures = 0;
+			r.call[0] = (enum call)a;
+			r.call[1] = (enum call)b;
+			for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
+				for (unsigned depth = 16; depth <= 32; depth += 16)
+					for (size_t l = 0; l < sizeof lines / sizeof lines[0]; l++) {
+						r.mode = modes[m];
+						r.depth = depth;
+						r.line = &lines[l];
+						schedules(&r, &tally);
+					}
+		}
+	print_message("call matrix, %s: %u ordered pairs of %d calls, %lu runs, %lu failures\n",
+		      name, tally.pairs, CALLS, tally.runs, tally.failures);
+	assert_int_equal(tally.failures, 0);
+}
+
+static void seeded(struct run *r, struct tally *tally)
+{
+	static const uint32_t one_in[] = {2, 60};
+	memset(&r->plan, 0, sizeof r->plan);
+	for (size_t i = 0; i < sizeof one_in / sizeof one_in[0]; i++)
+		for (uint32_t seed = 1; seed <= 2; seed++) {
+			r->plan.switch_one_in = one_in[i];
+			r->plan.seed = seed * 2654435761u + (uint32_t)i;
+			report(r, tally);
+		}
+}
+
+static void scripted(struct run *r, struct tally *tally)
+{
+	static const uint64_t first[] = {3, 40, 300};
+	static const uint64_t slice[] = {5, 50};
+	memset(&r->plan, 0, sizeof r->plan);
+	for (size_t f = 0; f < sizeof first / sizeof first[0]; f++)
+		for (size_t s = 0; s < sizeof slice / sizeof slice[0]; s++) {
+			r->plan.first_slice = first[f];
+			r->plan.slice = slice[s];
+			r->plan.seed = (uint32_t)(f * 2u + s);
+			report(r, tally);
+		}
+}
+
+/* Posted writes: the pairs that hand TX over between cores while it streams, seeded. */
+static unsigned long posted_pairs(void)
+{
+	static const enum call calls[] = {CALL_WRITE_WAIT, CALL_PANIC, CALL_HANDLER};
+	struct tally tally = {0, 0, 0, 0};
+	struct run r;
+	memset(&r, 0, sizeof r);
+	for (size_t a = 0; a < 3; a++)
+		for (size_t b = 0; b < 3; b++) {
+			if (!allowed(calls[a], calls[b]))
+				continue;
+			tally.pairs++;
+			tally.pair_failures = 0;
+			r.call[0] = calls[a];
+			r.call[1] = calls[b];
+			for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
+				for (size_t l = 0; l < sizeof lines / sizeof lines[0]; l++) {
+					r.mode = modes[m];
+					r.depth = 16;
+					r.line = &lines[l];
+					seeded(&r, &tally);
+				}
+		}
+	print_message("call matrix, posted writes%s: %u pairs, %lu runs, %lu failures\n",
+		      posting == POSTING_NO_BARRIERS ? " without the barriers" : "", tally.pairs,
+		      tally.runs, tally.failures);
+	return tally.failures;
+}
+
+static void test_call_matrix_with_posted_writes(void **state)
+{
+	(void)state;
+	posting = POSTING_ON;
+	unsigned long failures = posted_pairs();
+	posting = POSTING_OFF;
+	assert_int_equal(failures, 0);
+}
+
+/* The same runs must catch the barriers' removal, or they prove nothing about them. */
+static void test_call_matrix_catches_the_barriers_removed(void **state)
+{
+	(void)state;
+	posting = POSTING_NO_BARRIERS;
+	unsigned long failures = posted_pairs();
+	posting = POSTING_OFF;
+	assert_true(failures > 0);
+}
+
+static void test_call_matrix_under_seeded_schedules(void **state)
+{
+	(void)state;
+	for_each_pair(seeded, "seeded schedules");
+}
+
+static void test_call_matrix_under_scripted_slices(void **state)
+{
+	(void)state;
+	for_each_pair(scripted, "scripted slices");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_call_matrix_under_seeded_schedules),
+		cmocka_unit_test(test_call_matrix_under_scripted_slices),
+		cmocka_unit_test(test_call_matrix_with_posted_writes),
+		cmocka_unit_test(test_call_matrix_catches_the_barriers_removed),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,174 @@
+/* Each bound of docs/waiting.md met exactly: the wait runs out no later (and no earlier) than the page says. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "harness.h"
+
+/*
+ * Every case holds the line with CTS, so that the wait can only end at its bound, and
+ * compares the simulated time the call took with the bound computed here from the page's
+ * formula: the backlog deadline of q bytes is (q + depth) frames plus a quarter plus 1 ms,
+ * "n frames" is n frame times rounded up to a microsecond. The slack is what one more wait
+ * step costs (the harness's 2 us step, an FR read, a clock read).
+ */
+#define SLACK_US 5u
+
+static struct harness h;
+
+static uint32_t frames_us(uint64_t frames)
+{
+	return (uint32_t)((frames * pl011_model_frame_ns(h.model) + 999u) / 1000u);
+}
+
+static uint32_t backlog_us(uint64_t queued)
+{
+	uint32_t us = frames_us(queued + (uint64_t)pl011_get_fifo_depth(&h.uart));
+	return us + us / 4u + 1000u;
+}
+
+static void start_held(enum pl011_tx_mode mode, unsigned depth)
+{
+	harness_setup(&h, 48000000u, depth);
+	h.config.tx_mode = mode;
+	h.config.flags = PL011_FLAG_RTS_CTS;
+	assert_int_equal(harness_start(&h), 0);
+	pl011_model_set_cts(h.model, false);
+}
+
+static uint64_t now_us(void)
+{
+	return pl011_model_now_ns(h.model) / 1000u;
+}
+
+static void expect_took(uint64_t start_us, uint64_t documented_us, const char *what)
+{
+	uint64_t took = now_us() - start_us;
+	print_message("%s: took %llu us, docs/waiting.md says %llu us\n", what,
+		      (unsigned long long)took, (unsigned long long)documented_us);
+	if (took > documented_us + SLACK_US || took + SLACK_US < documented_us)
+		fail_msg("%s: %llu us against the documented %llu us", what,
+			 (unsigned long long)took, (unsigned long long)documented_us);
+}
+
+static const enum pl011_tx_mode modes[] = {PL011_TX_POLLED, PL011_TX_MEASURED};
+
+/* pl011_write: PL011_WAIT_AUTO = the backlog deadline of (queued + len). */
+static void test_write_waits_its_backlog_deadline(void **state)
+{
+	(void)state;
+	static uint8_t data[HARNESS_TX_RING + 64u];
+	for (size_t m = 0; m < 2; m++)
+		for (unsigned depth = 16; depth <= 32; depth += 16) {
+			start_held(modes[m], depth);
+			uint64_t start = now_us();
+			int n = pl011_write(&h.uart, data, sizeof data, PL011_WAIT_AUTO);
+			assert_true(n >= 0 && (size_t)n < sizeof data);
+			expect_took(start, backlog_us(sizeof data), "pl011_write");
+			harness_teardown(&h);
+		}
+}
+
+/* A held MEASURED port with 40 bytes accepted; returns how many the ring holds. */
+static size_t start_held_with_backlog(unsigned depth)
+{
+	start_held(PL011_TX_MEASURED, depth);
+	assert_int_equal(pl011_write(&h.uart, "0123456789012345678901234567890123456789", 40,
+				     PL011_NO_WAIT),
+			 40);
+	return pl011_tx_queued(&h.uart);
+}
+
+/* pl011_flush: PL011_WAIT_AUTO = the backlog deadline of the ring. */
+static void test_flush_waits_its_backlog_deadline(void **state)
+{
+	(void)state;
+	for (unsigned depth = 16; depth <= 32; depth += 16) {
+		size_t queued = start_held_with_backlog(depth);
+		uint64_t start = now_us();
+		assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), PL011_ETIMEDOUT);
+		expect_took(start, backlog_us(queued), "pl011_flush");
+		harness_teardown(&h);
+	}
+}
+
+/* pl011_shutdown with CTS held: the drain (the backlog deadline of the ring), the FIFO (the
+ * backlog deadline of one byte), BUSY after disabling (2 frames). */
+static void test_shutdown_with_cts_held_waits_what_the_page_adds_up(void **state)
+{
+	(void)state;
+	for (unsigned depth = 16; depth <= 32; depth += 16) {
+		size_t queued = start_held_with_backlog(depth);
+		uint64_t documented = backlog_us(queued) + backlog_us(1) + frames_us(2) + 1u;
+		uint64_t start = now_us();
+		assert_int_equal(pl011_shutdown(&h.uart, PL011_WAIT_AUTO), PL011_ESTALLED);
+		expect_took(start, documented, "pl011_shutdown, CTS held");
+		harness_teardown(&h);
+	}
+}
+
+/* pl011_write_panic owning TX: the backlog deadline of (queued at the call + len). */
+static void test_panic_waits_its_backlog_deadline(void **state)
+{
+	(void)state;
+	for (size_t m = 0; m < 2; m++) {
+		start_held(modes[m], 16);
+		size_t queued = 0;
+		if (modes[m] != PL011_TX_POLLED) {
+			assert_int_equal(pl011_write(&h.uart, "01234567890123456789012345", 26,
+						     PL011_NO_WAIT),
+					 26);
+			queued = pl011_tx_queued(&h.uart);
+		} else {
+			assert_int_equal(pl011_write(&h.uart, "0123456789012345", 16, PL011_NO_WAIT),
+					 16);
+		}
+		uint64_t start = now_us();
+		assert_int_equal(pl011_write_panic(&h.uart, "PANIC", 5), 0);
+		expect_took(start, backlog_us(queued + 5u), "pl011_write_panic");
+		harness_teardown(&h);
+	}
+}
+
+/* pl011_read: PL011_WAIT_AUTO = the backlog deadline of len, for the first byte. */
+static void test_read_waits_its_backlog_deadline(void **state)
+{
+	(void)state;
+	start_held(PL011_TX_POLLED, 16);
+	uint8_t buffer[10];
+	uint64_t start = now_us();
+	assert_int_equal(pl011_read(&h.uart, buffer, sizeof buffer, PL011_WAIT_AUTO), 0);
+	expect_took(start, backlog_us(sizeof buffer), "pl011_read");
+	harness_teardown(&h);
+}
+
+/* pl011_send_break: the drain, then max(duration, 2 frames). */
+static void test_send_break_holds_the_line_its_duration(void **state)
+{
+	(void)state;
+	harness_setup(&h, 48000000u, 16);
+	assert_int_equal(harness_start(&h), 0);
+	uint64_t start = now_us();
+	assert_int_equal(pl011_send_break(&h.uart, 1u), 0);
+	expect_took(start, frames_us(2), "pl011_send_break, 1 us asked");
+	start = now_us();
+	assert_int_equal(pl011_send_break(&h.uart, 5000u), 0);
+	expect_took(start, 5000u, "pl011_send_break, 5 ms asked");
+	harness_teardown(&h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		HARNESS_TEST(test_write_waits_its_backlog_deadline, &h),
+		HARNESS_TEST(test_flush_waits_its_backlog_deadline, &h),
+		HARNESS_TEST(test_shutdown_with_cts_held_waits_what_the_page_adds_up, &h),
+		HARNESS_TEST(test_panic_waits_its_backlog_deadline, &h),
+		HARNESS_TEST(test_read_waits_its_backlog_deadline, &h),
+		HARNESS_TEST(test_send_break_holds_the_line_its_duration, &h),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,314 @@
+/* The two-core and panic-path defects of issue 26, each reproduced on the model as it was found. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cores.h"
+#include "harness.h"
+#include "pl011_io.h"
+#include "pl011_regs.h"
+
+static struct harness h;
+
+/* ---- examples/smp's pattern at a real line rate ---- */
+
+#define SMP_BYTES 3000u
+#define SMP_QUEUE_CHUNK 61u
+#define SMP_PANIC_CHUNK 13u
+
+static unsigned smp_short_panics, smp_panic_calls, smp_short_writes;
+
+static void smp_wait_step(void *context)
+{
+	cores_idle_step(context, 2000u);
+}
+
+static uint32_t next_length(uint32_t *state, uint32_t max)
+{
+	return harness_random(state) % max + 1u;
+}
+
+/* Core 0 pl011_write in chunks of 1-61 (PL011_WAIT_AUTO), core 1 pl011_write_panic in chunks
+ * of 1-13, as examples/smp does on three cores (there the interrupt has its own). */
+static void smp_body(int core, void *context)
+{
+	(void)context;
+	uint8_t chunk[SMP_QUEUE_CHUNK];
+	uint32_t state = core == 0 ? 0x9E3779B9u : 0x2545F491u;
+	uint32_t position = 0;
+	while (position < SMP_BYTES) {
+		uint32_t length = next_length(&state, core == 0 ? SMP_QUEUE_CHUNK : SMP_PANIC_CHUNK);
+		if (length > SMP_BYTES - position)
+			length = SMP_BYTES - position;
+		for (uint32_t i = 0; i < length; i++)
+			chunk[i] = (uint8_t)((core == 0 ? 'a' : 'A') + (position + i) % 26u);
+		int n = core == 0 ? pl011_write(&h.uart, chunk, length, PL011_WAIT_AUTO)
+				  : pl011_write_panic(&h.uart, chunk, length);
+		if (core == 1) {
+			smp_panic_calls++;
+			if (n != (int)length)
+				smp_short_panics++;
+		} else if (n != (int)length) {
+			smp_short_writes++;
+		}
+		position += n > 0 ? (uint32_t)n : length;
+		if (pl011_model_irq_line(h.model) && core == 0)
+			cores_yield();
+	}
+}
+
+static void run_smp_pattern(enum pl011_tx_mode mode, uint32_t switch_one_in)
+{
+	harness_setup(&h, 48000000u, 16);
+	h.config.tx_mode = mode;
+	h.config.wait_hook = smp_wait_step;
+	assert_int_equal(harness_start(&h), 0);
+	smp_short_panics = smp_panic_calls = smp_short_writes = 0;
+	struct cores_plan plan = {.switch_one_in = switch_one_in, .seed = 0x5339u};
+	cores_run(&plan, smp_body, NULL);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	print_message("smp pattern, mode %d, 115200 baud, 4 KiB ring: %u of %u panic calls short, "
+		      "%u writes short, %llu overflows\n",
+		      mode, smp_short_panics, smp_panic_calls, smp_short_writes,
+		      (unsigned long long)pl011_model_counters(h.model)->tx_overflows);
+	/* A panic has TX before any writer: the writer's own bound (its backlog deadline) does
+	 * not count the panics' line time, so some of its waits may run out; none of the
+	 * panics' may. */
+	assert_int_equal(smp_short_panics, 0);
+	assert_int_equal(pl011_model_counters(h.model)->tx_overflows, 0);
+	harness_teardown(&h);
+}
+
+/* The panic drained what a streaming writer kept queueing until its deadline and returned 0. */
+static void test_smp_pattern_no_panic_is_short_with_measured(void **state)
+{
+	(void)state;
+	run_smp_pattern(PL011_TX_MEASURED, 7);
+}
+
+/* The polled writer owned TX for its whole write: the panic waited out its bound. */
+static void test_smp_pattern_no_panic_is_short_when_polled(void **state)
+{
+	(void)state;
+	run_smp_pattern(PL011_TX_POLLED, 7);
+}
+
+/* ---- a same-core panic over a preempted owner ---- */
+
+static unsigned hook_calls;
+static bool counting_hook;
+static uint64_t panic_took_ns;
+static int panic_result;
+static bool delivered;
+
+static void counted_wait_step(void *context)
+{
+	if (counting_hook)
+		hook_calls++;
+	pl011_model_advance(context, 2000u);
+}
+
+static uint32_t always_core_0(void *context)
+{
+	(void)context;
+	return 0;
+}
+
+static void panic_interrupt(void *context)
+{
+	(void)context;
+	static const char message[] = "PANIC";
+	uint64_t start = pl011_model_now_ns(h.model);
+	counting_hook = true;
+	panic_result = pl011_write_panic(&h.uart, message, 5);
+	counting_hook = false;
+	panic_took_ns = pl011_model_now_ns(h.model) - start;
+}
+
+/* Deliver the panic at the first register access after the writer took TX. */
+static void at_owned_point(void *context)
+{
+	(void)context;
+	if (delivered || pl011_model_in_irq(h.model) || (h.uart.tx.owner & 1u) == 0)
+		return;
+	delivered = true;
+	pl011_model_run_as_irq(h.model, panic_interrupt, NULL);
+}
+
+static void preempt_owner_with_panic(uint32_t baud, unsigned depth, bool with_core_id)
+{
+	harness_setup(&h, 48000000u, depth);
+	h.config.baud = baud;
+	h.config.tx_mode = PL011_TX_MEASURED;
+	h.config.wait_hook = counted_wait_step;
+	if (with_core_id)
+		h.config.core_id = always_core_0;
+	assert_int_equal(harness_start(&h), 0);
+	hook_calls = 0;
+	delivered = false;
+	pl011_model_set_preempt_hook(at_owned_point, NULL);
+	assert_int_equal(pl011_write(&h.uart, "abcdefgh", 8, PL011_NO_WAIT), 8);
+	pl011_model_set_preempt_hook(NULL, NULL);
+	assert_true(delivered);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+}
+
+/* Its wait for an owner that cannot run until it returns was 1.6 ms at 115,200 with a 16-deep
+ * FIFO, 34.5 ms at 9,600 with a 32-deep one: with the core known it writes beside at once,
+ * its five characters within (5 + 2) frames + 1 ms. */
+static void test_same_core_panic_writes_beside_a_preempted_owner_at_once(void **state)
+{
+	(void)state;
+	static const uint32_t bauds[] = {115200u, 9600u};
+	static const unsigned depths[] = {16u, 32u};
+	for (size_t i = 0; i < 2; i++) {
+		preempt_owner_with_panic(bauds[i], depths[i], true);
+		uint64_t frame_ns = pl011_model_frame_ns(h.model);
+		print_message("same-core panic over a preempted owner, %u baud, FIFO %u: %llu us\n",
+			      bauds[i], depths[i], (unsigned long long)(panic_took_ns / 1000u));
+		assert_int_equal(panic_result, 5);
+		assert_true(panic_took_ns <= 7u * frame_ns + 1000000u);
+		harness_teardown(&h);
+	}
+}
+
+/* config.wait_hook ("an RTOS yield") was called 769 times from interrupt context by one panic. */
+static void test_panic_never_calls_the_wait_hook(void **state)
+{
+	(void)state;
+	preempt_owner_with_panic(115200u, 16u, false);
+	print_message("wait hook calls from inside the panic: %u\n", hook_calls);
+	assert_int_equal(panic_result, 5);
+	assert_int_equal(hook_calls, 0);
+	harness_teardown(&h);
+}
+
+/* ---- a panic beside an owner on another core that was stopped ---- */
+
+enum stall_phase { STALL_START, STALL_OWNER_RUNS, STALL_PANIC_RUNS, STALL_PANIC_WRITES,
+		   STALL_OWNER_RESUMES, STALL_FREE };
+static enum stall_phase stall_phase;
+static uint64_t stall_since_ns, stall_resumed_points;
+static int stall_panic_result;
+
+/*
+ * Core 1 starts a write to an idle port and is stopped once it owns TX with two characters in
+ * the FIFO; core 0's panic waits out its ownership bound, goes beside the owner, and is
+ * stopped itself between the FR read that showed the FIFO empty and its DR write; core 1 then
+ * resumes and fills what it may; then the panic writes.
+ */
+static void stall_at_point(void *context)
+{
+	(void)context;
+	int core = cores_current();
+	uint64_t now = pl011_model_now_ns(h.model);
+	switch (stall_phase) {
+	case STALL_START:
+		stall_phase = STALL_OWNER_RUNS;
+		cores_yield();
+		break;
+	case STALL_OWNER_RUNS:
+		if (core == 1 && (h.uart.tx.owner & 1u) != 0 && pl011_model_tx_level(h.model) >= 2u) {
+			stall_phase = STALL_PANIC_RUNS;
+			stall_since_ns = now;
+			cores_yield();
+		}
+		break;
+	case STALL_PANIC_RUNS:
+		/* Past the panic's wait for the owner (16 frames + 100 us), with the FIFO drained:
+		 * this point is the FR read that shows it empty, the next one the DR write. */
+		if (core == 0 && now - stall_since_ns > 16u * pl011_model_frame_ns(h.model) + 150000u &&
+		    pl011_model_tx_level(h.model) == 0)
+			stall_phase = STALL_PANIC_WRITES;
+		break;
+	case STALL_PANIC_WRITES:
+		if (core == 0) {
+			stall_phase = STALL_OWNER_RESUMES;
+			stall_resumed_points = 0;
+			cores_yield();
+		}
+		break;
+	case STALL_OWNER_RESUMES:
+		if (core == 1 && (++stall_resumed_points > 400u ||
+				  pl011_model_tx_level(h.model) == (unsigned)pl011_get_fifo_depth(&h.uart))) {
+			stall_phase = STALL_FREE;
+			cores_yield();
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static void stall_body(int core, void *context)
+{
+	(void)context;
+	if (core == 0)
+		stall_panic_result = pl011_write_panic(&h.uart, "PANIC", 5);
+	else
+		(void)pl011_write(&h.uart, "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz", 52,
+				  PL011_NO_WAIT);
+}
+
+/* The case the header used to leave open: the resumed owner filled the FIFO between the
+ * panic's look at FR and its write, and the panic's character overflowed it. */
+static void test_panic_beside_a_stopped_owner_on_another_core_never_overflows(void **state)
+{
+	(void)state;
+	harness_setup(&h, 48000000u, 16);
+	h.config.tx_mode = PL011_TX_MEASURED;
+	assert_int_equal(harness_start(&h), 0);
+	stall_phase = STALL_START;
+	struct cores_plan plan = {.first_slice = UINT64_MAX / 2u, .slice = UINT64_MAX / 2u,
+				  .at_point = stall_at_point};
+	cores_run(&plan, stall_body, NULL);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	print_message("panic beside a stopped owner on another core: phase %d reached, panic "
+		      "returned %d, %llu overflows\n",
+		      stall_phase, stall_panic_result,
+		      (unsigned long long)pl011_model_counters(h.model)->tx_overflows);
+	assert_int_equal(stall_phase, STALL_FREE);
+	assert_int_equal(stall_panic_result, 5);
+	assert_int_equal(pl011_model_counters(h.model)->tx_overflows, 0);
+	assert_int_equal(pl011_model_wire_len(h.model), 52u + 5u);
+	harness_teardown(&h);
+}
+
+/* ---- the holding register of a port stopped without FIFOs ---- */
+
+/* A character left in the holding register of a stopped port (FEN already clear, so clearing
+ * it again flushed nothing) came out after the next start before that run's data: "Pok". */
+static void test_restart_flushes_the_holding_register_of_a_stopped_port(void **state)
+{
+	(void)state;
+	harness_setup(&h, 48000000u, 16);
+	h.config.tx_mode = PL011_TX_MEASURED;
+	assert_int_equal(harness_start(&h), 0);
+	assert_int_equal(pl011_shutdown(&h.uart, PL011_WAIT_AUTO), 0);
+	size_t before = pl011_model_wire_len(h.model);
+	/* A late write from a core that was stopped in the middle of a panic. */
+	pl011_io_write(HARNESS_BASE + PL011_DR, 'P');
+	assert_int_equal(harness_start(&h), 0);
+	assert_int_equal(pl011_write(&h.uart, "ok", 2, PL011_WAIT_AUTO), 2);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	assert_int_equal(pl011_model_wire_len(h.model), before + 2u);
+	assert_int_equal(pl011_model_wire_byte(h.model, before), 'o');
+	harness_teardown(&h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		HARNESS_TEST(test_smp_pattern_no_panic_is_short_with_measured, &h),
+		HARNESS_TEST(test_smp_pattern_no_panic_is_short_when_polled, &h),
+		HARNESS_TEST(test_same_core_panic_writes_beside_a_preempted_owner_at_once, &h),
+		HARNESS_TEST(test_panic_never_calls_the_wait_hook, &h),
+		HARNESS_TEST(test_panic_beside_a_stopped_owner_on_another_core_never_overflows, &h),
+		HARNESS_TEST(test_restart_flushes_the_holding_register_of_a_stopped_port, &h),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
