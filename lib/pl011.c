@@ -382,10 +382,8 @@ static int stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *r
 	if (bound_us < budget)
 		budget = bound_us;
 	(void)pl011_tx_wait_drained(uart, budget);
-	/* Before TX masks everything: an RX pause or resume from now on writes IMSC as 0. */
-	pl011_imsc_update(uart, 0, PL011_IMSC_FROZEN);
-	/* From here on this thread owns TX for good, with every interrupt masked: no other
-	 * context writes the FIFO or IMSC. */
+	/* From here on this thread owns TX for good, with every interrupt masked and IMSC
+	 * frozen at 0: no other context writes the FIFO or IMSC. */
 	uint32_t discarded = pl011_tx_stop(uart);
 	uart->stats.tx_discarded += discarded;
 	int result = (int)discarded;

@@ -808,8 +808,11 @@ uint32_t pl011_tx_stop(struct pl011 *uart)
 	pl011_wait_start(&wait, uart, tx_stop_wait_us(uart));
 	tx_wait_beside_done(uart, &wait);
 	/* Every cause masked, not only TX: the handler of a stopped port returns without
-	 * servicing, so an RX cause left unmasked would keep calling it. */
-	pl011_reg_write(uart, PL011_IMSC, 0);
+	 * servicing, so an RX cause left unmasked would keep calling it. Frozen, not just
+	 * written 0: an RX pause or resume from now on writes IMSC as 0 too. Only here, with TX
+	 * taken: frozen earlier, an owner on another core would release with ARMED set and
+	 * TXIM already masked, a word that promises an interrupt nobody can raise. */
+	pl011_imsc_update(uart, 0, PL011_IMSC_FROZEN);
 	if (owned)
 		tx_disarmed(uart);
 	if (!pl011_tx_uses_ring(uart))
