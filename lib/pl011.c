@@ -280,6 +280,10 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 			 pl011_rx_uses_ring(uart) ? &uart->rx.ring : NULL);
 	uart->line.frame_ns = new_frame_ns;
 
+	/* Where it ran before pl011_tx_reset moved below program_uart: the clock reads it spins
+	 * on set the phase of the clock against the line that MEASURED was proven on (the
+	 * waiting writer's cells of the regime matrix, tests/unit/test_regimes.c). */
+	pl011_tx_time_clock(uart);
 	uart->imsc = plan.imsc; /* no other context runs yet */
 	program_uart(uart, &plan);
 	/* Last: it frees the owner word, and nothing may write the FIFO before it is programmed. */
