@@ -280,9 +280,9 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 			 pl011_rx_uses_ring(uart) ? &uart->rx.ring : NULL);
 	uart->line.frame_ns = new_frame_ns;
 
-	/* Where it ran before pl011_tx_reset moved below program_uart: the clock reads it spins
-	 * on set the phase of the clock against the line that MEASURED was proven on (the
-	 * waiting writer's cells of the regime matrix, tests/unit/test_regimes.c). */
+	/* Before programming, where the regime matrix proved MEASURED: the clock reads this spins
+	 * on set the clock's phase against the line, and its waiting-writer cells (the writer's
+	 * stall passes racing a late interrupt) are sensitive to that phase. */
 	pl011_tx_time_clock(uart);
 	uart->imsc = plan.imsc; /* no other context runs yet */
 	program_uart(uart, &plan);
