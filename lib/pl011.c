@@ -280,6 +280,10 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 			 pl011_rx_uses_ring(uart) ? &uart->rx.ring : NULL);
 	uart->line.frame_ns = new_frame_ns;
 
+	/* Before programming, where the regime matrix proved MEASURED: the clock reads this spins
+	 * on set the clock's phase against the line, and its waiting-writer cells (the writer's
+	 * stall passes racing a late interrupt) are sensitive to that phase. */
+	pl011_tx_time_clock(uart);
 	uart->imsc = plan.imsc; /* no other context runs yet */
 	program_uart(uart, &plan);
 	/* Last: it frees the owner word, and nothing may write the FIFO before it is programmed. */

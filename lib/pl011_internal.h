@@ -179,6 +179,8 @@ void pl011_rx_carry_over(struct pl011 *uart, const struct pl011_ring *old);
 
 /* Prepare the TX state for a port being started (ring, trigger, ADAPTIVE tuning). */
 void pl011_tx_reset(struct pl011 *uart, uint32_t tx_level);
+/* MEASURED: time the clock's step, before the UART is programmed; pl011_tx_reset uses it. */
+void pl011_tx_time_clock(struct pl011 *uart);
 /* The TX interrupt cause: refill by the strategy, or defer to the context that owns TX. */
 void pl011_tx_service_irq(struct pl011 *uart);
 /* Wait for ring empty, TXFE and !BUSY; refills a stalled TX. Returns 0 or PL011_ETIMEDOUT. */

@@ -502,6 +502,11 @@ static uint32_t measured_clock_step(struct pl011 *uart)
 	return ticks[2] - ticks[1];
 }
 
+void pl011_tx_time_clock(struct pl011 *uart)
+{
+	uart->tx.clock_step_us = measured_clock_step(uart);
+}
+
 /* MEASURED's table: per level, the headroom ((trigger + 1) entries: the line stays busy that
  * long after the crossing) in nanoseconds of line time; the clock's step; its sampling state. */
 static void measured_reset(struct pl011 *uart)
@@ -512,8 +517,8 @@ static void measured_reset(struct pl011 *uart)
 		uint64_t headroom = (pl011_level_entries(depth, level) + 1u) * uart->line.frame_ns;
 		tx->headroom_ns[level] = headroom > UINT32_MAX ? UINT32_MAX : (uint32_t)headroom;
 	}
-	/* A clock too coarse to time even the highest level's headroom is no use to the judge. */
-	tx->clock_step_us = measured_clock_step(uart);
+	/* The step was timed before the UART was programmed (pl011_tx_time_clock). A clock too
+	 * coarse to time even the highest level's headroom is no use to the judge. */
 	if ((uint64_t)tx->clock_step_us * 1000u > tx->headroom_ns[ADAPTIVE_CEILING])
 		tx->clock_step_us = 0;
 	tx->chain_open = 0;
