@@ -408,7 +408,7 @@ int pl011_get_fifo_depth(const struct pl011 *uart)
  * (a short panic write). */
 static uint32_t handlers_wait_us(const struct pl011 *uart)
 {
-	return pl011_backlog_deadline_us(uart, 8u * uart->line.fifo_depth);
+	return pl011_backlog_deadline_us(uart, (size_t)8u * uart->line.fifo_depth);
 }
 
 static int stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *received,
