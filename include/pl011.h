@@ -387,8 +387,9 @@ int pl011_putc(struct pl011 *uart, uint8_t byte);
  * after the characters that were already in the FIFO and before the ring bytes still queued
  * (a panic it preempts itself is split around it). Use it when interrupts are off or the system
  * is going down. Returns the count of data bytes written (fewer when the bound ran out); each
- * of them leaves the UART: while a shutdown runs on another core it writes only what fits in
- * the FIFO at once, and nothing once shutdown has taken TX. It never calls config.wait_hook.
+ * of them leaves the UART: once a shutdown begins on another core it stops at its next burst
+ * (at most depth - 1 characters, even on a line as fast as the CPU, where no wait for room
+ * comes), and writes nothing once shutdown has taken TX. It never calls config.wait_hook.
  * Errors: PL011_EINVAL (NULL, len > INT32_MAX); PL011_ESHUTDOWN when the port was never
  * started, has been shut down, or a shutdown on another core has taken TX (the UART may still
  * send its last bytes then, and is disabled right after).
