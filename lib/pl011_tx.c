@@ -84,6 +84,15 @@ static uint32_t owner_claim(const struct pl011 *uart)
 	return TX_OWNED | (core << TX_CORE_SHIFT);
 }
 
+/* After every successful take of TX: the mirror of the barrier before each release, so that
+ * our FR reads and DR writes as the new owner reach the UART after the swap that gave us TX,
+ * as every observer sees them (lib/pl011_io.h). Returns true, for the caller's return. */
+static bool tx_acquired(void)
+{
+	pl011_io_barrier();
+	return true;
+}
+
 /* Take ownership with `claim` if nobody holds it (nor a panic asks for it: POLLED's RETRY;
  * in the ring modes RETRY is only ever set while OWNED is). */
 static bool tx_try_own_with(struct pl011 *uart, uint32_t claim)
@@ -91,7 +100,7 @@ static bool tx_try_own_with(struct pl011 *uart, uint32_t claim)
 	uint32_t word = owner_load(uart);
 	while ((word & (TX_OWNED | TX_RETRY | TX_STOPPED)) == 0) {
 		if (owner_swap(uart, &word, word | claim))
-			return true;
+			return tx_acquired();
 	}
 	return false;
 }
@@ -112,7 +121,7 @@ static bool tx_own_or_request(struct pl011 *uart)
 			return false;
 		uint32_t desired = word | ((word & TX_OWNED) != 0 ? TX_RETRY : claim);
 		if (owner_swap(uart, &word, desired))
-			return (word & TX_OWNED) == 0;
+			return (word & TX_OWNED) == 0 && tx_acquired();
 	}
 }
 
@@ -816,7 +825,7 @@ static bool tx_take_for_good(struct pl011 *uart, struct pl011_wait *wait)
 	for (;;) {
 		uint32_t word = owner_load(uart);
 		if ((word & TX_OWNED) == 0 && owner_swap(uart, &word, word | claim))
-			return true;
+			return tx_acquired();
 		if (pl011_wait_expired(wait)) {
 			word = owner_load(uart);
 			while (!owner_swap(uart, &word, word | TX_STOPPED))
@@ -1096,7 +1105,7 @@ static bool panic_own(struct pl011 *uart, struct pl011_wait *wait, struct pl011_
 		uint32_t word = owner_load(uart);
 		while ((word & (TX_OWNED | TX_STOPPED)) == 0)
 			if (owner_swap(uart, &word, (word & ~(TX_RETRY | TX_PANIC_WAITS)) | claim))
-				return true;
+				return tx_acquired();
 		*seen = word;
 		if ((word & TX_STOPPED) != 0 || (mine != 0 && (word & TX_CORE_MASK) == mine))
 			break;
