@@ -286,6 +286,9 @@ struct pl011 {
 	struct pl011_stats stats;   /* per-field writers: see struct pl011_stats */
 	uint32_t imsc;              /* atomic: what IMSC must hold (lib/pl011_internal.h) */
 	uint32_t state;             /* atomic: STOPPED, RUNNING, SHUTTING_DOWN */
+	/* atomic: interrupt handlers inside (announced before they look at state), which
+	 * shutdown and init wait out before they touch the rings; last, as init keeps it. */
+	uint32_t handlers_inside;
 };
 
 /*
@@ -303,7 +306,9 @@ struct pl011 {
  *  - pl011_shutdown with the interrupt handler, a panic write or a flush on another core, and
  *    pl011_init on a running port with the handler or a panic write: safe; every accepted byte
  *    is on the wire once or counted in stats.tx_discarded, never both, and nothing of the old
- *    run leaves after the restart. With pl011_write, pl011_read or another pl011_shutdown /
+ *    run leaves after the restart. Both wait for a handler already running on another core to
+ *    return before they touch the RX FIFO or the rings, so every received byte is in the
+ *    (new) ring once and in order, or counted in stats.rx_discarded. With pl011_write, pl011_read or another pl011_shutdown /
  *    pl011_init, and pl011_init with a flush (it clears the instance the flush reads): not
  *    allowed (they are the calls of whoever owns the port; stop your writer first).
  *  - the getters (pl011_get_stats, pl011_tx_queued, ...): safe, each a snapshot.
@@ -336,8 +341,14 @@ int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, uint32_t tolerance_ppm,
  * polled config), is counted in stats.rx_discarded. The new rx_buffer may be the old one (the
  * bytes stay where they are) or storage that does not overlap it. Bytes a stopped port's FIFO
  * holds (a boot loader's) go into the new ring too. A stopped port starts with zeroed counters.
- * Errors: PL011_EINVAL, PL011_EBAUD, with nothing touched (a running port keeps running).
- * Context: thread, with this UART's interrupt not running.
+ * On a running port it waits, after stopping it, for an interrupt handler already running on
+ * another core to return (bound: docs/waiting.md) before it touches the rings or the instance.
+ * Errors: PL011_EINVAL, PL011_EBAUD, with nothing touched (a running port keeps running);
+ * PL011_ESTALLED when such a handler did not return within that bound (an RX callback that
+ * blocks): the port is then stopped as by pl011_shutdown, its rings and counters left as they
+ * are, and pl011_init may be called again once the handler returned.
+ * Context: thread; not from the RX callback. The interrupt handler may run on another core
+ * (or preempt it on this one) at any point of it; other calls beside it: see below.
  */
 int pl011_init(struct pl011 *uart, const struct pl011_config *config);
 
@@ -376,8 +387,9 @@ int pl011_putc(struct pl011 *uart, uint8_t byte);
  * after the characters that were already in the FIFO and before the ring bytes still queued
  * (a panic it preempts itself is split around it). Use it when interrupts are off or the system
  * is going down. Returns the count of data bytes written (fewer when the bound ran out); each
- * of them leaves the UART: while a shutdown runs on another core it writes only what fits in
- * the FIFO at once, and nothing once shutdown has taken TX. It never calls config.wait_hook.
+ * of them leaves the UART: once a shutdown begins on another core it stops at its next burst
+ * (at most depth - 1 characters, even on a line as fast as the CPU, where no wait for room
+ * comes), and writes nothing once shutdown has taken TX. It never calls config.wait_hook.
  * Errors: PL011_EINVAL (NULL, len > INT32_MAX); PL011_ESHUTDOWN when the port was never
  * started, has been shut down, or a shutdown on another core has taken TX (the UART may still
  * send its last bytes then, and is disabled right after).
@@ -414,7 +426,10 @@ int pl011_getc(struct pl011 *uart);
  * Service every pending cause: errors are cleared and counted (OE as an overrun), RX and RT
  * drain the FIFO into the RX ring (bounded), or mask themselves while the ring is full, TX
  * refills the FIFO by the strategy or masks TXIM when the ring is empty. At most 4 passes over
- * MIS. Context: the UART's interrupt handler.
+ * MIS. A stopped port's handler returns at once. pl011_shutdown and pl011_init wait for a
+ * handler already running on another core to return (it announces itself before it looks at
+ * the port's state) before they flush the RX FIFO or touch the rings.
+ * Context: the UART's interrupt handler, on one core at a time.
  */
 void pl011_irq_handler(struct pl011 *uart);
 
@@ -439,8 +454,10 @@ int pl011_flush(struct pl011 *uart, uint32_t bound_us, size_t *pending);
  * that happened with the interrupts masked in stats.rx_overrun.
  * Errors: PL011_EINVAL, PL011_ESHUTDOWN (not started); PL011_ESTALLED when the FIFO itself
  * never drained (the ring bytes are still counted in stats.tx_discarded; up to depth bytes in
- * the FIFO are lost uncounted and stats.tx_fifo_abandoned is incremented).
- * The port can be started again with pl011_init. Context: thread.
+ * the FIFO are lost uncounted and stats.tx_fifo_abandoned is incremented); PL011_ESTALLED too
+ * when an interrupt handler running on another core did not return within its bound
+ * (docs/waiting.md): the RX FIFO is then counted in stats.rx_discarded, not read into the ring.
+ * The port can be started again with pl011_init. Context: thread; not from the RX callback.
  */
 int pl011_shutdown(struct pl011 *uart, uint32_t bound_us);
 

@@ -221,7 +221,8 @@ static void let_previous_output_finish(const struct pl011 *uart)
 				pl011_frames_us(uart, uart->line.fifo_depth + 1u) + 1u);
 }
 
-static int stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *received);
+static int stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *received,
+		     bool *handlers_out);
 
 int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 {
@@ -243,8 +244,12 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 	uint8_t fifo_storage[2u * 32u];
 	struct pl011_ring in_fifo;
 	(void)pl011_ring_init(&in_fifo, fifo_storage, sizeof fifo_storage);
-	if (pl011_is_running(uart)) {
-		(void)stop_port(uart, PL011_WAIT_AUTO, &in_fifo);
+	bool was_running = pl011_is_running(uart);
+	if (was_running) {
+		bool handlers_out = false;
+		(void)stop_port(uart, PL011_WAIT_AUTO, &in_fifo, &handlers_out);
+		if (!handlers_out)
+			return PL011_ESTALLED; /* a handler still uses the ring we would reset */
 		if (pl011_rx_uses_ring(uart))
 			received = uart->rx.ring;
 		(void)pl011_get_stats(uart, &kept); /* with the panic writes' bytes */
@@ -253,7 +258,15 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 	/* The owner word survives the clearing: shutdown left it taken for good, so a panic
 	 * that passed its state check before the shutdown is refused until the port runs. */
 	uint32_t owner = pl011_atomic_load(&uart->tx.owner, __ATOMIC_SEQ_CST);
-	memset(uart, 0, sizeof *uart);
+	/* handlers_inside is last and not cleared with the rest: a handler that looked at the
+	 * state before the shutdown may still be between its announcement and its withdrawal. A
+	 * port that was not running (garbage, for all we know) starts from 0. */
+	_Static_assert(offsetof(struct pl011, handlers_inside) + sizeof(uint32_t) +
+				       _Alignof(struct pl011) > sizeof(struct pl011),
+		       "handlers_inside must be the last member of struct pl011");
+	memset(uart, 0, offsetof(struct pl011, handlers_inside));
+	if (!was_running)
+		pl011_atomic_store(&uart->handlers_inside, 0u, __ATOMIC_SEQ_CST);
 	pl011_atomic_store(&uart->tx.owner, owner, __ATOMIC_SEQ_CST);
 	uart->stats = kept;
 	uart->config = *config;
@@ -333,10 +346,8 @@ static void service_causes(struct pl011 *uart, uint32_t mis)
  * `depth - trigger` characters per interrupt latency. There line.irq_passes allows up to four
  * passes, each after a fresh MIS read.
  */
-void pl011_irq_handler(struct pl011 *uart)
+static void service_passes(struct pl011 *uart)
 {
-	if (uart == NULL || pl011_state_get(uart) == PL011_STATE_STOPPED)
-		return;
 	uint32_t pass = 0;
 	do {
 		uint32_t mis = pl011_reg_read(uart, PL011_MIS);
@@ -346,6 +357,23 @@ void pl011_irq_handler(struct pl011 *uart)
 			uart->stats.irq_entries++;
 		service_causes(uart, mis);
 	} while (++pass < uart->line.irq_passes);
+}
+
+/* A handler announces itself before it looks at the state again, and withdraws when done:
+ * shutdown and init (stop_port) set STOPPED, then wait for no handler to be inside before
+ * they flush the RX FIFO, carry the ring over or clear the instance, so a handler that was
+ * already draining on another core never writes into a ring they re-initialise. A stopped
+ * port's handler returns without announcing itself, so init of a stopped port may clear the
+ * count. */
+void pl011_irq_handler(struct pl011 *uart)
+{
+	if (uart == NULL || pl011_state_get(uart) == PL011_STATE_STOPPED)
+		return;
+	pl011_presence_enter(&uart->handlers_inside);
+	pl011_io_atomic_point();
+	if (pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST) != PL011_STATE_STOPPED)
+		service_passes(uart);
+	pl011_presence_leave(&uart->handlers_inside);
 }
 
 int pl011_get_stats(const struct pl011 *uart, struct pl011_stats *out)
@@ -378,7 +406,17 @@ int pl011_get_fifo_depth(const struct pl011 *uart)
 
 /* Shutdown, and the first step of pl011_init on a running port; the RX ring keeps what it
  * received (pl011_init carries it over). */
-static int stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *received)
+/* How long stop_port waits for a handler already inside on another core: its own work is at
+ * most 4 passes of 2 x depth RX characters and a refill (microseconds of CPU); the backlog
+ * deadline of those 8 x depth characters leaves an RX callback room for its own bounded work
+ * (a short panic write). */
+static uint32_t handlers_wait_us(const struct pl011 *uart)
+{
+	return pl011_backlog_deadline_us(uart, (size_t)8u * uart->line.fifo_depth);
+}
+
+static int stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *received,
+		     bool *handlers_out)
 {
 	pl011_state_set(uart, PL011_STATE_SHUTTING_DOWN);
 
@@ -394,6 +432,16 @@ static int stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *r
 	/* Stopped before the last look at the FIFO: a panic write from now on is refused, and
 	 * one taken before it has its bytes waited for, not flushed with the FIFO. */
 	pl011_state_set(uart, PL011_STATE_STOPPED);
+	/* A handler that entered before this store may still drain RX into the ring on another
+	 * core: wait it out (pl011_irq_handler) before the FIFO is read out and the ring handed
+	 * on. One that outlives the bound leaves the FIFO's bytes to it: they are counted as
+	 * discarded, not moved, and pl011_init touches nothing. */
+	pl011_atomic_fence();
+	struct pl011_wait wait;
+	pl011_wait_start(&wait, uart, handlers_wait_us(uart));
+	*handlers_out = pl011_wait_presence_gone(&uart->handlers_inside, &wait);
+	if (!*handlers_out)
+		result = PL011_ESTALLED;
 	/* Bytes already in the FIFO get their own time to leave: the backlog deadline of one more
 	 * byte, whose margin also covers an interrupt taken meanwhile. */
 	if (pl011_wait_fr_for(uart, PL011_FR_DRAINED_MASK, PL011_FR_DRAINED,
@@ -402,7 +450,7 @@ static int stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *r
 		result = PL011_ESTALLED;
 	}
 	pl011_rx_count_masked_overrun(uart);
-	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u, received);
+	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u, *handlers_out ? received : NULL);
 	return result;
 }
 
@@ -412,7 +460,8 @@ int pl011_shutdown(struct pl011 *uart, uint32_t bound_us)
 		return PL011_EINVAL;
 	if (!pl011_is_running(uart))
 		return PL011_ESHUTDOWN;
-	int result = stop_port(uart, bound_us, NULL);
+	bool handlers_out;
+	int result = stop_port(uart, bound_us, NULL, &handlers_out);
 	/* Nobody can read them any more. */
 	if (pl011_rx_uses_ring(uart))
 		uart->stats.rx_discarded += (uint32_t)pl011_ring_count(&uart->rx.ring);

@@ -158,6 +158,29 @@ uint32_t pl011_wait_fr(const struct pl011 *uart, uint32_t mask, uint32_t want,
 /* The same with a fresh wait of budget_us; returns 0 or PL011_ETIMEDOUT. */
 int pl011_wait_fr_for(const struct pl011 *uart, uint32_t mask, uint32_t want, uint32_t budget_us);
 
+/*
+ * A count of contexts inside a section that another core waits out before it changes what
+ * they use (interrupt handlers before shutdown touches the rings, a panic writing beside the
+ * owner before shutdown disables the UART). Each enters, then looks at the state it depends
+ * on; the waiter changes that state, then waits for the count: one of them sees the other.
+ * The decrement is an add of 2^32 - 1: the cores without exclusives have a board helper for
+ * fetch_add (boards/common/atomics_irqmask.c), none for fetch_sub.
+ */
+static inline void pl011_presence_enter(uint32_t *count)
+{
+	pl011_io_atomic_point();
+	(void)__atomic_fetch_add(count, 1u, __ATOMIC_SEQ_CST);
+}
+
+static inline void pl011_presence_leave(uint32_t *count)
+{
+	pl011_io_atomic_point();
+	(void)__atomic_fetch_add(count, UINT32_MAX, __ATOMIC_SEQ_CST);
+}
+
+/* Wait, within `wait`, until nobody is inside; returns whether nobody is. */
+bool pl011_wait_presence_gone(const uint32_t *count, struct pl011_wait *wait);
+
 /* ---- lib/pl011_rx.c ---- */
 
 /* Decode one DR value into a byte (0..255) or a PL011_E* code, counting FE, PE and BE (not OE:

@@ -92,7 +92,9 @@ static inline void pl011_io_atomic_point(void)
  * the driver does not rely on the atomics for register writes: every release of TX ownership
  * (tx_release, the polled release), every ARMED change after an IMSC write, the handler's
  * ICR before its request, and a panic's last beside write before it is accounted are
- * preceded by this barrier. Its cost is one DMB SY per release. ARMv6 spells it as a CP15
+ * preceded by this barrier; and every successful take of TX (tx_acquired) is followed by it,
+ * the mirror on the acquiring side, so the new owner's first FR read cannot be satisfied
+ * before the swap that handed it TX. Its cost is one DMB SY per release and one per take. ARMv6 spells it as a CP15
  * operation; ARMv5 and ARMv6-M cores are treated as single, where program order is enough.
  * The model's posted-writes option (tests/model) holds each core's writes until its next
  * barrier or register read, and the call-matrix explorer fails without these barriers.

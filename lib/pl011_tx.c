@@ -13,6 +13,8 @@
  *         lets go, so that the pass (and the panic) ends however fast they would queue.
  *  STOPPED  shutdown has taken TX for good (with OWNED): panics are refused from then on.
  *  PANIC_OWNER  the owner is a panic write: another panic waits for it within its deadline.
+ *  PANIC_WAITS  (ring modes) a panic waits for TX: an owner that stops at its pass limit
+ *         (a line as fast as the CPU) lets go and waits for it to take TX before asking again.
  *  bits 8-15  the owner's core + 1 (config.core_id), 0 when not known: a panic that finds its
  *         own core owning TX has preempted that owner and need not wait for it.
  * In POLLED mode RETRY is a panic's request instead: the polled writer stops at the next byte
@@ -28,6 +30,7 @@
 #define TX_PANIC 8u
 #define TX_STOPPED 16u
 #define TX_PANIC_OWNER 32u /* the owner is a panic write (another panic waits for it) */
+#define TX_PANIC_WAITS 64u /* a panic waits for TX (ring modes) */
 #define TX_CORE_SHIFT 8u
 #define TX_CORE_MASK (0xFFu << TX_CORE_SHIFT)
 /* What a release clears besides OWNED. */
@@ -81,6 +84,15 @@ static uint32_t owner_claim(const struct pl011 *uart)
 	return TX_OWNED | (core << TX_CORE_SHIFT);
 }
 
+/* After every successful take of TX: the mirror of the barrier before each release, so that
+ * our FR reads and DR writes as the new owner reach the UART after the swap that gave us TX,
+ * as every observer sees them (lib/pl011_io.h). Returns true, for the caller's return. */
+static bool tx_acquired(void)
+{
+	pl011_io_barrier();
+	return true;
+}
+
 /* Take ownership with `claim` if nobody holds it (nor a panic asks for it: POLLED's RETRY;
  * in the ring modes RETRY is only ever set while OWNED is). */
 static bool tx_try_own_with(struct pl011 *uart, uint32_t claim)
@@ -88,7 +100,7 @@ static bool tx_try_own_with(struct pl011 *uart, uint32_t claim)
 	uint32_t word = owner_load(uart);
 	while ((word & (TX_OWNED | TX_RETRY | TX_STOPPED)) == 0) {
 		if (owner_swap(uart, &word, word | claim))
-			return true;
+			return tx_acquired();
 	}
 	return false;
 }
@@ -109,7 +121,7 @@ static bool tx_own_or_request(struct pl011 *uart)
 			return false;
 		uint32_t desired = word | ((word & TX_OWNED) != 0 ? TX_RETRY : claim);
 		if (owner_swap(uart, &word, desired))
-			return (word & TX_OWNED) == 0;
+			return (word & TX_OWNED) == 0 && tx_acquired();
 	}
 }
 
@@ -577,14 +589,24 @@ static void refill_by_strategy(struct pl011 *uart)
 	record_extra(uart, written > guaranteed ? written - guaranteed : 0u);
 }
 
-/* Any other owner: fill until FR shows the FIFO full or the ring is empty. Returns whether it
- * saw the FIFO full. Its writes void the next interrupt refill's blind count. */
-static bool refill_until_full(struct pl011 *uart)
+/* What an owner that polls FR writes before it lets go and asks again: on a line as fast as
+ * the CPU FR never shows TXFF, and an owner filling "until full" would hold TX (and keep a
+ * panic on another core waiting) for its whole write. */
+static uint32_t tx_pass_limit(const struct pl011 *uart)
+{
+	return 2u * uart->line.fifo_depth;
+}
+
+/* Any other owner: fill until FR shows the FIFO full, the ring is empty or the pass limit is
+ * reached. Returns whether it saw the FIFO full; *limited, whether it stopped at the limit.
+ * Its writes void the next interrupt refill's blind count. */
+static bool refill_until_full(struct pl011 *uart, bool *limited)
 {
 	uint32_t written = 0;
 	uint32_t first_fr = 0;
 	uart->stats.tx_refills++;
-	bool full = fill_polling(uart, UINT32_MAX, &first_fr, &written);
+	bool full = fill_polling(uart, tx_pass_limit(uart), &first_fr, &written);
+	*limited = !full && written == tx_pass_limit(uart);
 	if (written != 0)
 		uart->tx.poll_next = 1;
 	/* The stall guard's pass: bytes waited, so an empty FIFO is the line run dry. */
@@ -592,6 +614,18 @@ static bool refill_until_full(struct pl011 *uart)
 		uart->stats.tx_underruns++;
 	uart->tx.stall_pass = 0;
 	return full;
+}
+
+/* Just let go at a pass limit: while a panic says it waits, give it the time its own spin
+ * needs to take TX (it looks at the word at every step), at most 100 us, the margin of its
+ * ownership wait. Not the wait hook: this may run in the interrupt handler. */
+static void tx_let_panic_in(struct pl011 *uart)
+{
+	struct pl011_wait wait;
+	pl011_wait_start_panic(&wait, uart, 100u);
+	uint32_t word = owner_load(uart);
+	while ((word & (TX_PANIC_WAITS | TX_OWNED)) == TX_PANIC_WAITS && !pl011_wait_expired(&wait))
+		word = owner_load(uart);
 }
 
 /*
@@ -604,16 +638,28 @@ static void tx_send_and_release(struct pl011 *uart, bool latched)
 {
 	for (;;) {
 		bool sure;
+		bool limited = false;
 		if (latched)
 			refill_by_strategy(uart);
-		sure = latched || refill_until_full(uart);
+		sure = latched || refill_until_full(uart, &limited);
 		latched = false;
-		if (pl011_ring_count(&uart->tx.ring) == 0)
+		if (pl011_ring_count(&uart->tx.ring) == 0) {
 			tx_arm(uart, false);
-		else if (sure)
+		} else if (sure) {
 			tx_arm(uart, true);
-		else
+		} else if (limited) {
+			/* A line as fast as we write: let go between passes, so that a panic
+			 * waiting on another core gets TX within one pass, then own again or leave
+			 * the rest to whoever took it (RETRY). */
+			if (tx_release(uart)) {
+				tx_let_panic_in(uart);
+				if (!tx_own_or_request(uart))
+					return;
+			}
+			continue;
+		} else {
 			continue; /* bytes came after the ring ran dry: send them too */
+		}
 		if (tx_release(uart))
 			return;
 	}
@@ -784,7 +830,7 @@ static bool tx_take_for_good(struct pl011 *uart, struct pl011_wait *wait)
 	for (;;) {
 		uint32_t word = owner_load(uart);
 		if ((word & TX_OWNED) == 0 && owner_swap(uart, &word, word | claim))
-			return true;
+			return tx_acquired();
 		if (pl011_wait_expired(wait)) {
 			word = owner_load(uart);
 			while (!owner_swap(uart, &word, word | TX_STOPPED))
@@ -798,9 +844,7 @@ static bool tx_take_for_good(struct pl011 *uart, struct pl011_wait *wait)
  * we look at it after setting STOPPED: one of us sees the other. */
 static void tx_wait_beside_done(struct pl011 *uart, struct pl011_wait *wait)
 {
-	pl011_io_atomic_point();
-	while (__atomic_load_n(&uart->tx.beside, __ATOMIC_SEQ_CST) != 0 && !pl011_wait_expired(wait))
-		pl011_io_atomic_point();
+	(void)pl011_wait_presence_gone(&uart->tx.beside, wait);
 }
 
 uint32_t pl011_tx_stop(struct pl011 *uart)
@@ -838,6 +882,11 @@ static size_t write_bytes_polled(struct pl011 *uart, const uint8_t *data, size_t
 	size_t done = 0;
 	uint32_t burst = 0;
 	while (done < len && !(yields && tx_panic_asks(uart))) {
+		/* A panic stops at every burst once a shutdown began, not only in a wait for room:
+		 * on a line as fast as the CPU that wait never comes, and shutdown would disable
+		 * the UART under bytes the panic still counts (shutdown waits out one burst). */
+		if (burst == 0 && wait->panic && !pl011_is_running(uart))
+			break;
 		if (burst == 0 && (burst = tx_burst_allowed(uart, len - done)) == 0) {
 			if (pl011_wait_expired(wait))
 				break;
@@ -884,7 +933,9 @@ static size_t write_idle(struct pl011 *uart, const uint8_t *data, size_t len)
 	if (pl011_ring_count(&uart->tx.ring) == 0) {
 		uint32_t reads = 1;
 		uint32_t fr = pl011_reg_read(uart, PL011_FR);
-		done = write_while_room(uart, data, len, &fr, &reads);
+		/* At most one pass; the rest goes through the ring (tx_pass_limit). */
+		size_t pass = len < tx_pass_limit(uart) ? len : tx_pass_limit(uart);
+		done = write_while_room(uart, data, pass, &fr, &reads);
 		uart->stats.tx_fr_reads += reads;
 		uart->stats.tx_bytes += (uint32_t)done;
 		if (done != 0)
@@ -1008,12 +1059,9 @@ static size_t panic_as_owner(struct pl011 *uart, const uint8_t *data, size_t len
 	return done;
 }
 
-/* A decrement as an add of 2^32 - 1: the cores without exclusives have a board helper for
- * fetch_add (boards/common/atomics_irqmask.c), none for fetch_sub. */
 static void tx_beside_leave(struct pl011 *uart)
 {
-	pl011_io_atomic_point();
-	(void)__atomic_fetch_add(&uart->tx.beside, UINT32_MAX, __ATOMIC_SEQ_CST);
+	pl011_presence_leave(&uart->tx.beside);
 }
 
 /*
@@ -1027,8 +1075,7 @@ static void tx_beside_leave(struct pl011 *uart)
 static int panic_beside_owner(struct pl011 *uart, const uint8_t *data, size_t len,
 			      struct pl011_wait *wait)
 {
-	pl011_io_atomic_point();
-	(void)__atomic_fetch_add(&uart->tx.beside, 1u, __ATOMIC_SEQ_CST);
+	pl011_presence_enter(&uart->tx.beside);
 	pl011_io_barrier(); /* the count before our FR reads, as the owner's look sees them */
 	size_t done = 0;
 	if ((owner_load(uart) & TX_STOPPED) != 0) {
@@ -1065,13 +1112,15 @@ static bool panic_own(struct pl011 *uart, struct pl011_wait *wait, struct pl011_
 	for (;;) {
 		uint32_t word = owner_load(uart);
 		while ((word & (TX_OWNED | TX_STOPPED)) == 0)
-			if (owner_swap(uart, &word, (word & ~TX_RETRY) | claim))
-				return true;
+			if (owner_swap(uart, &word, (word & ~(TX_RETRY | TX_PANIC_WAITS)) | claim))
+				return tx_acquired();
 		*seen = word;
 		if ((word & TX_STOPPED) != 0 || (mine != 0 && (word & TX_CORE_MASK) == mine))
-			return false;
+			break;
 		if (polled && (word & TX_RETRY) == 0)
 			(void)owner_swap(uart, &word, word | TX_RETRY);
+		else if (!polled && (word & TX_PANIC_WAITS) == 0)
+			(void)owner_swap(uart, &word, word | TX_PANIC_WAITS);
 		/* Another panic lets go within its own deadline, which ours covers. */
 		if (pl011_wait_expired((word & TX_PANIC_OWNER) != 0 ? deadline : wait))
 			break;
@@ -1080,6 +1129,10 @@ static bool panic_own(struct pl011 *uart, struct pl011_wait *wait, struct pl011_
 		uint32_t word = owner_load(uart);
 		while ((word & TX_RETRY) != 0 && (word & TX_OWNED) != 0 &&
 		       !owner_swap(uart, &word, word & ~TX_RETRY))
+			;
+	} else { /* an owner need not let us in any more (another panic may say so again) */
+		uint32_t word = owner_load(uart);
+		while ((word & TX_PANIC_WAITS) != 0 && !owner_swap(uart, &word, word & ~TX_PANIC_WAITS))
 			;
 	}
 	return false;

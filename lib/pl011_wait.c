@@ -144,3 +144,14 @@ int pl011_wait_fr_for(const struct pl011 *uart, uint32_t mask, uint32_t want, ui
 	uint32_t fr = pl011_wait_fr(uart, mask, want, &wait);
 	return (fr & mask) == want ? 0 : PL011_ETIMEDOUT;
 }
+
+bool pl011_wait_presence_gone(const uint32_t *count, struct pl011_wait *wait)
+{
+	for (;;) {
+		pl011_io_atomic_point();
+		if (__atomic_load_n(count, __ATOMIC_SEQ_CST) == 0)
+			return true;
+		if (pl011_wait_expired(wait))
+			return false;
+	}
+}

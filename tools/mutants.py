@@ -92,8 +92,15 @@ MUTANTS = [
     m("irq-error-not-counted", "pl011.c", "counter not incremented",
       "uart->stats.irq_error++;", "", quick=True),
     m("irq-stopped-port-serviced", "pl011.c", "check skipped",
-      "if (uart == NULL || pl011_state_get(uart) == PL011_STATE_STOPPED)\n\t\treturn;\n\tuint32_t pass",
-      "if (uart == NULL)\n\t\treturn;\n\tuint32_t pass"),
+      "if (uart == NULL || pl011_state_get(uart) == PL011_STATE_STOPPED)\n\t\treturn;\n"
+      "\tpl011_presence_enter(&uart->handlers_inside);\n\tpl011_io_atomic_point();\n"
+      "\tif (pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST) != PL011_STATE_STOPPED)\n"
+      "\t\tservice_passes(uart);",
+      "if (uart == NULL)\n\t\treturn;\n"
+      "\tpl011_presence_enter(&uart->handlers_inside);\n\tservice_passes(uart);"),
+    m("stop-ignores-handlers", "pl011.c", "wait skipped",
+      "*handlers_out = pl011_wait_presence_gone(&uart->handlers_inside, &wait);",
+      "*handlers_out = true;"),
     m("shutdown-bound-ignored", "pl011.c", "check skipped",
       "if (bound_us < budget)\n\t\tbudget = bound_us;", ""),
     m("shutdown-discarded-not-counted", "pl011.c", "counter not incremented",
@@ -101,7 +108,8 @@ MUTANTS = [
     m("shutdown-abandoned-not-counted", "pl011.c", "counter not incremented",
       "uart->stats.tx_fifo_abandoned++;", ""),
     m("shutdown-quiesce-dropped", "pl011.c", "register write dropped",
-      "pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u, received);\n\treturn result;",
+      "pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u, *handlers_out ? received : NULL);\n"
+      "\treturn result;",
       "return result;"),
     m("shutdown-rx-unread-not-counted", "pl011.c", "counter not incremented",
       "uart->stats.rx_discarded += (uint32_t)pl011_ring_count(&uart->rx.ring);", ""),
@@ -140,9 +148,10 @@ MUTANTS = [
       "bool retry = (word & TX_RETRY) != 0;", "bool retry = false;"),
     m("arm-armed-before-imsc", "pl011_tx.c", "ordering",
       "pl011_imsc_update(uart, PL011_INT_TX, armed ? PL011_INT_TX : 0u);\n"
-      "\ttx_set_armed(uart, word, armed);",
+      "\tpl011_io_barrier();\n\ttx_set_armed(uart, word, armed);",
       "tx_set_armed(uart, word, armed);\n"
-      "\tpl011_imsc_update(uart, PL011_INT_TX, armed ? PL011_INT_TX : 0u);",
+      "\tpl011_imsc_update(uart, PL011_INT_TX, armed ? PL011_INT_TX : 0u);\n"
+      "\tpl011_io_barrier();",
       equivalent="ARMED is acted on only while OWNED is clear, and the owner holds OWNED across "
                  "both writes; what must come first is IMSC before the release swap, which "
                  "the barrier orders (see arm-barrier-dropped)"),
@@ -242,14 +251,19 @@ MUTANTS = [
     m("other-writer-no-poll", "pl011_tx.c", "check skipped",
       "if (written != 0)\n\t\tuart->tx.poll_next = 1;", ""),
     m("arm-without-sure-interrupt", "pl011_tx.c", "check skipped",
-      "else if (sure)\n\t\t\ttx_arm(uart, true);", "else if (1)\n\t\t\ttx_arm(uart, true);",
+      "} else if (sure) {\n\t\t\ttx_arm(uart, true);", "} else if (1) {\n\t\t\ttx_arm(uart, true);",
       equivalent="(argued, not proven) bytes can appear in the ring behind a pass that did not "
                  "see the FIFO full only through a producer's tx_kick, which sets RETRY; the "
                  "owner then cannot let go before another polling pass, so arming early "
                  "costs one IMSC write and is undone before the release"),
     m("empty-ring-stays-armed", "pl011_tx.c", "interrupt not acknowledged",
-      "if (pl011_ring_count(&uart->tx.ring) == 0)\n\t\t\ttx_arm(uart, false);",
-      "if (pl011_ring_count(&uart->tx.ring) == 0)\n\t\t\ttx_arm(uart, true);"),
+      "if (pl011_ring_count(&uart->tx.ring) == 0) {\n\t\t\ttx_arm(uart, false);",
+      "if (pl011_ring_count(&uart->tx.ring) == 0) {\n\t\t\ttx_arm(uart, true);"),
+    m("pass-limit-ignored", "pl011_tx.c", "bound removed",
+      "bool full = fill_polling(uart, tx_pass_limit(uart), &first_fr, &written);",
+      "bool full = fill_polling(uart, UINT32_MAX, &first_fr, &written);"),
+    m("panic-burst-ignores-stop", "pl011_tx.c", "check skipped",
+      "if (burst == 0 && wait->panic && !pl011_is_running(uart))", "if (0)"),
     m("kick-armed-test-flipped", "pl011_tx.c", "comparison flipped",
       "& (TX_ARMED | TX_OWNED)) == TX_ARMED)", "& (TX_ARMED | TX_OWNED)) != TX_ARMED)"),
     m("irq-beside-owner-no-ack", "pl011_tx.c", "interrupt not acknowledged",
