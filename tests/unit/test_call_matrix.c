@@ -269,7 +269,6 @@ static void core_body(int core, void *unused)
 #define OWNER_OWNED 1u /* lib/pl011_tx.c's bits of tx.owner */
 #define OWNER_ARMED 4u
 #define OWNER_PANIC 32u /* TX_PANIC_OWNER */
-#define IMSC_FROZEN (1u << 31) /* lib/pl011_internal.h's PL011_IMSC_FROZEN */
 
 static void check_point(void *unused)
 {
@@ -289,10 +288,7 @@ static void check_point(void *unused)
 			panic_entering[core] = false;
 	}
 	bool txim = (pl011_model_peek(h.model, PL011_IMSC) & PL011_INT_TX) != 0;
-	/* Once shutdown froze IMSC (lib/pl011_internal.h) it holds 0 whatever the word says:
-	 * the drain is over and nothing waits for the TX interrupt any more. */
-	bool frozen = (__atomic_load_n(&h.uart.imsc, __ATOMIC_SEQ_CST) & IMSC_FROZEN) != 0;
-	if (!frozen && (word & OWNER_OWNED) == 0 && txim != ((word & OWNER_ARMED) != 0))
+	if ((word & OWNER_OWNED) == 0 && txim != ((word & OWNER_ARMED) != 0))
 		fail_run("nobody owns TX, TXIM %s, ARMED %s", txim ? "set" : "clear",
 			 (word & OWNER_ARMED) ? "set" : "clear");
 	if (pl011_model_counters(h.model)->tx_overflows != 0)
