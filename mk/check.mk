@@ -4,13 +4,16 @@
 TEST_CHECKS := docs-check installer-check analyze unit-test unit-test-32-quick bench-smoke spin-check mutate-quick \
 	fuzz-quick qemu-test consumer-test openocd-check board-check
 # A line as each check starts and one with its time as it ends: a newcomer sees where it is.
+# The last line counts the checks, in the plain "N passed, N failed" form CI reads.
 test: deps-check
-	$(Q)failed=""; total=0; for check in $(TEST_CHECKS); do echo "== make $$check"; \
-		started=$$(date +%s); $(MAKE) --no-print-directory $$check DEPS_CHECKED=1 && result=ok || \
+	$(Q)failed=""; total=0; passed=0; count=0; for check in $(TEST_CHECKS); do \
+		echo "== make $$check"; count=$$((count + 1)); started=$$(date +%s); \
+		$(MAKE) --no-print-directory $$check DEPS_CHECKED=1 && { result=ok; passed=$$((passed + 1)); } || \
 		{ result=FAILED; failed="$$failed $$check"; }; \
 		took=$$(($$(date +%s) - started)); total=$$((total + took)); \
 		echo "== make $$check: $$result in $$took s"; done; \
 	echo "== make test: checks took $$total s"; \
+	echo "checks: $$passed passed, $$((count - passed)) failed"; \
 	[ -z "$$failed" ] || { echo "make test: failed:$$failed" >&2; exit 1; }
 
 # Static checks of lib/: cppcheck, clang-tidy (memcpy "insecure API" noise off; its exit status
