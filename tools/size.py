@@ -9,6 +9,9 @@ names the function), and the RAM of struct pl011 is the size nm gives the firmwa
 
   tools/size.py                  the table (markdown), as the README holds it
   tools/size.py --functions      also each firmware's driver functions and helpers, largest first
+  tools/size.py --functions --extra-cflags=-fno-inline-functions-called-once
+                                 the same with each static function on its own, to see which
+                                 strategy's code an inlined function carries (docs/design.md)
   tools/size.py --check-readme   fail if README.md's table is not the one printed
   tools/size.py --write-readme   put the table printed into README.md
   tools/size.py --check-divisions  fail if the polled firmware of a 32-bit target links a
@@ -63,13 +66,13 @@ def run(command):
     return result.stdout
 
 
-def build_target(target, build, firmwares):
+def build_target(target, build, firmwares, extra_cflags=()):
     """Compile the library and the firmwares for one target; return {firmware: elf path}."""
     name, prefix, cpu, link, extra = target
     out = os.path.join(build, slug(name))
     os.makedirs(out, exist_ok=True)
     cflags = cpu + ["-std=c11", "-Os", "-ffunction-sections", "-fdata-sections", "-ffreestanding"] + \
-        WARNINGS
+        WARNINGS + list(extra_cflags)
     lib_objects = []
     for source in sorted(os.listdir(os.path.join(ROOT, "lib"))):
         if source.endswith(".c"):
@@ -206,6 +209,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.path.join(ROOT, "build", "size"))
     parser.add_argument("--functions", action="store_true")
+    parser.add_argument("--extra-cflags", default="", help="added to every compile (analysis only)")
     parser.add_argument("--check-readme", action="store_true")
     parser.add_argument("--write-readme", action="store_true")
     parser.add_argument("--check-divisions", action="store_true")
@@ -214,7 +218,8 @@ def main():
     firmwares = [firmware for firmware, _ in FIRMWARES]
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         built = dict(zip([t[0] for t in targets],
-                         pool.map(lambda t: build_target(t, args.build, firmwares), targets)))
+                         pool.map(lambda t: build_target(t, args.build, firmwares,
+                                                        args.extra_cflags.split()), targets)))
     results = {t[0]: {fw: measure(t, elf) for fw, elf in built[t[0]].items()} for t in targets}
     printed = table(results)
     if not (args.check_divisions or args.check_readme):
