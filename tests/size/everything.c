@@ -35,11 +35,7 @@ void size_irq(void)
 void size_main(void)
 {
 	const struct pl011_config config = {
-		.base = SIZE_UART_BASE,
-		.clock_hz = 24000000u,
-		.baud = 115200u,
-		.data_bits = 8,
-		.stop_bits = 1,
+		SIZE_LINE_CONFIG,
 		.tx_mode = tx_modes[tx_choice % 6u],
 		.rx_mode = rx_modes[rx_choice % 3u],
 		.tx_buffer = tx_storage,

@@ -14,11 +14,7 @@ void size_irq(void)
 void size_main(void)
 {
 	const struct pl011_config config = {
-		.base = SIZE_UART_BASE,
-		.clock_hz = 24000000u,
-		.baud = 115200u,
-		.data_bits = 8,
-		.stop_bits = 1,
+		SIZE_LINE_CONFIG,
 		.tx_mode = PL011_TX_MEASURED,
 		.rx_mode = PL011_RX_LOW_LATENCY,
 		.tx_buffer = tx_storage,

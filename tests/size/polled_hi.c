@@ -7,11 +7,7 @@ static struct pl011 uart;
 void size_main(void)
 {
 	const struct pl011_config config = {
-		.base = SIZE_UART_BASE,
-		.clock_hz = 24000000u,
-		.baud = 115200u,
-		.data_bits = 8,
-		.stop_bits = 1,
+		SIZE_LINE_CONFIG,
 	};
 	if (pl011_init(&uart, &config) == 0)
 		(void)pl011_write(&uart, "hi\n", 3, PL011_WAIT_AUTO);

@@ -1,6 +1,7 @@
 /* lib/'s own 64-bit division, and the baud and line-time math built on it, against C's division. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -57,15 +58,24 @@ static size_t edge_values(uint64_t *out)
 	return n;
 }
 
-static void test_divide_edges(void **state)
+/* check(a, b) for every pair of edge values with a <= a_max and b <= b_max (and b != 0 if
+ * b_nonzero). */
+static void check_edge_pairs(void (*check)(uint64_t, uint64_t), uint64_t a_max, uint64_t b_max,
+			     bool b_nonzero)
 {
-	(void)state;
 	uint64_t values[200];
 	size_t count = edge_values(values);
 	for (size_t a = 0; a < count; a++)
 		for (size_t b = 0; b < count; b++)
-			if (values[b] != 0 && values[b] < ((uint64_t)1 << 63))
-				check_divide(values[a], values[b]);
+			if (values[a] <= a_max && values[b] <= b_max &&
+			    (values[b] != 0 || !b_nonzero))
+				check(values[a], values[b]);
+}
+
+static void test_divide_edges(void **state)
+{
+	(void)state;
+	check_edge_pairs(check_divide, UINT64_MAX, ((uint64_t)1 << 63) - 1u, true);
 	/* Outside the stated range, defined anyway: 0 gives all ones. */
 	assert_true(pl011_divide_u64(12345u, 0u) == UINT64_MAX);
 }
@@ -169,20 +179,17 @@ static void check_frames_us(uint64_t frames, uint64_t frame_ns)
 	uint32_t got = pl011_frames_us(&uart, frames);
 	uint32_t expected = reference_frames_us(frames, frame_ns);
 	if (got != expected)
-		fail_msg("%llu frames of %llu ns: %lu us, reference %lu", (unsigned long long)frames,
-			 (unsigned long long)frame_ns, (unsigned long)got, (unsigned long)expected);
+		fail_msg("%llu frames of %llu ns: %lu us, reference %lu",
+			 (unsigned long long)frames, (unsigned long long)frame_ns,
+			 (unsigned long)got, (unsigned long)expected);
 }
 
 /* The frame times init can give (1 to 12 x 10^9 ns: 12 bits at 1 baud) and beyond. */
 static void test_frames_us_equals_the_64_bit_formula(void **state)
 {
 	(void)state;
-	uint64_t values[200];
-	size_t count = edge_values(values);
-	for (size_t a = 0; a < count; a++)
-		for (size_t b = 0; b < count; b++)
-			if (values[b] < ((uint64_t)1 << 40) && values[a] < ((uint64_t)1 << 40))
-				check_frames_us(values[a], values[b]);
+	const uint64_t up_to_2_40 = ((uint64_t)1 << 40) - 1u;
+	check_edge_pairs(check_frames_us, up_to_2_40, up_to_2_40, false);
 	for (uint32_t i = 0; i < 200000u; i++) {
 		uint64_t frame_ns = next_random() % 12000000001u;
 		check_frames_us(random_of_any_width() >> 24, frame_ns);
