@@ -58,7 +58,7 @@ board-lacks-%:
 # Goals that build nothing for BOARD (they leave BUILD alone).
 NO_BUILD_GOALS := clean help deps print-qemu print-qemu-machines print-board-needs docs-check spin-check \
 	openocd-check installer-check print-board-facts board-check mutate mutate-quick coverage \
-	fresh-test
+	fresh-test size size-readme size-check
 include mk/target.mk mk/host.mk mk/qemu.mk mk/deploy.mk mk/check.mk
 .DEFAULT_GOAL := all
 
@@ -85,7 +85,9 @@ fuzz: ## libFuzzer on preemption runs and call sequences, FUZZ_SECONDS long
 mutate: ## mutation score of the host tests on lib/ (MUTANTS= id patterns; docs/testing.md)
 coverage: ## line and branch coverage of lib/ by the host tests, and the uncovered lines
 board-check: ## each board's FIFO depth, UART clock and interrupt against docs/hardware-bring-up.md and, by examples/probe, the QEMU machines
-size: ## code and data size of the library for BOARD
+size: ## the README's size table: polled "hi", interrupt TX + RX, everything, on five targets (tools/size.py)
+size-readme: ## write the table make size prints into README.md
+size-check: ## README.md's size table is current; no 64-bit division helper in a polled 32-bit firmware
 sdcard: ## BUILD/BOARD/sdcard/: kernel.img and config.txt for a Raspberry Pi SD card
 flash: ## load and start FLASH_EXAMPLE on a board through OpenOCD (JTAG)
 deps: ## install every missing tool with apt-get (as root), or print the command
@@ -112,6 +114,6 @@ print-board-facts:
 	@$(CC) $(filter-out -MMD -MP,$(APP_CFLAGS)) -E -P tests/boards/board_facts.h | grep '^board-fact'
 
 .PHONY: all lib examples run debug test analyze unit-test unit-test-32 unit-test-32-quick qemu-test qemu-test-full consumer-test docs-check \
-	openocd-check installer-check bench fuzz size sdcard flash deps deps-check clean help print-qemu \
+	openocd-check installer-check bench fuzz size size-readme size-check sdcard flash deps deps-check clean help print-qemu \
 	print-qemu-machines print-board-needs print-board-facts freestanding-check mutate mutate-quick \
 	coverage board-check fuzz-quick fresh-test

@@ -25,21 +25,24 @@ int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, uint32_t tolerance_ppm,
 	if (out == NULL || clock_hz == 0 || baud == 0)
 		return PL011_EINVAL;
 	/* 64 * BRD = 4 * clock / baud, rounded to the nearest (TRM 2.4.3). */
-	uint64_t q = ((uint64_t)clock_hz * 4u + baud / 2u) / baud;
+	uint64_t q = pl011_divide_u64((uint64_t)clock_hz * 4u + baud / 2u, baud);
 	uint64_t ibrd = q >> 6;
 	uint64_t fbrd = q & PL011_FBRD_MASK;
 	if (ibrd == 0 || ibrd > PL011_IBRD_MAX || (ibrd == PL011_IBRD_MAX && fbrd != 0))
 		return PL011_EBAUD;
 	/* actual = clock / (16 * q / 64) = 4 * clock / q. */
-	uint64_t actual = ((uint64_t)clock_hz * 4u + q / 2u) / q;
-	int64_t error_ppm = ((int64_t)actual - (int64_t)baud) * 1000000 / (int64_t)baud;
-	int64_t tolerance = tolerance_ppm != 0 ? tolerance_ppm : PL011_BAUD_TOLERANCE_PPM;
-	if (error_ppm > tolerance || error_ppm < -tolerance)
+	uint64_t actual = pl011_divide_u64((uint64_t)clock_hz * 4u + q / 2u, q);
+	/* C's signed division truncates toward zero: the magnitude's quotient, signed, is the
+	 * same number. */
+	uint64_t off = actual > baud ? actual - baud : baud - actual;
+	uint64_t error_ppm = pl011_divide_u64(off * 1000000u, baud);
+	uint32_t tolerance = tolerance_ppm != 0 ? tolerance_ppm : PL011_BAUD_TOLERANCE_PPM;
+	if (error_ppm > tolerance)
 		return PL011_EBAUD;
 	out->ibrd = (uint32_t)ibrd;
 	out->fbrd = (uint32_t)fbrd;
 	out->actual_baud = (uint32_t)actual;
-	out->error_ppm = (int32_t)error_ppm;
+	out->error_ppm = actual > baud ? (int32_t)error_ppm : -(int32_t)error_ppm;
 	return 0;
 }
 
@@ -207,8 +210,9 @@ static uint64_t frame_ns_in_hardware(const struct pl011 *uart)
 	uint64_t bits = 1u + 5u + ((lcr_h & PL011_LCR_H_WLEN_MASK) >> PL011_LCR_H_WLEN_SHIFT) +
 			((lcr_h & PL011_LCR_H_PEN) ? 1u : 0u) + ((lcr_h & PL011_LCR_H_STP2) ? 2u : 1u);
 	/* One bit is 16 * (IBRD + FBRD / 64) UARTCLK periods (TRM 2.4.3). */
-	return bits * 16u * ((uint64_t)ibrd * 64u + fbrd) * 1000000000u / 64u /
-	       uart->config.clock_hz;
+	/* (x / 64) / clock: the first division is a shift. x < 12 * 16 * 2^22 * 10^9 < 2^60. */
+	return pl011_divide_u64(bits * 16u * ((uint64_t)ibrd * 64u + fbrd) * 1000000000u / 64u,
+				uart->config.clock_hz);
 }
 
 /* Let what an earlier owner (a boot loader) queued finish before the FIFO is flushed; the
@@ -280,7 +284,8 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 
 	/* The character in flight runs at the old rate: budget by the slower of the two. */
 	uint64_t old_frame_ns = frame_ns_in_hardware(uart);
-	uint64_t new_frame_ns = (uint64_t)frame_bits(config) * 1000000000u / plan.baud.actual_baud;
+	uint64_t new_frame_ns =
+		pl011_divide_u64((uint64_t)frame_bits(config) * 1000000000u, plan.baud.actual_baud);
 	uart->line.frame_ns = old_frame_ns > new_frame_ns ? old_frame_ns : new_frame_ns;
 	let_previous_output_finish(uart);
 	/* The ring before the quiesce, which moves what the FIFO holds into it (after what the old

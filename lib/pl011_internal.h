@@ -118,6 +118,16 @@ static inline uint32_t pl011_ifls_value(uint32_t tx_level, uint32_t rx_level)
 
 /* ---- lib/pl011_wait.c: time on the line, and bounded waits ---- */
 
+/*
+ * dividend / divisor, rounded down, for divisor 1 .. 2^63 - 1 (0 gives UINT64_MAX): the one
+ * 64-bit division of lib/. C's `/` on uint64_t is a libgcc call on 32-bit cores
+ * (__aeabi_uldivmod, __udivdi3: 0.5 to 1.6 KiB with its helpers, more than a polled console
+ * needs); this is shift-and-subtract in 44 to 88 bytes (make size). Init, the baud math and
+ * waits longer than 4 s of line time use it; the per-call paths divide in 32 bits
+ * (pl011_frames_us).
+ */
+uint64_t pl011_divide_u64(uint64_t dividend, uint64_t divisor);
+
 /* FIFO entries at a trigger level: depth * {1, 2, 4, 6, 7} / 8 (TRM 3.3.9). */
 uint32_t pl011_level_entries(uint32_t depth, uint32_t level);
 

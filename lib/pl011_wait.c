@@ -10,6 +10,28 @@
  * leaves room for a coarse clock and still ends a wait whose clock died. */
 #define PL011_FROZEN_CLOCK_STEPS 1000000u
 
+/*
+ * Restoring division, one quotient bit per step, high bit first: after step i, `rest` is the
+ * dividend's top i bits modulo the divisor, so it stays below the divisor (< 2^63) and its
+ * doubling plus one bit fits 64 bits. The quotient's bits shift in where the dividend's shift
+ * out, with constant shifts only (a variable 64-bit shift is a library call on ARMv6-M). The
+ * host test compares it with C's division over edge and random operands
+ * (tests/unit/test_divide.c).
+ */
+uint64_t pl011_divide_u64(uint64_t dividend, uint64_t divisor)
+{
+	uint64_t rest = 0;
+	for (uint32_t step = 0; step < 64u; step++) {
+		rest = (rest << 1) | (dividend >> 63);
+		dividend <<= 1;
+		if (rest >= divisor) {
+			rest -= divisor;
+			dividend |= 1u;
+		}
+	}
+	return dividend;
+}
+
 uint32_t pl011_level_entries(uint32_t depth, uint32_t level)
 {
 	static const uint8_t eighths[] = {0, 1, 2, 4, 6, 7};
@@ -25,21 +47,23 @@ static uint32_t saturate_us(uint64_t us)
 }
 
 /* frames * frame_ns / 1000 rounded up, without overflowing 64 bits for any frames. Waits and
- * writes ask this on every call: a product that fits 32 bits (a FIFO's or a ring's worth of
- * frames at any usual rate) is divided in 32 bits, which compilers turn into a multiply by
- * the reciprocal, where a 64-bit division is a library call on 32-bit cores. */
+ * writes ask this on every call: a product that fits 32 bits (4.29 s of line time: a FIFO's or
+ * a ring's worth of frames at any usual rate) is divided in 32 bits, which compilers turn into
+ * a multiply by the reciprocal; only a longer backlog takes pl011_divide_u64's 64 steps.
+ * frames > ceiling / frame_ns is the same test as frames * frame_ns > ceiling, for integers,
+ * without the product's overflow. */
 static uint64_t frames_to_us(uint64_t frames, uint64_t frame_ns)
 {
 	if (frames <= UINT32_MAX && frame_ns <= UINT32_MAX) {
 		uint64_t ns = frames * frame_ns; /* at most (2^32 - 1)^2: no overflow */
 		if (ns <= UINT32_MAX - 999u)
 			return ((uint32_t)ns + 999u) / 1000u;
-		return (ns + 999u) / 1000u;
+		return pl011_divide_u64(ns + 999u, 1000u);
 	}
 	const uint64_t ceiling = (uint64_t)PL011_WAIT_AUTO * 1000u;
-	if (frame_ns != 0 && frames > ceiling / frame_ns)
+	if (frame_ns != 0 && frames > pl011_divide_u64(ceiling, frame_ns))
 		return PL011_WAIT_AUTO;
-	return (frames * frame_ns + 999u) / 1000u;
+	return pl011_divide_u64(frames * frame_ns + 999u, 1000u);
 }
 
 uint32_t pl011_frames_us(const struct pl011 *uart, uint64_t frames)

@@ -2,7 +2,7 @@
 
 # Every check runs even after one failed, so that one run shows every problem.
 TEST_CHECKS := docs-check installer-check analyze unit-test unit-test-32-quick bench-smoke spin-check mutate-quick \
-	fuzz-quick qemu-test consumer-test openocd-check board-check
+	fuzz-quick qemu-test consumer-test openocd-check board-check size-check
 # A line as each check starts and one with its time as it ends: a newcomer sees where it is.
 # The last line counts the checks, in the plain "N passed, N failed" form CI reads.
 test: deps-check
@@ -85,6 +85,12 @@ NEEDS_spin-check := host pkg=spin
 NEEDS_mutate := host
 NEEDS_mutate-quick := host
 NEEDS_coverage := host pkg=lcov
+# The size firmwares' compilers and C libraries: those of an M0+, an M3, a Cortex-A9 and an AArch64 board.
+SIZE_BOARD_NEEDS = $(filter-out qemu=%,$(sort $(foreach board,rp2040 lm3s6965 vexpress-a9 virt64,\
+	$(shell $(MAKE) -s --no-print-directory BOARD=$(board) print-board-needs))))
+NEEDS_size = host $(SIZE_BOARD_NEEDS)
+NEEDS_size-readme = $(NEEDS_size)
+NEEDS_size-check = $(NEEDS_size)
 NEEDS_board-check = host $(EVERY_BOARD_NEEDS)
 NEEDS_analyze = host analyze $(filter-out libc=% qemu=%,$(EVERY_BOARD_NEEDS))
 NEEDS_qemu-test = host $(EVERY_BOARD_NEEDS)

@@ -84,7 +84,16 @@ $(OUT)/examples/%.img: $(OUT)/examples/%.elf
 	@echo "  OBJCOPY $@"
 	$(Q)$(OBJCOPY) -O binary $< $@
 
-size: $(LIBRARY)
-	$(Q)$(SIZE) -t $(LIBRARY)
+# The README's size table: the firmwares of tests/size/ on five targets, -Os with section GC,
+# measured in the linked images (tools/size.py; --functions lists every function's bytes).
+# Not per BOARD: they build under BUILD/size/ with their own flags.
+size:
+	$(Q)$(PYTHON) tools/size.py --build $(BUILD)/size
+size-readme:
+	$(Q)$(PYTHON) tools/size.py --build $(BUILD)/size --write-readme
+# For make test: the README's table is what make size prints, and no polled firmware of a
+# 32-bit target links a 64-bit division helper (__aeabi_uldivmod, __udivdi3...).
+size-check:
+	$(Q)$(PYTHON) tools/size.py --build $(BUILD)/size --check-readme --check-divisions
 
 -include $(TARGET_OBJS:.o=.d)

@@ -4,7 +4,7 @@
 #include "board_common.h"
 #include "gic.h"
 
-/* board_now_us (the 1 MHz system timer) lives in boards/bcm283x/bcm283x.c. */
+/* board_now_us (the 1 MHz system timer) lives in boards/bcm283x/system_timer.c. */
 
 const struct board_tick_timer board_tick_timer = {
 	bcm283x_tick_timer_start,

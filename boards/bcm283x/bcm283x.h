@@ -16,6 +16,7 @@
 #define BCM283X_MAILBOX_OFFSET 0x00B880u      /* VideoCore mailbox 0 / 1 */
 #define BCM283X_GPIO_OFFSET 0x200000u         /* BCM 6.1 */
 #define BCM283X_UART0_OFFSET 0x201000u        /* BCM 13.4: the PL011 */
+#define BCM283X_PERIPHERAL(offset) ((uintptr_t)BOARD_PERIPHERAL_BASE + (offset))
 
 /* GPU interrupt numbers (BCM 7.5, "ARM peripherals interrupts table"). System timer channels
  * 0 and 2 are taken by the VideoCore firmware; the ARM may use 1 and 3. */
@@ -131,6 +132,8 @@ void bcm283x_memory_init(void);
  * only when something will not work as expected (clock fallback used, exclusives failing).
  */
 void bcm283x_console_init(void (*pulls)(void));
+/* board_name() then `text` on the console: the boards' one way to say something will not work. */
+void bcm283x_console_warning(const char *text);
 
 /* BCM2835 interrupt controller (BCM 7.5), used by BCM2835/6/7 (BCM2711 boards use the GIC). */
 void bcm2835_irq_controller_init(void);

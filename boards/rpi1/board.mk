@@ -1,6 +1,7 @@
 # rpi1: Raspberry Pi Zero / 1 (BCM2835, ARM1176JZF-S = ARMv6KZ: GCC inlines LDREX/STREX and CP15 barriers).
 BOARD_CPU_FLAGS := -mcpu=arm1176jzf-s -marm -mfloat-abi=soft
-BOARD_SRCS := boards/rpi1/startup.S boards/bcm283x/bcm2835_board.c boards/bcm283x/bcm283x.c boards/common/mmu.c
+include boards/bcm283x/bcm283x.mk
+BOARD_SRCS := boards/rpi1/startup.S $(BCM2835_SRCS) boards/common/mmu.c
 BOARD_INCLUDES := -Iboards/bcm283x
 BOARD_LINKER_SCRIPT := linker/rpi1.ld
 BOARD_QEMU_MACHINES := raspi0 raspi1ap

@@ -1,7 +1,8 @@
 # rpi3: Raspberry Pi 3 / Zero 2 W in 64-bit mode (BCM2837, Cortex-A53 in AArch64 at EL1).
 include boards/aarch64/aarch64.mk
 BOARD_CPU_FLAGS := -mcpu=cortex-a53 $(AARCH64_CPU_FLAGS)
-BOARD_SRCS := boards/bcm283x/bcm2835_board.c boards/bcm283x/bcm283x.c boards/bcm283x/spin_table.c
+include boards/bcm283x/bcm283x.mk
+BOARD_SRCS := $(BCM2835_SRCS) boards/bcm283x/spin_table.c
 BOARD_INCLUDES := -Iboards/bcm283x
 BOARD_LINKER_SCRIPT := linker/rpi-aarch64.ld
 BOARD_QEMU_MACHINES := raspi3b

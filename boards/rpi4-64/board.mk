@@ -1,8 +1,8 @@
 # rpi4-64: Raspberry Pi 4 / 400 / CM4 in 64-bit mode (BCM2711, Cortex-A72 in AArch64 at EL1). No QEMU machine: build and link only.
 include boards/aarch64/aarch64.mk
 BOARD_CPU_FLAGS := -mcpu=cortex-a72 $(AARCH64_CPU_FLAGS)
-BOARD_SRCS := boards/bcm283x/bcm2711_board.c boards/common/gic_board.c boards/common/gic.c boards/bcm283x/bcm283x.c \
-	boards/bcm283x/spin_table.c
+include boards/bcm283x/bcm283x.mk
+BOARD_SRCS := $(BCM2711_SRCS) boards/bcm283x/spin_table.c
 BOARD_INCLUDES := -Iboards/bcm283x
 BOARD_LINKER_SCRIPT := linker/rpi-aarch64.ld
 BOARD_QEMU_MACHINES :=

@@ -1,6 +1,7 @@
 # rpi4: Raspberry Pi 4 in 32-bit mode (BCM2711, Cortex-A72 in AArch32 = ARMv8-A: GCC inlines LDREX/STREX and DMB). No QEMU machine.
 BOARD_CPU_FLAGS := -mcpu=cortex-a72 -marm -mfloat-abi=soft
-BOARD_SRCS := boards/common/startup_armv7a.S boards/bcm283x/bcm2711_board.c boards/common/gic_board.c boards/common/gic.c boards/bcm283x/bcm283x.c boards/common/mmu.c
+include boards/bcm283x/bcm283x.mk
+BOARD_SRCS := boards/common/startup_armv7a.S $(BCM2711_SRCS) boards/common/mmu.c
 BOARD_INCLUDES := -Iboards/bcm283x
 BOARD_LINKER_SCRIPT := linker/rpi4.ld
 BOARD_QEMU_MACHINES :=

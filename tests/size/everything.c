@@ -1,0 +1,77 @@
+/* Size firmware "everything": every public function, every TX strategy and RX mode, the ring API. */
+#include "pl011.h"
+#include "pl011_ring.h"
+#include "size_firmware.h"
+
+static struct pl011 uart;
+static uint8_t tx_storage[256];
+static uint8_t rx_storage[256];
+static struct pl011_stats stats;
+static struct pl011_baud baud;
+/* Where results go, so that the compiler keeps the calls that make them. */
+static volatile uintptr_t sink;
+/* Chosen at run time, so that every TX strategy and RX mode is named and linked. */
+static volatile uint32_t tx_choice = PL011_TX_MEASURED;
+static volatile uint32_t rx_choice = PL011_RX_FEW_IRQS;
+
+static const enum pl011_tx_mode tx_modes[] = {PL011_TX_POLLED, PL011_TX_HALF_FIFO,
+					      PL011_TX_POLL_FULL, PL011_TX_HYBRID,
+					      PL011_TX_ADAPTIVE, PL011_TX_MEASURED};
+static const enum pl011_rx_mode rx_modes[] = {PL011_RX_POLLED, PL011_RX_LOW_LATENCY,
+					      PL011_RX_FEW_IRQS};
+
+static void on_receive(struct pl011 *port, size_t available, void *context)
+{
+	(void)port;
+	(void)context;
+	sink = available;
+}
+
+void size_irq(void)
+{
+	pl011_irq_handler(&uart);
+}
+
+void size_main(void)
+{
+	const struct pl011_config config = {
+		SIZE_LINE_CONFIG,
+		.tx_mode = tx_modes[tx_choice % 6u],
+		.rx_mode = rx_modes[rx_choice % 3u],
+		.tx_buffer = tx_storage,
+		.tx_buffer_size = sizeof tx_storage,
+		.rx_buffer = rx_storage,
+		.rx_buffer_size = sizeof rx_storage,
+		.clock = size_clock_us,
+		.rx_callback = on_receive,
+	};
+	uint8_t line[16];
+	struct pl011_ring ring;
+	size_t pending;
+	if (pl011_compute_baud(config.clock_hz, config.baud, 0, &baud) != 0 ||
+	    pl011_init(&uart, &config) != 0)
+		return;
+	(void)pl011_write(&uart, "hi\n", 3, PL011_WAIT_AUTO);
+	(void)pl011_putc(&uart, '!');
+	int got = pl011_read(&uart, line, sizeof line, PL011_WAIT_AUTO);
+	if (got > 0)
+		(void)pl011_write_panic(&uart, line, (size_t)got);
+	got = pl011_getc(&uart);
+	(void)pl011_send_break(&uart, 100u);
+	(void)pl011_flush(&uart, PL011_WAIT_AUTO, &pending);
+	(void)pl011_get_stats(&uart, &stats);
+	(void)pl011_get_baud(&uart, &baud);
+	sink = (uintptr_t)(pl011_get_fifo_depth(&uart) + got);
+	sink = pl011_backlog_deadline_us(&uart, pl011_tx_queued(&uart));
+	sink = (uintptr_t)pl011_error_name(PL011_EBAUD);
+	if (pl011_ring_init(&ring, line, sizeof line) == 0) {
+		const uint8_t *segment;
+		uint8_t *space;
+		(void)pl011_ring_write(&ring, "ab", 2);
+		(void)pl011_ring_peek(&ring, &segment);
+		pl011_ring_skip(&ring, pl011_ring_count(&ring));
+		pl011_ring_commit(&ring, pl011_ring_reserve(&ring, &space));
+		(void)pl011_ring_read(&ring, line, pl011_ring_space(&ring));
+	}
+	(void)pl011_shutdown(&uart, PL011_WAIT_AUTO);
+}

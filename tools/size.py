@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+"""make size: builds the size firmwares (tests/size/) for each target and prints what they cost.
+
+Each firmware is linked from libpl011.a built -Os -ffunction-sections -fdata-sections and
+--gc-sections, the C library's memcpy/memset and libgcc. Every number comes from the linked
+image: total flash is every allocated section with contents (readelf), the shares come from the
+linker map (each input section names the object it came from; with -ffunction-sections it also
+names the function), and the RAM of struct pl011 is the size nm gives the firmware's instance.
+
+  tools/size.py                  the table (markdown), as the README holds it
+  tools/size.py --functions      also each firmware's driver functions and helpers, largest first
+  tools/size.py --functions --extra-cflags=-fno-inline-functions-called-once
+                                 the same with each static function on its own, to see which
+                                 strategy's code an inlined function carries (docs/design.md)
+  tools/size.py --check-readme   fail if README.md's table is not the one printed
+  tools/size.py --write-readme   put the table printed into README.md
+  tools/size.py --check-divisions  fail if the polled firmware of a 32-bit target links a
+                                 64-bit division helper (nm of the image)
+"""
+import argparse
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WARNINGS = ("-Wall -Wextra -Werror -Wshadow -Wconversion -Wstrict-prototypes "
+            "-Wmissing-prototypes -Wundef -Wcast-align -fno-common").split()
+PICOLIBC = "/usr/lib/picolibc/aarch64-linux-gnu"
+ARM_LINK = ["--specs=nano.specs"]
+AARCH64_FLAGS = ["-mstrict-align", "-mno-outline-atomics", "-isystem", PICOLIBC + "/include"]
+AARCH64_LINK = ["--specs=" + PICOLIBC + "/picolibc.specs", "-static", "-Wl,--no-warn-rwx-segments"]
+
+# (name in the table, compiler prefix, CPU flags, link flags, extra sources). ARMv6-M has no
+# exclusives: the atomic read-modify-writes GCC calls come from the boards' IRQ-masking helpers.
+TARGETS = [
+    ("Cortex-M0+", "arm-none-eabi-", ["-mcpu=cortex-m0plus", "-mthumb", "-mfloat-abi=soft"],
+     ARM_LINK, ["boards/common/atomics_irqmask.c"]),
+    ("Cortex-M3", "arm-none-eabi-", ["-mcpu=cortex-m3", "-mthumb", "-mfloat-abi=soft"], ARM_LINK, []),
+    ("ARMv7-A, ARM", "arm-none-eabi-", ["-mcpu=cortex-a9", "-marm", "-mfloat-abi=soft"], ARM_LINK, []),
+    ("ARMv7-A, Thumb", "arm-none-eabi-", ["-mcpu=cortex-a9", "-mthumb", "-mfloat-abi=soft"],
+     ARM_LINK, []),
+    ("AArch64", "aarch64-linux-gnu-", ["-mcpu=cortex-a53"] + AARCH64_FLAGS, AARCH64_LINK, []),
+]
+FIRMWARES = [
+    ("polled_hi", 'polled console "hi"'),
+    ("irq_measured_rx", "interrupt TX (MEASURED) + interrupt RX"),
+    ("everything", "everything"),
+]
+# libgcc's 64-bit division and modulo: the helpers a polled build must not need.
+DIVISION_HELPERS = ("__aeabi_uldivmod", "__aeabi_ldivmod", "__udivdi3", "__divdi3", "__umoddi3",
+                    "__moddi3", "__udivmoddi4", "__divmoddi4")
+README_BEGIN = "<!-- size table: tools/size.py (make size) -->"
+README_END = "<!-- end of size table -->"
+
+
+def slug(name):
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def run(command):
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit("size: %s failed:\n%s%s" % (" ".join(command), result.stdout, result.stderr))
+    return result.stdout
+
+
+def build_target(target, build, firmwares, extra_cflags=()):
+    """Compile the library and the firmwares for one target; return {firmware: elf path}."""
+    name, prefix, cpu, link, extra = target
+    out = os.path.join(build, slug(name))
+    os.makedirs(out, exist_ok=True)
+    cflags = cpu + ["-std=c11", "-Os", "-ffunction-sections", "-fdata-sections", "-ffreestanding"] + \
+        WARNINGS + list(extra_cflags)
+    lib_objects = []
+    for source in sorted(os.listdir(os.path.join(ROOT, "lib"))):
+        if source.endswith(".c"):
+            obj = os.path.join(out, "lib_" + source[:-2] + ".o")
+            run([prefix + "gcc"] + cflags + ["-mgeneral-regs-only", "-Iinclude", "-Ilib", "-c",
+                                            "lib/" + source, "-o", obj])
+            lib_objects.append(obj)
+    library = os.path.join(out, "libpl011.a")
+    if os.path.exists(library):
+        os.remove(library)
+    run([prefix + "ar", "rcs", library] + lib_objects)
+    common = []
+    for source in ["tests/size/start.c"] + extra:
+        obj = os.path.join(out, os.path.basename(source)[:-2] + ".o")
+        run([prefix + "gcc"] + cflags + ["-Iinclude", "-Itests/size", "-c", source, "-o", obj])
+        common.append(obj)
+    elves = {}
+    for firmware in firmwares:
+        obj = os.path.join(out, firmware + ".o")
+        run([prefix + "gcc"] + cflags + ["-Iinclude", "-Itests/size", "-c",
+                                        "tests/size/%s.c" % firmware, "-o", obj])
+        elf = os.path.join(out, firmware + ".elf")
+        run([prefix + "gcc"] + cpu + link + ["-nostartfiles", "-Wl,--gc-sections",
+                                            "-T", "tests/size/size.ld", "-Wl,-Map=" + elf + ".map",
+                                            obj] + common + [library, "-lc", "-lgcc", "-o", elf])
+        elves[firmware] = elf
+    return elves
+
+
+def flash_bytes(prefix, elf):
+    """Every allocated section that has contents (code, constants, data's initial values)."""
+    total = 0
+    for line in run([prefix + "readelf", "-SW", elf]).splitlines():
+        match = re.match(r"\s*\[\s*\d+\]\s+(\S+)\s+(\S+)\s+\S+\s+\S+\s+([0-9a-f]+)\s+\S+\s+(\S*)", line)
+        if match and match.group(2) != "NOBITS" and "A" in match.group(4):
+            total += int(match.group(3), 16)
+    return total
+
+
+def map_sections(elf):
+    """(input section, size, file) for each input section the linker put in a flash section."""
+    sections = []
+    with open(elf + ".map") as handle:
+        text = handle.read()
+    text = text[text.index("Linker script and memory map"):]
+    output = None
+    pending = None
+    for line in text.splitlines():
+        top = re.match(r"^(\.\S+)", line)
+        if top:
+            output = top.group(1)
+            continue
+        if output not in (".text", ".data"):
+            continue
+        whole = re.match(r"^ (\.\S+|COMMON)\s+0x[0-9a-f]+\s+0x([0-9a-f]+)\s+(\S.*)$", line)
+        name_only = re.match(r"^ (\.\S+|COMMON)\s*$", line)
+        rest = re.match(r"^\s+0x[0-9a-f]+\s+0x([0-9a-f]+)\s+(\S.*)$", line)
+        fill = re.match(r"^ \*fill\*\s+0x[0-9a-f]+\s+0x([0-9a-f]+)", line)
+        if whole:
+            sections.append((whole.group(1), int(whole.group(2), 16), whole.group(3).strip()))
+            pending = None
+        elif name_only:
+            pending = name_only.group(1)
+        elif rest and pending:
+            sections.append((pending, int(rest.group(1), 16), rest.group(2).strip()))
+            pending = None
+        elif fill:
+            sections.append(("*fill*", int(fill.group(1), 16), "fill"))
+    return sections
+
+
+def share(path):
+    if "libpl011.a(" in path:
+        return "driver"
+    if "libgcc.a(" in path:
+        return "libgcc"
+    return "other"
+
+
+def instance_bytes(prefix, elf):
+    for line in run([prefix + "nm", "-S", elf]).splitlines():
+        fields = line.split()
+        if len(fields) == 4 and fields[3] == "uart":
+            return int(fields[1], 16)
+    sys.exit("size: %s has no struct pl011 'uart'" % elf)
+
+
+def measure(target, elf):
+    prefix = target[1]
+    shares = {"driver": 0, "libgcc": 0, "other": 0}
+    functions = []
+    for section, size, path in map_sections(elf):
+        if size == 0:
+            continue
+        kind = share(path)
+        shares[kind] += size
+        member = re.search(r"\(([^)]*)\)$", path)
+        functions.append((size, kind, re.sub(r"^\.(text|rodata|data)\.", "", section),
+                          member.group(1) if member else os.path.basename(path)))
+    symbols = set(line.split()[-1] for line in run([prefix + "nm", elf]).splitlines() if line.split())
+    return {"flash": flash_bytes(prefix, elf), "instance": instance_bytes(prefix, elf),
+            "functions": sorted(functions, reverse=True),
+            "divisions": sorted(symbols & set(DIVISION_HELPERS)), **shares}
+
+
+def table(results):
+    lines = []
+    for firmware, title in FIRMWARES:
+        if not any(firmware in per for per in results.values()):
+            continue
+        lines.append("")
+        lines.append("**%s**" % title)
+        lines.append("")
+        lines.append("| target | total flash | driver code | libgcc helpers | other | RAM of `struct pl011` |")
+        lines.append("|---|---:|---:|---:|---:|---:|")
+        for target in TARGETS:
+            m = results[target[0]].get(firmware)
+            if m:
+                lines.append("| %s | %s B | %s B | %s B | %s B | %s B |" % (
+                    target[0], "{:,}".format(m["flash"]), "{:,}".format(m["driver"]),
+                    "{:,}".format(m["libgcc"]), "{:,}".format(m["other"]), m["instance"]))
+    return "\n".join(lines[1:])
+
+
+def readme_table():
+    with open(os.path.join(ROOT, "README.md")) as handle:
+        text = handle.read()
+    if README_BEGIN not in text or README_END not in text:
+        sys.exit("size: README.md has no size table between %s and %s" % (README_BEGIN, README_END))
+    return text, text[text.index(README_BEGIN) + len(README_BEGIN):text.index(README_END)].strip()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default=os.path.join(ROOT, "build", "size"))
+    parser.add_argument("--functions", action="store_true")
+    parser.add_argument("--extra-cflags", default="", help="added to every compile (analysis only)")
+    parser.add_argument("--check-readme", action="store_true")
+    parser.add_argument("--write-readme", action="store_true")
+    parser.add_argument("--check-divisions", action="store_true")
+    args = parser.parse_args()
+    targets = TARGETS
+    firmwares = [firmware for firmware, _ in FIRMWARES]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        built = dict(zip([t[0] for t in targets],
+                         pool.map(lambda t: build_target(t, args.build, firmwares,
+                                                        args.extra_cflags.split()), targets)))
+    results = {t[0]: {fw: measure(t, elf) for fw, elf in built[t[0]].items()} for t in targets}
+    printed = table(results)
+    if not (args.check_divisions or args.check_readme):
+        print(printed)
+    failed = False
+    if args.check_divisions:
+        for target in targets:
+            if target[1] == "aarch64-linux-gnu-":
+                continue  # a 64-bit core divides in one instruction
+            found = results[target[0]]["polled_hi"]["divisions"]
+            print("%s %s polled firmware: %s" % ("FAIL" if found else "ok  ", target[0],
+                  "links " + " ".join(found) if found else "no 64-bit division helper"))
+            failed = failed or bool(found)
+    if args.functions:
+        for target in targets:
+            for firmware, title in FIRMWARES:
+                print("\n%s, %s: driver functions and libgcc helpers (bytes, largest first)"
+                      % (target[0], title))
+                for size, kind, function, member in results[target[0]][firmware]["functions"]:
+                    print("  %6d  %-6s %-40s %s" % (size, kind, function, member))
+    if args.write_readme:
+        text, _ = readme_table()
+        start = text.index(README_BEGIN) + len(README_BEGIN)
+        with open(os.path.join(ROOT, "README.md"), "w") as handle:
+            handle.write(text[:start] + "\n" + printed + "\n" + text[text.index(README_END):])
+    if args.check_readme:
+        _, old = readme_table()
+        if old != printed:
+            print("FAIL README.md's size table is not what make size prints: run "
+                  "`make size-readme` (tools/size.py --write-readme)")
+            failed = True
+        else:
+            print("ok   README.md's size table is what make size prints")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
