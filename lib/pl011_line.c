@@ -202,7 +202,8 @@ int pl011_set_line(struct pl011 *uart, const struct pl011_line_config *line, uin
 	else if (!rx_fifo_fits(uart))
 		err = PL011_EBUSY;
 	if (err != 0) {
-		pl011_reg_write(uart, PL011_CR, uart->line.cr); /* RTS as it was */
+		if ((uart->line.cr & PL011_CR_RTSEN) != 0)
+			pl011_reg_write(uart, PL011_CR, uart->line.cr); /* RTS as it was */
 		resume(uart);
 		return err;
 	}
