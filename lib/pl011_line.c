@@ -191,6 +191,14 @@ int pl011_set_line(struct pl011 *uart, const struct pl011_line_config *line, uin
 		return err;
 	if (!pl011_tx_hold(uart))
 		return PL011_ETIMEDOUT;
+	/* A writer on another core may have primed the FIFO between the drain and the hold: its
+	 * characters leave at the old line, within the backlog deadline of one byte more (as in
+	 * shutdown), before the FEN flush could drop them. */
+	if (pl011_wait_fr_for(uart, PL011_FR_DRAINED_MASK, PL011_FR_DRAINED,
+			      pl011_backlog_deadline_us(uart, 1)) != 0) {
+		resume(uart);
+		return PL011_ETIMEDOUT;
+	}
 	rx_hold_partner(uart);
 	/* IMSC is 0 now: a handler already inside on another core is waited out, and none comes
 	 * after it, so the RX ring has no other producer until the thaw. */
