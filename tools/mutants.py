@@ -81,7 +81,7 @@ MUTANTS = [
     m("boot-output-one-frame-short", "pl011.c", "off-by-one",
       "pl011_frames_us(uart, uart->line.fifo_depth + 1u) + 1u);",
       "pl011_frames_us(uart, uart->line.fifo_depth - 1u) + 1u);"),
-    m("boot-frame-stop-bits", "pl011.c", "constant",
+    m("boot-frame-stop-bits", "pl011_line.c", "constant",
       "((lcr_h & PL011_LCR_H_STP2) ? 2u : 1u)", "1u"),
     m("irq-one-pass-above-half", "pl011.c", "constant",
       "plan.tx_level > PL011_LEVEL_1_2 ? 4u : 1u;", "1u;"),
@@ -304,7 +304,8 @@ MUTANTS = [
       equivalent="reached only when an owner on another core keeps TX past 2 frames + 1 ms, a "
                  "stopped core, which no explorer schedule makes"),
     m("stop-ignores-beside", "pl011_tx.c", "wait skipped",
-      "\ttx_wait_beside_done(uart, &wait);\n", "\n"),
+      "\ttx_wait_beside_done(uart, &wait);\n\t/* Every cause masked",
+      "\n\t/* Every cause masked"),
     m("panic-calls-wait-hook", "pl011_wait.c", "check skipped",
       "if (config->wait_hook != NULL && !wait->panic)", "if (config->wait_hook != NULL)"),
     m("release-barrier-dropped", "pl011_tx.c", "barrier dropped",

@@ -251,6 +251,83 @@ static void test_200_switches_under_a_fast_stream_lose_nothing_with_flow_control
 	assert_true(switch_many_times(false) > 0);
 }
 
+/*
+ * A writer on another core that primes the FIFO after the drain ended and before TX is held:
+ * modelled by a pl011_write run at the n-th preemption point (register access or atomic
+ * operation) after the port was first seen drained, for every n up to 40. Its bytes must all
+ * leave, whole, at the old line (primed before the hold) or the new one (queued during it),
+ * and none may be flushed with the FIFO.
+ */
+static unsigned points_left;
+static bool counting, in_writer;
+static int writer_result;
+
+static void write_at_point(void *context)
+{
+	(void)context;
+	if (in_writer || points_left == 0)
+		return;
+	if (!counting) {
+		/* The indices, not pl011_tx_queued: its atomic load is a point too. */
+		if (h.uart.tx.ring.head != h.uart.tx.ring.tail || pl011_model_tx_level(h.model) != 0 ||
+		    pl011_model_tx_shifting(h.model))
+			return;
+		counting = true;
+	}
+	if (--points_left != 0)
+		return;
+	in_writer = true;
+	writer_result = pl011_write(&h.uart, tx_data + QUEUED, 8, PL011_NO_WAIT);
+	in_writer = false;
+}
+
+static void test_a_write_beside_the_switch_is_never_flushed(void **state)
+{
+	(void)state;
+	harness_fill_random(tx_data, sizeof tx_data, 25u);
+	const struct pl011_line_config fast = {.baud = 230400, .data_bits = 8, .stop_bits = 1};
+	const enum pl011_tx_mode modes[] = {PL011_TX_POLLED, PL011_TX_HALF_FIFO};
+	unsigned at_old_line = 0, at_new_line = 0;
+	for (size_t m = 0; m < 2; m++)
+		for (unsigned n = 1; n <= 40; n++) {
+			start(modes[m], PL011_RX_LOW_LATENCY, 0);
+			assert_int_equal(pl011_write(&h.uart, tx_data, 64, PL011_WAIT_AUTO), 64);
+			points_left = n;
+			counting = false;
+			writer_result = -100;
+			pl011_model_set_preempt_hook(write_at_point, NULL);
+			int err = pl011_set_line(&h.uart, &fast, PL011_WAIT_AUTO);
+			pl011_model_set_preempt_hook(NULL, NULL);
+			assert_int_equal(err, 0);
+			assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+			/* Not reached (the switch ended within fewer points), or a polled write
+			 * that found TX held and was not to wait: nothing accepted. */
+			if (writer_result == -100 || (writer_result == 0 && m == 0)) {
+				harness_teardown(&h);
+				continue;
+			}
+			assert_int_equal(writer_result, 8);
+			assert_int_equal(pl011_model_counters(h.model)->tx_fen_flushed, 0);
+			assert_int_equal(pl011_model_wire_len(h.model), 64u + 8u);
+			for (size_t i = 0; i < 8; i++)
+				assert_int_equal(pl011_model_wire_byte(h.model, 64u + i),
+						 tx_data[QUEUED + i]);
+			uint32_t divisor = pl011_model_wire_divisor(h.model, 64);
+			for (size_t i = 64; i < 72; i++)
+				assert_int_equal(pl011_model_wire_divisor(h.model, i), divisor);
+			if (divisor == divisor_for(115200))
+				at_old_line++;
+			else
+				at_new_line++;
+			harness_teardown(&h);
+		}
+	print_message("a write at each of the first 40 points after the drain: %u left at the old "
+		      "line, %u at the new one\n",
+		      at_old_line, at_new_line);
+	/* Both windows were hit: the write before the hold, and during it. */
+	assert_true(at_old_line > 0 && at_new_line > 0);
+}
+
 /* ---- adopting the line as programmed ---- */
 
 /* The "firmware": 921,600 8E1 at 48 MHz (q = round(4 * 48e6 / 921600) = 208: IBRD 3, FBRD 16),
@@ -571,6 +648,7 @@ int main(void)
 		HARNESS_TEST(test_baud_change_with_4k_queued_and_rx_arriving_every_strategy, &h),
 		HARNESS_TEST(test_baud_change_without_flow_control_loses_only_what_the_docs_say, &h),
 		HARNESS_TEST(test_200_switches_under_a_fast_stream_lose_nothing_with_flow_control, &h),
+		HARNESS_TEST(test_a_write_beside_the_switch_is_never_flushed, &h),
 		HARNESS_TEST(test_adopt_reports_the_firmware_line_and_writes_no_line_register, &h),
 		HARNESS_TEST(test_adopt_without_a_clock_takes_the_stated_rate, &h),
 		HARNESS_TEST(test_adopt_turns_fifos_on_and_refuses_an_unprogrammed_uart, &h),
