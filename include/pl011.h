@@ -516,28 +516,33 @@ struct pl011_line_config {
 /*
  * Change baud, format and flow control on a running port without losing a byte: wait until TX
  * is drained (ring, FIFO and the last stop bit, within bound_us, PL011_WAIT_AUTO = the backlog
- * deadline), hold TX (as shutdown takes it), deassert RTS when flow control is on and wait two
- * frames for the partner's character in flight, mask the interrupts and wait out a handler on
- * another core, then the TRM sequence: disable, wait for BUSY to clear, move the RX FIFO into
+ * deadline), hold TX (as shutdown takes it) with every interrupt masked, let characters a
+ * writer on another core primed meanwhile leave, deassert RTS when flow control is on and wait
+ * two frames for the partner's character in flight, wait out a handler on another core, then
+ * the TRM sequence: disable, wait for BUSY to clear, move the RX FIFO into
  * the RX ring, flush the FIFOs (FEN off), IBRD, FBRD, LCR_H last (it latches all three: TRM
  * 3.3.7), enable with the new CR. The RX ring, its bytes and the counters are kept; bytes
  * queued meanwhile by a writer leave at the new line. Without flow control a character that
  * arrives in the few register accesses while the receiver is disabled is lost (uncounted):
  * use flow control, or a quiet line, where that matters.
- * Beside it: pl011_write on another core queues (its bytes wait for the new line) and may find
- * the drain never ends (PL011_ETIMEDOUT); pl011_write_panic during the switch returns
- * PL011_ESHUTDOWN without writing (as during a shutdown), before or after it writes normally;
- * the interrupt handler and the getters are safe; pl011_read / pl011_getc on another core are
+ * Beside it (the call matrix of the host tests runs these pairs on two modelled cores):
+ * pl011_write on another core is safe: each byte leaves once, whole and in order, at the old
+ * line (accepted before the hold) or the new one (queued during it), and a writer that keeps
+ * the ring full makes the drain run out (PL011_ETIMEDOUT); pl011_write_panic during the switch
+ * returns PL011_ESHUTDOWN without writing (as during a shutdown), before or after it writes
+ * normally, and a panic that owns TX for longer than the hold waits makes it PL011_ETIMEDOUT;
+ * pl011_flush, the interrupt handler and the getters are safe; pl011_read / pl011_getc on another core are
  * safe (a resume they make during the switch takes effect after it). Not with pl011_init,
  * pl011_shutdown, pl011_set_modem_lines or another pl011_set_line.
- * Errors, each with the line, the rings and the counters as before: PL011_EINVAL (NULL, data
- * bits, stop bits or parity out of range); PL011_ESHUTDOWN (not started, or shutting down);
+ * Errors, each with the line, the rings and the counters as before: PL011_EINVAL (NULL, baud
+ * 0, data bits, stop bits or parity out of range); PL011_ESHUTDOWN (not started, or shutting down);
  * PL011_EBAUD (the clock cannot make the baud within tolerance, or an adopted port with no
  * clock_hz); PL011_EBUSY (RX paused because the ring is full, with flow control RTS held off:
  * read first; or, once RTS is deasserted, the ring has no room for a FIFO's worth while the
  * FIFO holds bytes, or in RX_POLLED mode the FIFO holds unread bytes); PL011_ETIMEDOUT (TX did
- * not drain within bound_us, or its owner did not let go); PL011_ESTALLED (an interrupt
- * handler on another core did not return within its bound). Context: thread.
+ * not drain within bound_us, or its owner did not let go; the drain's own counters, tx_timeouts
+ * and the stall guard's, move as in pl011_flush); PL011_ESTALLED (an interrupt handler on
+ * another core did not return within its bound). Context: thread.
  */
 int pl011_set_line(struct pl011 *uart, const struct pl011_line_config *line, uint32_t bound_us);
 
