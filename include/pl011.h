@@ -27,6 +27,9 @@ enum pl011_error {
 	PL011_EPARITY = -7,   /* getc: the character had a parity error (it is consumed) */
 	PL011_EBREAK = -8,    /* getc: a break condition was received (it is consumed) */
 	PL011_ESTALLED = -9,  /* shutdown: the transmitter never emptied its FIFO (CTS held off?) */
+	/* line control: the change is not possible now (RX held off by a full ring: read
+	 * first), or RTS is driven by hardware flow control */
+	PL011_EBUSY = -10,
 };
 
 /* Returns a constant name for an error code ("PL011_ETIMEDOUT"), or "unknown". */
@@ -108,6 +111,14 @@ enum pl011_rx_mode {
  * the RX trigger level (TRM, "Hardware flow control"): a reader that falls behind stops the
  * sender, and no byte is lost at any reader speed. */
 #define PL011_FLAG_RTS_CTS (1u << 1)
+/* Adopt the line as programmed (a boot loader's or firmware's console, the Pi 5 whose UART
+ * clock is not public): init reads IBRD, FBRD and LCR_H instead of computing them and writes
+ * neither divisor; LCR_H only if its FIFOs were off (FEN set, the format kept) or a TX FIFO that
+ * did not drain must be flushed. baud, data_bits, stop_bits and parity are then not used, and
+ * clock_hz may be 0 when not known: config.baud is then the rate the firmware is known to use,
+ * taken for the time bounds only (one of the two must be given). pl011_get_line reports what
+ * was found. docs/design.md, "Line control". */
+#define PL011_FLAG_ADOPT_LINE (1u << 2)
 
 /* Wait bounds are in microseconds. PL011_WAIT_AUTO derives the bound from the backlog. */
 #define PL011_WAIT_AUTO UINT32_MAX
@@ -488,5 +499,78 @@ uint32_t pl011_backlog_deadline_us(const struct pl011 *uart, size_t queued);
  * PL011_ETIMEDOUT (TX did not drain; no break sent). Context: thread.
  */
 int pl011_send_break(struct pl011 *uart, uint32_t duration_us);
+
+/* ---- Line control: the line changed on a running port, modem lines (docs/design.md,
+ * "Line control"; the bounds in docs/waiting.md) ---- */
+
+/* A line: rate, frame format and flow control. */
+struct pl011_line_config {
+	uint32_t baud;     /* bits per second; pl011_get_line: the rate the divisors give */
+	uint8_t data_bits; /* 5..8 */
+	uint8_t stop_bits; /* 1 or 2 */
+	enum pl011_parity parity;
+	bool flow_control;           /* RTS/CTS, as PL011_FLAG_RTS_CTS */
+	uint32_t baud_tolerance_ppm; /* 0 = the config's (or PL011_BAUD_TOLERANCE_PPM) */
+};
+
+/*
+ * Change baud, format and flow control on a running port without losing a byte: wait until TX
+ * is drained (ring, FIFO and the last stop bit, within bound_us, PL011_WAIT_AUTO = the backlog
+ * deadline), hold TX (as shutdown takes it) with every interrupt masked, let characters a
+ * writer on another core primed meanwhile leave, deassert RTS when flow control is on and wait
+ * two frames for the partner's character in flight, wait out a handler on another core, then
+ * the TRM sequence: disable, wait for BUSY to clear, move the RX FIFO into
+ * the RX ring, flush the FIFOs (FEN off), IBRD, FBRD, LCR_H last (it latches all three: TRM
+ * 3.3.7), enable with the new CR. The RX ring, its bytes and the counters are kept; bytes
+ * queued meanwhile by a writer leave at the new line. Without flow control a character that
+ * arrives in the few register accesses while the receiver is disabled is lost (uncounted):
+ * use flow control, or a quiet line, where that matters.
+ * Beside it (the call matrix of the host tests runs these pairs on two modelled cores):
+ * pl011_write on another core is safe: each byte leaves once, whole and in order, at the old
+ * line (accepted before the hold) or the new one (queued during it), and a writer that keeps
+ * the ring full makes the drain run out (PL011_ETIMEDOUT); pl011_write_panic during the switch
+ * returns PL011_ESHUTDOWN without writing (as during a shutdown), before or after it writes
+ * normally, and a panic that owns TX for longer than the hold waits makes it PL011_ETIMEDOUT;
+ * pl011_flush, the interrupt handler and the getters are safe; pl011_read / pl011_getc on another core are
+ * safe (a resume they make during the switch takes effect after it). Not with pl011_init,
+ * pl011_shutdown, pl011_set_modem_lines or another pl011_set_line.
+ * Errors, each with the line, the rings and the counters as before: PL011_EINVAL (NULL, baud
+ * 0, data bits, stop bits or parity out of range); PL011_ESHUTDOWN (not started, or shutting down);
+ * PL011_EBAUD (the clock cannot make the baud within tolerance, or an adopted port with no
+ * clock_hz); PL011_EBUSY (RX paused because the ring is full, with flow control RTS held off:
+ * read first; or, once RTS is deasserted, the ring has no room for a FIFO's worth while the
+ * FIFO holds bytes, or in RX_POLLED mode the FIFO holds unread bytes); PL011_ETIMEDOUT (TX did
+ * not drain within bound_us, or its owner did not let go; the drain's own counters, tx_timeouts
+ * and the stall guard's, move as in pl011_flush); PL011_ESTALLED (an interrupt handler on
+ * another core did not return within its bound). Context: thread.
+ */
+int pl011_set_line(struct pl011 *uart, const struct pl011_line_config *line, uint32_t bound_us);
+
+/* The line in use: the rate the divisors give (for an adopted line without a clock, the
+ * config's baud), format and flow control. Errors: PL011_EINVAL, PL011_ESHUTDOWN. Context: any
+ * (a snapshot; during a pl011_set_line it may mix the old and new line). */
+int pl011_get_line(const struct pl011 *uart, struct pl011_line_config *out);
+
+/* Modem lines: outputs RTS and DTR (CR), inputs CTS, DSR, DCD and RI (FR). 1 = asserted. */
+#define PL011_MODEM_RTS (1u << 0)
+#define PL011_MODEM_DTR (1u << 1)
+#define PL011_MODEM_CTS (1u << 2)
+#define PL011_MODEM_DSR (1u << 3)
+#define PL011_MODEM_DCD (1u << 4)
+#define PL011_MODEM_RI (1u << 5)
+
+/*
+ * Set the outputs in `mask` (PL011_MODEM_RTS, PL011_MODEM_DTR) to `values`; the others keep
+ * their state, which pl011_set_line keeps too. pl011_init asserts RTS and leaves DTR off.
+ * Errors, nothing changed: PL011_EINVAL (NULL, other bits in mask), PL011_ESHUTDOWN,
+ * PL011_EBUSY (RTS in mask while hardware flow control drives it). Context: thread; not beside
+ * pl011_set_line, pl011_init or pl011_shutdown.
+ */
+int pl011_set_modem_lines(struct pl011 *uart, uint32_t mask, uint32_t values);
+
+/* Modem status: PL011_MODEM_CTS | DSR | DCD | RI as FR shows them now, and RTS | DTR as set
+ * (RTS: as programmed; under flow control the hardware drives it). Returns the bits, or
+ * PL011_EINVAL, PL011_ESHUTDOWN. Context: any. */
+int pl011_get_modem_status(const struct pl011 *uart);
 
 #endif

@@ -15,6 +15,7 @@ const char *pl011_error_name(int error)
 	case PL011_EPARITY: return "PL011_EPARITY";
 	case PL011_EBREAK: return "PL011_EBREAK";
 	case PL011_ESTALLED: return "PL011_ESTALLED";
+	case PL011_EBUSY: return "PL011_EBUSY";
 	default: return "unknown";
 	}
 }
@@ -46,22 +47,6 @@ int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, uint32_t tolerance_ppm,
 	return 0;
 }
 
-static uint32_t frame_bits(const struct pl011_config *config)
-{
-	uint32_t parity = config->parity == PL011_PARITY_NONE ? 0u : 1u;
-	return 1u + config->data_bits + parity + config->stop_bits;
-}
-
-/* Everything pl011_init needs, computed before anything is touched. */
-struct pl011_plan {
-	struct pl011_baud baud;
-	uint32_t lcr_h;
-	uint32_t cr;
-	uint32_t tx_level;
-	uint32_t rx_level;
-	uint32_t imsc;
-};
-
 static bool level_valid(enum pl011_level level)
 {
 	return (unsigned)level <= (unsigned)PL011_LEVEL_7_8;
@@ -74,9 +59,10 @@ static int check_ring_buffer(const uint8_t *buffer, size_t size)
 	return 0;
 }
 
-static int check_config(const struct pl011_config *config)
+/* The line fields, which an adopted line (PL011_FLAG_ADOPT_LINE) does not use. */
+static int check_format(const struct pl011_config *config)
 {
-	if (config->base == 0 || (config->base & 3u) != 0 || config->clock_hz == 0 || config->baud == 0)
+	if (config->clock_hz == 0 || config->baud == 0)
 		return PL011_EINVAL;
 	if (config->data_bits < 5 || config->data_bits > 8)
 		return PL011_EINVAL;
@@ -84,13 +70,23 @@ static int check_config(const struct pl011_config *config)
 		return PL011_EINVAL;
 	if ((unsigned)config->parity > (unsigned)PL011_PARITY_SPACE)
 		return PL011_EINVAL;
+	return 0;
+}
+
+static int check_config(const struct pl011_config *config)
+{
+	if (config->base == 0 || (config->base & 3u) != 0)
+		return PL011_EINVAL;
+	if ((config->flags & PL011_FLAG_ADOPT_LINE) != 0 ? config->clock_hz == 0 && config->baud == 0
+							 : check_format(config) != 0)
+		return PL011_EINVAL;
 	if ((unsigned)config->tx_mode > (unsigned)PL011_TX_MEASURED)
 		return PL011_EINVAL;
 	if ((unsigned)config->rx_mode > (unsigned)PL011_RX_FEW_IRQS)
 		return PL011_EINVAL;
 	if (!level_valid(config->tx_trigger) || !level_valid(config->rx_trigger))
 		return PL011_EINVAL;
-	if ((config->flags & ~(PL011_FLAG_LOOPBACK | PL011_FLAG_RTS_CTS)) != 0)
+	if ((config->flags & ~(PL011_FLAG_LOOPBACK | PL011_FLAG_RTS_CTS | PL011_FLAG_ADOPT_LINE)) != 0)
 		return PL011_EINVAL;
 	if (config->fifo_depth != 0 && config->fifo_depth != 16u && config->fifo_depth != 32u)
 		return PL011_EINVAL;
@@ -124,16 +120,20 @@ static uint32_t line_control(const struct pl011_config *config)
 	return lcr_h;
 }
 
-static int make_plan(const struct pl011_config *config, struct pl011_plan *plan)
+int pl011_make_plan(const struct pl011_config *config, struct pl011_plan *plan)
 {
 	int err = check_config(config);
 	if (err != 0)
 		return err;
-	err = pl011_compute_baud(config->clock_hz, config->baud, config->baud_tolerance_ppm,
-				 &plan->baud);
+	if ((config->flags & PL011_FLAG_ADOPT_LINE) != 0) {
+		err = pl011_line_adopt(config, &plan->baud, &plan->lcr_h);
+	} else {
+		err = pl011_compute_baud(config->clock_hz, config->baud,
+					 config->baud_tolerance_ppm, &plan->baud);
+		plan->lcr_h = line_control(config);
+	}
 	if (err != 0)
 		return err;
-	plan->lcr_h = line_control(config);
 	plan->cr = PL011_CR_UARTEN | PL011_CR_TXE | PL011_CR_RXE | PL011_CR_RTS;
 	if (config->flags & PL011_FLAG_LOOPBACK)
 		plan->cr |= PL011_CR_LBE;
@@ -168,8 +168,7 @@ static uint32_t fifo_depth_from_id(const struct pl011 *uart)
  * holds by then (the UART finishes a character it is receiving when disabled, TRM 3.3.8) goes
  * into the RX ring or is counted, before FEN flushes it.
  */
-static void pl011_hw_quiesce(struct pl011 *uart, uint32_t frame_budget_us,
-			     struct pl011_ring *received)
+void pl011_hw_quiesce(struct pl011 *uart, uint32_t frame_budget_us, struct pl011_ring *received)
 {
 	uint32_t cr = pl011_reg_read(uart, PL011_CR);
 	pl011_reg_write(uart, PL011_CR, cr & ~PL011_CR_UARTEN);
@@ -177,20 +176,33 @@ static void pl011_hw_quiesce(struct pl011 *uart, uint32_t frame_budget_us,
 	pl011_rx_take_fifo(uart, received);
 	/* FEN set and cleared: the flush happens as FEN goes to 0, so a port that ran without
 	 * FIFOs (FEN already clear) would otherwise keep a character in its holding register and
-	 * send it after the next start, before that run's data. */
-	uint32_t lcr_h = pl011_reg_read(uart, PL011_LCR_H) & ~PL011_LCR_H_BRK;
-	pl011_reg_write(uart, PL011_LCR_H, lcr_h | PL011_LCR_H_FEN);
-	pl011_reg_write(uart, PL011_LCR_H, lcr_h & ~PL011_LCR_H_FEN);
+	 * send it after the next start, before that run's data. An adopted line is left as found
+	 * when there is nothing to flush (pl011_line_keeps_format). */
+	if (!pl011_line_keeps_format(uart)) {
+		uint32_t lcr_h = pl011_reg_read(uart, PL011_LCR_H) & ~PL011_LCR_H_BRK;
+		pl011_reg_write(uart, PL011_LCR_H, lcr_h | PL011_LCR_H_FEN);
+		pl011_reg_write(uart, PL011_LCR_H, lcr_h & ~PL011_LCR_H_FEN);
+	}
 	pl011_reg_write(uart, PL011_IMSC, 0);
 	pl011_reg_write(uart, PL011_ICR, PL011_INT_ALL);
 }
 
+void pl011_hw_program_line(const struct pl011 *uart, const struct pl011_baud *baud, uint32_t lcr_h)
+{
+	pl011_reg_write(uart, PL011_IBRD, baud->ibrd);
+	pl011_reg_write(uart, PL011_FBRD, baud->fbrd);
+	/* LCR_H last: its write latches IBRD and FBRD too (TRM 3.3.7). */
+	pl011_reg_write(uart, PL011_LCR_H, lcr_h);
+}
+
 static void program_uart(struct pl011 *uart, const struct pl011_plan *plan)
 {
-	pl011_reg_write(uart, PL011_IBRD, plan->baud.ibrd);
-	pl011_reg_write(uart, PL011_FBRD, plan->baud.fbrd);
-	/* LCR_H last: its write latches IBRD and FBRD too (TRM 3.3.7). */
-	pl011_reg_write(uart, PL011_LCR_H, plan->lcr_h);
+	/* An adopted line keeps the divisors as found; LCR_H is written only to turn the FIFOs
+	 * on (or back on after a flush), the format as it was. */
+	if ((uart->config.flags & PL011_FLAG_ADOPT_LINE) == 0)
+		pl011_hw_program_line(uart, &plan->baud, plan->lcr_h);
+	else if (pl011_reg_read(uart, PL011_LCR_H) != plan->lcr_h)
+		pl011_reg_write(uart, PL011_LCR_H, plan->lcr_h);
 	pl011_reg_write(uart, PL011_IFLS, pl011_ifls_value(plan->tx_level, plan->rx_level));
 	pl011_reg_write(uart, PL011_RSR_ECR, 0);
 	pl011_reg_write(uart, PL011_ICR, PL011_INT_ALL);
@@ -205,10 +217,9 @@ static uint64_t frame_ns_in_hardware(const struct pl011 *uart)
 	uint32_t ibrd = pl011_reg_read(uart, PL011_IBRD) & PL011_IBRD_MAX;
 	uint32_t fbrd = pl011_reg_read(uart, PL011_FBRD) & PL011_FBRD_MASK;
 	uint32_t lcr_h = pl011_reg_read(uart, PL011_LCR_H);
-	if (ibrd == 0)
-		return 0;
-	uint64_t bits = 1u + 5u + ((lcr_h & PL011_LCR_H_WLEN_MASK) >> PL011_LCR_H_WLEN_SHIFT) +
-			((lcr_h & PL011_LCR_H_PEN) ? 1u : 0u) + ((lcr_h & PL011_LCR_H_STP2) ? 2u : 1u);
+	if (ibrd == 0 || uart->config.clock_hz == 0)
+		return 0; /* never programmed, or an adopted line of unknown clock */
+	uint64_t bits = pl011_lcr_h_frame_bits(lcr_h);
 	/* One bit is 16 * (IBRD + FBRD / 64) UARTCLK periods (TRM 2.4.3). */
 	/* (x / 64) / clock: the first division is a shift. x < 12 * 16 * 2^22 * 10^9 < 2^60. */
 	return pl011_divide_u64(bits * 16u * ((uint64_t)ibrd * 64u + fbrd) * 1000000000u / 64u,
@@ -233,7 +244,7 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 	if (uart == NULL || config == NULL)
 		return PL011_EINVAL;
 	struct pl011_plan plan;
-	int err = make_plan(config, &plan);
+	int err = pl011_make_plan(config, &plan);
 	if (err != 0)
 		return err; /* nothing touched: a running port keeps running */
 
@@ -284,8 +295,7 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 
 	/* The character in flight runs at the old rate: budget by the slower of the two. */
 	uint64_t old_frame_ns = frame_ns_in_hardware(uart);
-	uint64_t new_frame_ns =
-		pl011_divide_u64((uint64_t)frame_bits(config) * 1000000000u, plan.baud.actual_baud);
+	uint64_t new_frame_ns = pl011_lcr_h_frame_ns(plan.lcr_h, plan.baud.actual_baud);
 	uart->line.frame_ns = old_frame_ns > new_frame_ns ? old_frame_ns : new_frame_ns;
 	let_previous_output_finish(uart);
 	/* The ring before the quiesce, which moves what the FIFO holds into it (after what the old
@@ -415,7 +425,7 @@ int pl011_get_fifo_depth(const struct pl011 *uart)
  * most 4 passes of 2 x depth RX characters and a refill (microseconds of CPU); the backlog
  * deadline of those 8 x depth characters leaves an RX callback room for its own bounded work
  * (a short panic write). */
-static uint32_t handlers_wait_us(const struct pl011 *uart)
+uint32_t pl011_handlers_wait_us(const struct pl011 *uart)
 {
 	return pl011_backlog_deadline_us(uart, (size_t)8u * uart->line.fifo_depth);
 }
@@ -443,7 +453,7 @@ static int stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *r
 	 * discarded, not moved, and pl011_init touches nothing. */
 	pl011_atomic_fence();
 	struct pl011_wait wait;
-	pl011_wait_start(&wait, uart, handlers_wait_us(uart));
+	pl011_wait_start(&wait, uart, pl011_handlers_wait_us(uart));
 	*handlers_out = pl011_wait_presence_gone(&uart->handlers_inside, &wait);
 	if (!*handlers_out)
 		result = PL011_ESTALLED;

@@ -225,4 +225,45 @@ int pl011_tx_wait_drained(struct pl011 *uart, uint32_t budget_us);
  */
 uint32_t pl011_tx_stop(struct pl011 *uart);
 
+/* ---- line control (lib/pl011_line.c, and what it shares with lib/pl011.c) ---- */
+
+/* Everything pl011_init (and pl011_set_line) needs, computed before anything is touched. */
+struct pl011_plan {
+	struct pl011_baud baud;
+	uint32_t lcr_h;
+	uint32_t cr;
+	uint32_t tx_level;
+	uint32_t rx_level;
+	uint32_t imsc;
+};
+
+/* Check a config and compute what programming it means (lib/pl011.c); 0 or PL011_EINVAL,
+ * PL011_EBAUD. Reads registers only for PL011_FLAG_ADOPT_LINE. */
+int pl011_make_plan(const struct pl011_config *config, struct pl011_plan *plan);
+/* TRM 3.3.8 (lib/pl011.c): disable, wait for BUSY to clear within frame_budget_us, move the RX
+ * FIFO into `received` (NULL: count it discarded), flush the FIFOs by clearing FEN, mask and
+ * clear every interrupt. */
+void pl011_hw_quiesce(struct pl011 *uart, uint32_t frame_budget_us, struct pl011_ring *received);
+/* IBRD, FBRD, then LCR_H, whose write latches all three (TRM 3.3.7); the UART disabled. */
+void pl011_hw_program_line(const struct pl011 *uart, const struct pl011_baud *baud, uint32_t lcr_h);
+/* How long shutdown, init and pl011_set_line wait for a handler running on another core. */
+uint32_t pl011_handlers_wait_us(const struct pl011 *uart);
+
+/* Bits of one frame that LCR_H describes: start, 5..8 data, parity, 1 or 2 stop (TRM 3.3.7). */
+uint64_t pl011_lcr_h_frame_bits(uint32_t lcr_h);
+/* Nanoseconds of one such frame at actual_baud (> 0). */
+uint64_t pl011_lcr_h_frame_ns(uint32_t lcr_h, uint32_t actual_baud);
+/* PL011_FLAG_ADOPT_LINE: the divisors and format the registers hold, as init's plan (the rate
+ * from config.clock_hz, or config.baud when the clock is not known); PL011_EBAUD when the UART
+ * was never programmed (IBRD 0). Reads IBRD, FBRD and LCR_H only. */
+int pl011_line_adopt(const struct pl011_config *config, struct pl011_baud *baud, uint32_t *lcr_h);
+/* Whether a quiesce may leave LCR_H alone: an adopted line with nothing in the TX FIFO. */
+bool pl011_line_keeps_format(const struct pl011 *uart);
+
+/* lib/pl011_tx.c: pl011_set_line holds TX as shutdown takes it (for good: writers queue, panics
+ * are refused), with IMSC frozen at 0; false, with nothing changed, when the owner did not let
+ * go within shutdown's wait. pl011_tx_give_back lets go and sends what was queued meanwhile. */
+bool pl011_tx_hold(struct pl011 *uart);
+void pl011_tx_give_back(struct pl011 *uart);
+
 #endif

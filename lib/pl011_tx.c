@@ -1163,3 +1163,42 @@ int pl011_write_panic(struct pl011 *uart, const void *data, size_t len)
 		return (int)panic_as_owner(uart, data, len, queued, &deadline);
 	return panic_beside_owner(uart, data, len, &deadline);
 }
+
+/* ---- line switch (pl011_set_line, lib/pl011_line.c): TX held as shutdown takes it ---- */
+
+bool pl011_tx_hold(struct pl011 *uart)
+{
+	struct pl011_wait wait;
+	pl011_wait_start(&wait, uart, tx_stop_wait_us(uart));
+	if (!tx_take_for_good(uart, &wait)) {
+		/* The owner kept TX: take back the STOPPED that tx_take_for_good set anyway (a
+		 * release clears only the owner's bits), so that nothing changed. */
+		uint32_t word = owner_load(uart);
+		while (!owner_swap(uart, &word, word & ~TX_STOPPED))
+			;
+		return false;
+	}
+	pl011_wait_start(&wait, uart, tx_stop_wait_us(uart));
+	tx_wait_beside_done(uart, &wait);
+	/* As pl011_tx_stop: frozen only with TX taken, then the word says TXIM is masked. */
+	pl011_imsc_update(uart, 0, PL011_IMSC_FROZEN);
+	tx_disarmed(uart);
+	return true;
+}
+
+void pl011_tx_give_back(struct pl011 *uart)
+{
+	/* MEASURED's headroom table is in line time: rebuilt for the new frame, and its
+	 * sampling starts afresh (its trigger stays). */
+	measured_reset(uart);
+	pl011_io_barrier();
+	uint32_t word = owner_load(uart);
+	while (!owner_swap(uart, &word, word & ~(TX_STOPPED | TX_RETRY | TX_OWNER_BITS)))
+		;
+	/* A writer that queued while we held TX could not send (its kick found STOPPED): our
+	 * release before our look at the ring; its head store before its look at the word. */
+	pl011_atomic_fence();
+	if (!tx_ring_empty(uart))
+		tx_kick(uart);
+}
+

@@ -83,7 +83,7 @@ MUTANTS = [
     m("boot-output-one-frame-short", "pl011.c", "off-by-one",
       "pl011_frames_us(uart, uart->line.fifo_depth + 1u) + 1u);",
       "pl011_frames_us(uart, uart->line.fifo_depth - 1u) + 1u);"),
-    m("boot-frame-stop-bits", "pl011.c", "constant",
+    m("boot-frame-stop-bits", "pl011_line.c", "constant",
       "((lcr_h & PL011_LCR_H_STP2) ? 2u : 1u)", "1u"),
     m("irq-one-pass-above-half", "pl011.c", "constant",
       "plan.tx_level > PL011_LEVEL_1_2 ? 4u : 1u;", "1u;"),
@@ -306,7 +306,8 @@ MUTANTS = [
       equivalent="reached only when an owner on another core keeps TX past 2 frames + 1 ms, a "
                  "stopped core, which no explorer schedule makes"),
     m("stop-ignores-beside", "pl011_tx.c", "wait skipped",
-      "\ttx_wait_beside_done(uart, &wait);\n", "\n"),
+      "\ttx_wait_beside_done(uart, &wait);\n\t/* Every cause masked",
+      "\n\t/* Every cause masked"),
     m("panic-calls-wait-hook", "pl011_wait.c", "check skipped",
       "if (config->wait_hook != NULL && !wait->panic)", "if (config->wait_hook != NULL)"),
     m("release-barrier-dropped", "pl011_tx.c", "barrier dropped",
@@ -462,4 +463,28 @@ MUTANTS = [
       equivalent="target-only code: without volatile the compiler may merge or drop repeated DR "
                  "writes; the host build uses the model's hooks, so only a target build (e.g. "
                  "comparing disassembly) could show it"),
+    # ---- lib/pl011_line.c (line control) ----
+    m("line-rts-not-deasserted", "pl011_line.c", "wait skipped",
+      "\trx_hold_partner(uart);\n", "\n"),
+    m("line-primed-fifo-flushed", "pl011_line.c", "wait skipped",
+      "\tif (pl011_wait_fr_for(uart, PL011_FR_DRAINED_MASK, PL011_FR_DRAINED,\n"
+      "\t\t\t      pl011_backlog_deadline_us(uart, 1)) != 0) {",
+      "\tif (0) {"),
+    m("line-paused-not-refused", "pl011_line.c", "check skipped",
+      "\tif (rx_paused(uart))\n\t\treturn PL011_EBUSY;", "\t;"),
+    m("line-fifo-fit-unchecked", "pl011_line.c", "check skipped",
+      "\telse if (!rx_fifo_fits(uart))", "\telse if (false)"),
+    m("line-rx-not-unmasked", "pl011_line.c", "register write dropped",
+      "\tif (pl011_rx_uses_ring(uart) && !rx_paused(uart))\n", "\tif (false)\n"),
+    m("line-dtr-not-kept", "pl011_line.c", "constant",
+      "\tuint32_t kept = PL011_CR_DTR;", "\tuint32_t kept = 0;"),
+    m("adopt-divisors-written", "pl011.c", "check skipped",
+      "\tif ((uart->config.flags & PL011_FLAG_ADOPT_LINE) == 0)\n\t\tpl011_hw_program_line",
+      "\tif (true)\n\t\tpl011_hw_program_line"),
+    m("adopt-format-flushed", "pl011_line.c", "check skipped",
+      "\treturn (uart->config.flags & PL011_FLAG_ADOPT_LINE) != 0 &&",
+      "\treturn false &&"),
+    m("modem-rts-under-flow-control", "pl011_line.c", "check skipped",
+      "(mask & PL011_MODEM_RTS) != 0 && (uart->line.cr & PL011_CR_RTSEN) != 0",
+      "false"),
 ]

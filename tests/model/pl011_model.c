@@ -105,6 +105,10 @@ struct pl011_model {
 	uint8_t *wire_byte;
 	uint64_t *wire_start, *wire_end;
 	size_t wire_len, wire_cap;
+	/* Line control (issue 23): the latched divisor (64 * IBRD + FBRD) and LCR_H each frame
+	 * was sent with, and the modem status inputs DSR, DCD, RI as FR bits. */
+	uint32_t *wire_divisor, *wire_lcr_h;
+	uint32_t modem_inputs;
 	uint64_t *brk_start, *brk_end;
 	size_t brk_len, brk_cap;
 };
@@ -287,8 +291,16 @@ static void record_wire(struct pl011_model *m)
 		m->wire_start = grow(m->wire_start, &cap, sizeof(*m->wire_start));
 		cap = m->wire_cap;
 		m->wire_end = grow(m->wire_end, &cap, sizeof(*m->wire_end));
+		cap = m->wire_cap;
+		m->wire_divisor = grow(m->wire_divisor, &cap, sizeof(*m->wire_divisor));
+		cap = m->wire_cap;
+		m->wire_lcr_h = grow(m->wire_lcr_h, &cap, sizeof(*m->wire_lcr_h));
 		m->wire_cap = cap;
 	}
+	/* The latched copies drive the frame; a change while it shifts is counted apart
+	 * (reprogram_while_shifting), so the values at its end are the ones it was sent with. */
+	m->wire_divisor[m->wire_len] = m->ibrd * 64u + m->fbrd;
+	m->wire_lcr_h[m->wire_len] = m->lcr_h & ~PL011_LCR_H_BRK;
 	m->wire_byte[m->wire_len] = m->shift_byte;
 	m->wire_start[m->wire_len] = m->shift_start;
 	m->wire_end[m->wire_len] = m->shift_end;
@@ -614,6 +626,7 @@ static uint32_t fr_value(const struct pl011_model *m)
 	uint32_t fr = 0;
 	if (m->cts)
 		fr |= PL011_FR_CTS;
+	fr |= m->modem_inputs;
 	if (tx_busy(m))
 		fr |= PL011_FR_BUSY; /* even with UARTEN clear (TRM 3.3.3) */
 	if (m->rx_count == 0)
@@ -995,6 +1008,8 @@ void pl011_model_destroy(struct pl011_model *model)
 	free(model->wire_byte);
 	free(model->wire_start);
 	free(model->wire_end);
+	free(model->wire_divisor);
+	free(model->wire_lcr_h);
 	free(model->brk_start);
 	free(model->brk_end);
 	free(model);
@@ -1074,6 +1089,12 @@ void pl011_model_set_cts(struct pl011_model *model, bool asserted)
 {
 	model->cts = asserted;
 	tx_kick(model);
+}
+
+void pl011_model_set_modem_inputs(struct pl011_model *model, bool dsr, bool dcd, bool ri)
+{
+	model->modem_inputs = (dsr ? PL011_FR_DSR : 0u) | (dcd ? PL011_FR_DCD : 0u) |
+			      (ri ? PL011_FR_RI : 0u);
 }
 
 void pl011_model_set_backlog_probe(struct pl011_model *model, size_t (*probe)(void *context),
@@ -1190,6 +1211,18 @@ uint64_t pl011_model_wire_end_ns(const struct pl011_model *model, size_t i)
 {
 	check_index(i, model->wire_len);
 	return model->wire_end[i];
+}
+
+uint32_t pl011_model_wire_divisor(const struct pl011_model *model, size_t i)
+{
+	check_index(i, model->wire_len);
+	return model->wire_divisor[i];
+}
+
+uint32_t pl011_model_wire_lcr_h(const struct pl011_model *model, size_t i)
+{
+	check_index(i, model->wire_len);
+	return model->wire_lcr_h[i];
 }
 
 size_t pl011_model_break_count(const struct pl011_model *model)

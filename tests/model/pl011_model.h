@@ -20,7 +20,7 @@
  * made by thread code runs the handler there, before the access takes effect: that is how
  * preemption between two register accesses is modelled.
  *
- * Not modelled: IrDA (SIREN), the modem status lines other than CTS and their interrupts,
+ * Not modelled: IrDA (SIREN), the modem status interrupts (DSR, DCD, RI show in FR only),
  * DMA (DMACR is stored only), the integration test registers, and the external RX line being
  * disconnected in loopback (injected characters still arrive with LBE). nUARTRTS is modelled
  * (RTSEn or CR.RTS) and only the RX line partner looks at it.
@@ -135,6 +135,8 @@ void pl011_model_run_as_irq(struct pl011_model *model, void (*fn)(void *context)
 void pl011_model_set_tx_irq_broken(struct pl011_model *model, bool broken); /* TXRIS never sets */
 void pl011_model_set_tx_stalled(struct pl011_model *model, bool stalled);   /* no new TX char */
 void pl011_model_set_cts(struct pl011_model *model, bool asserted); /* blocks TX only with CTSEn */
+/* The other modem status inputs, as FR shows them (DSR, DCD, RI; no change interrupts). */
+void pl011_model_set_modem_inputs(struct pl011_model *model, bool dsr, bool dcd, bool ri);
 /* Called with ctx when a character ends and the TX FIFO is empty: bytes the driver still holds.
  * A non-zero answer counts an underrun and the idle time until the next character starts. */
 void pl011_model_set_backlog_probe(struct pl011_model *model, size_t (*probe)(void *context),
@@ -177,6 +179,10 @@ size_t pl011_model_wire_len(const struct pl011_model *model);
 uint8_t pl011_model_wire_byte(const struct pl011_model *model, size_t i);
 uint64_t pl011_model_wire_start_ns(const struct pl011_model *model, size_t i);
 uint64_t pl011_model_wire_end_ns(const struct pl011_model *model, size_t i);
+/* Line control: what frame i was sent with, the latched divisor 64 * IBRD + FBRD and LCR_H
+ * (without BRK). */
+uint32_t pl011_model_wire_divisor(const struct pl011_model *model, size_t i);
+uint32_t pl011_model_wire_lcr_h(const struct pl011_model *model, size_t i);
 size_t pl011_model_break_count(const struct pl011_model *model);
 uint64_t pl011_model_break_start_ns(const struct pl011_model *model, size_t i);
 uint64_t pl011_model_break_end_ns(const struct pl011_model *model, size_t i); /* UINT64_MAX: held */

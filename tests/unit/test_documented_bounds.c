@@ -160,6 +160,29 @@ static void test_send_break_holds_the_line_its_duration(void **state)
 	harness_teardown(&h);
 }
 
+/* pl011_set_line: PL011_WAIT_AUTO = the backlog deadline of the ring for the drain (CTS held:
+ * it runs out, nothing changed); on a drained port with flow control the switch adds its
+ * 2 frames of RTS held off (the partner's character in flight). */
+static void test_set_line_waits_its_backlog_deadline_then_two_frames(void **state)
+{
+	(void)state;
+	const struct pl011_line_config line = {.baud = 230400, .data_bits = 8, .stop_bits = 1,
+					       .flow_control = true};
+	for (unsigned depth = 16; depth <= 32; depth += 16) {
+		size_t queued = start_held_with_backlog(depth);
+		uint64_t start = now_us();
+		assert_int_equal(pl011_set_line(&h.uart, &line, PL011_WAIT_AUTO), PL011_ETIMEDOUT);
+		expect_took(start, backlog_us(queued), "pl011_set_line, CTS held");
+		pl011_model_set_cts(h.model, true);
+		assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+		start = now_us();
+		uint64_t documented = frames_us(2) + 1u; /* at the old line, 115,200 8N1 */
+		assert_int_equal(pl011_set_line(&h.uart, &line, PL011_WAIT_AUTO), 0);
+		expect_took(start, documented, "pl011_set_line, drained, flow control");
+		harness_teardown(&h);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -169,6 +192,7 @@ int main(void)
 		HARNESS_TEST(test_panic_waits_its_backlog_deadline, &h),
 		HARNESS_TEST(test_read_waits_its_backlog_deadline, &h),
 		HARNESS_TEST(test_send_break_holds_the_line_its_duration, &h),
+		HARNESS_TEST(test_set_line_waits_its_backlog_deadline_then_two_frames, &h),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,265 @@
+/* Line control: baud, format and flow control changed on a running port, an adopted line, modem lines. */
+#include "pl011_internal.h"
+
+uint64_t pl011_lcr_h_frame_bits(uint32_t lcr_h)
+{
+	return 1u + 5u + ((lcr_h & PL011_LCR_H_WLEN_MASK) >> PL011_LCR_H_WLEN_SHIFT) +
+	       ((lcr_h & PL011_LCR_H_PEN) ? 1u : 0u) + ((lcr_h & PL011_LCR_H_STP2) ? 2u : 1u);
+}
+
+uint64_t pl011_lcr_h_frame_ns(uint32_t lcr_h, uint32_t actual_baud)
+{
+	return pl011_divide_u64(pl011_lcr_h_frame_bits(lcr_h) * 1000000000u, actual_baud);
+}
+
+/* ---- adopting the line as programmed ---- */
+
+int pl011_line_adopt(const struct pl011_config *config, struct pl011_baud *baud, uint32_t *lcr_h)
+{
+	/* The holding registers read back what was written; the line runs on the latched copies,
+	 * which the last LCR_H write made equal to them (TRM 3.3.6, 3.3.7). */
+	uint32_t ibrd = pl011_io_read(config->base + PL011_IBRD) & PL011_IBRD_MAX;
+	uint32_t fbrd = pl011_io_read(config->base + PL011_FBRD) & PL011_FBRD_MASK;
+	if (ibrd == 0)
+		return PL011_EBAUD; /* never programmed: no line to adopt (IBRD 0 is invalid) */
+	baud->ibrd = ibrd;
+	baud->fbrd = fbrd;
+	baud->error_ppm = 0;
+	baud->actual_baud = config->baud;
+	if (config->clock_hz != 0) {
+		/* baud = clock / (16 * (IBRD + FBRD / 64)) = 4 * clock / (64 * IBRD + FBRD). */
+		uint64_t q = (uint64_t)ibrd * 64u + fbrd;
+		baud->actual_baud = (uint32_t)pl011_divide_u64((uint64_t)config->clock_hz * 4u + q / 2u, q);
+	}
+	if (baud->actual_baud == 0)
+		return PL011_EBAUD;
+	/* BRK is an action, not part of the line; the FIFOs are the driver's premise. */
+	*lcr_h = (pl011_io_read(config->base + PL011_LCR_H) & ~PL011_LCR_H_BRK) | PL011_LCR_H_FEN;
+	return 0;
+}
+
+bool pl011_line_keeps_format(const struct pl011 *uart)
+{
+	return (uart->config.flags & PL011_FLAG_ADOPT_LINE) != 0 &&
+	       (pl011_reg_read(uart, PL011_FR) & PL011_FR_TXFE) != 0;
+}
+
+/* ---- reporting ---- */
+
+static enum pl011_parity parity_of(uint32_t lcr_h)
+{
+	if ((lcr_h & PL011_LCR_H_PEN) == 0)
+		return PL011_PARITY_NONE;
+	bool even = (lcr_h & PL011_LCR_H_EPS) != 0;
+	/* Stick parity (TRM 3.3.7): SPS with EPS clear sends 1, with EPS set sends 0. */
+	if ((lcr_h & PL011_LCR_H_SPS) != 0)
+		return even ? PL011_PARITY_SPACE : PL011_PARITY_MARK;
+	return even ? PL011_PARITY_EVEN : PL011_PARITY_ODD;
+}
+
+int pl011_get_line(const struct pl011 *uart, struct pl011_line_config *out)
+{
+	if (uart == NULL || out == NULL)
+		return PL011_EINVAL;
+	if (pl011_state_get(uart) == PL011_STATE_STOPPED)
+		return PL011_ESHUTDOWN;
+	uint32_t lcr_h = uart->line.lcr_h;
+	out->baud = uart->line.baud.actual_baud;
+	out->data_bits = (uint8_t)(5u + ((lcr_h & PL011_LCR_H_WLEN_MASK) >> PL011_LCR_H_WLEN_SHIFT));
+	out->stop_bits = (lcr_h & PL011_LCR_H_STP2) != 0 ? 2u : 1u;
+	out->parity = parity_of(lcr_h);
+	out->flow_control = (uart->line.cr & PL011_CR_RTSEN) != 0;
+	out->baud_tolerance_ppm = 0;
+	return 0;
+}
+
+/* ---- changing the line on a running port ---- */
+
+/* The config the new line means: the port's own, with the line's fields. */
+static int plan_line(const struct pl011 *uart, const struct pl011_line_config *line,
+		     struct pl011_plan *plan)
+{
+	struct pl011_config wanted = uart->config;
+	wanted.baud = line->baud;
+	wanted.data_bits = line->data_bits;
+	wanted.stop_bits = line->stop_bits;
+	wanted.parity = line->parity;
+	if (line->baud_tolerance_ppm != 0)
+		wanted.baud_tolerance_ppm = line->baud_tolerance_ppm;
+	wanted.flags &= ~(PL011_FLAG_ADOPT_LINE | PL011_FLAG_RTS_CTS);
+	if (line->flow_control)
+		wanted.flags |= PL011_FLAG_RTS_CTS;
+	/* An adopted line of unknown clock: no divisor can be computed for any rate. */
+	if (wanted.clock_hz == 0)
+		return line->baud == 0 ? PL011_EINVAL : PL011_EBAUD;
+	return pl011_make_plan(&wanted, plan);
+}
+
+/* The new CR: the plan's, with DTR as set by hand, and RTS too while no flow control drives it
+ * before or after. */
+static uint32_t new_control(const struct pl011 *uart, const struct pl011_plan *plan)
+{
+	uint32_t kept = PL011_CR_DTR;
+	if (((uart->line.cr | plan->cr) & PL011_CR_RTSEN) == 0)
+		kept |= PL011_CR_RTS;
+	return (plan->cr & ~kept) | (uart->line.cr & kept);
+}
+
+static bool rx_paused(const struct pl011 *uart)
+{
+	pl011_io_atomic_point();
+	return pl011_atomic_load(&uart->rx.paused, __ATOMIC_SEQ_CST) != 0;
+}
+
+/* With the handlers out and RTS deasserted: whether what the RX FIFO holds has a place to go
+ * before FEN flushes it. The FIFO has no level register: a FIFO's worth of ring, or nothing. */
+static bool rx_fifo_fits(const struct pl011 *uart)
+{
+	if ((pl011_reg_read(uart, PL011_FR) & PL011_FR_RXFE) != 0)
+		return true;
+	return pl011_rx_uses_ring(uart) && !rx_paused(uart) &&
+	       pl011_ring_space(&uart->rx.ring) >= uart->line.fifo_depth;
+}
+
+/* Flow control on: deassert RTS (RTSEn off, CR.RTS clear: nUARTRTS high, TRM 3.3.8) and give
+ * the partner two frames to end the character it is sending and see it (TRM, "Hardware flow
+ * control": the sender stops after the current character). The handler keeps draining
+ * meanwhile. */
+static void rx_hold_partner(struct pl011 *uart)
+{
+	if ((uart->line.cr & PL011_CR_RTSEN) == 0)
+		return;
+	pl011_reg_write(uart, PL011_CR, uart->line.cr & ~(PL011_CR_RTSEN | PL011_CR_RTS));
+	struct pl011_wait wait;
+	pl011_wait_start(&wait, uart, pl011_frames_us(uart, 2) + 1u);
+	while (!pl011_wait_expired(&wait))
+		(void)pl011_reg_read(uart, PL011_FR);
+}
+
+/* Undo of the steps before the switch: IMSC as the word says (RX unmasked unless paused),
+ * then TX given back. */
+static void imsc_thaw(struct pl011 *uart)
+{
+	pl011_io_atomic_point();
+	uint32_t word = pl011_atomic_load(&uart->imsc, __ATOMIC_SEQ_CST);
+	for (;;) {
+		pl011_io_atomic_point();
+		if (__atomic_compare_exchange_n(&uart->imsc, &word,
+						word & ~(PL011_IMSC_FROZEN | PL011_INT_TX), false,
+						__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+			break;
+	}
+	/* A reader that resumed RX while IMSC was frozen cleared the pause but could not unmask:
+	 * look at the pause after the thaw, so that it or we unmask. */
+	uint32_t rx = 0;
+	if (pl011_rx_uses_ring(uart) && !rx_paused(uart))
+		rx = uart->line.rx_imsc & (PL011_INT_RX | PL011_INT_RT);
+	pl011_imsc_update(uart, 0, rx);
+}
+
+static void resume(struct pl011 *uart)
+{
+	imsc_thaw(uart);
+	pl011_tx_give_back(uart);
+}
+
+/* TX held, IMSC frozen, the handlers out, the RX FIFO fits: the TRM sequence. */
+static void switch_line(struct pl011 *uart, const struct pl011_plan *plan)
+{
+	uint32_t cr = new_control(uart, plan);
+	pl011_rx_count_masked_overrun(uart);
+	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u,
+			 pl011_rx_uses_ring(uart) ? &uart->rx.ring : NULL);
+	pl011_hw_program_line(uart, &plan->baud, plan->lcr_h);
+	uart->line.baud = plan->baud;
+	uart->line.lcr_h = plan->lcr_h;
+	uart->line.cr = cr;
+	uart->line.frame_ns = pl011_lcr_h_frame_ns(plan->lcr_h, plan->baud.actual_baud);
+	pl011_reg_write(uart, PL011_CR, cr);
+}
+
+int pl011_set_line(struct pl011 *uart, const struct pl011_line_config *line, uint32_t bound_us)
+{
+	if (uart == NULL || line == NULL)
+		return PL011_EINVAL;
+	if (!pl011_is_running(uart))
+		return PL011_ESHUTDOWN;
+	struct pl011_plan plan;
+	int err = plan_line(uart, line, &plan);
+	if (err != 0)
+		return err;
+	if (rx_paused(uart))
+		return PL011_EBUSY; /* with flow control RTS is held off: the reader must come first */
+	err = pl011_flush(uart, bound_us, NULL);
+	if (err != 0)
+		return err;
+	if (!pl011_tx_hold(uart))
+		return PL011_ETIMEDOUT;
+	/* A writer on another core may have primed the FIFO between the drain and the hold: its
+	 * characters leave at the old line, within the backlog deadline of one byte more (as in
+	 * shutdown), before the FEN flush could drop them. */
+	if (pl011_wait_fr_for(uart, PL011_FR_DRAINED_MASK, PL011_FR_DRAINED,
+			      pl011_backlog_deadline_us(uart, 1)) != 0) {
+		resume(uart);
+		return PL011_ETIMEDOUT;
+	}
+	rx_hold_partner(uart);
+	/* IMSC is 0 now: a handler already inside on another core is waited out, and none comes
+	 * after it, so the RX ring has no other producer until the thaw. */
+	pl011_atomic_fence();
+	struct pl011_wait wait;
+	pl011_wait_start(&wait, uart, pl011_handlers_wait_us(uart));
+	if (!pl011_wait_presence_gone(&uart->handlers_inside, &wait))
+		err = PL011_ESTALLED;
+	else if (!rx_fifo_fits(uart))
+		err = PL011_EBUSY;
+	if (err != 0) {
+		if ((uart->line.cr & PL011_CR_RTSEN) != 0)
+			pl011_reg_write(uart, PL011_CR, uart->line.cr); /* RTS as it was */
+		resume(uart);
+		return err;
+	}
+	switch_line(uart, &plan);
+	resume(uart);
+	return 0;
+}
+
+/* ---- modem lines ---- */
+
+int pl011_set_modem_lines(struct pl011 *uart, uint32_t mask, uint32_t values)
+{
+	if (uart == NULL || (mask & ~(PL011_MODEM_RTS | PL011_MODEM_DTR)) != 0)
+		return PL011_EINVAL;
+	if (!pl011_is_running(uart))
+		return PL011_ESHUTDOWN;
+	if ((mask & PL011_MODEM_RTS) != 0 && (uart->line.cr & PL011_CR_RTSEN) != 0)
+		return PL011_EBUSY;
+	uint32_t bits = ((mask & PL011_MODEM_RTS) != 0 ? PL011_CR_RTS : 0u) |
+			((mask & PL011_MODEM_DTR) != 0 ? PL011_CR_DTR : 0u);
+	uint32_t set = ((values & PL011_MODEM_RTS) != 0 ? PL011_CR_RTS : 0u) |
+		       ((values & PL011_MODEM_DTR) != 0 ? PL011_CR_DTR : 0u);
+	/* CR.RTS and CR.DTR are the complements of nUARTRTS and nUARTDTR: 1 drives them low,
+	 * asserted (TRM 3.3.8). They may change with the UART enabled: no character is framed
+	 * by them. */
+	uart->line.cr = (uart->line.cr & ~bits) | (set & bits);
+	pl011_reg_write(uart, PL011_CR, uart->line.cr);
+	return 0;
+}
+
+int pl011_get_modem_status(const struct pl011 *uart)
+{
+	if (uart == NULL)
+		return PL011_EINVAL;
+	if (pl011_state_get(uart) == PL011_STATE_STOPPED)
+		return PL011_ESHUTDOWN;
+	/* FR's CTS, DSR, DCD and RI are the complements of the active-low inputs: 1 = asserted
+	 * (TRM 3.3.3). */
+	uint32_t fr = pl011_reg_read(uart, PL011_FR);
+	uint32_t status = ((fr & PL011_FR_CTS) != 0 ? PL011_MODEM_CTS : 0u) |
+			  ((fr & PL011_FR_DSR) != 0 ? PL011_MODEM_DSR : 0u) |
+			  ((fr & PL011_FR_DCD) != 0 ? PL011_MODEM_DCD : 0u) |
+			  ((fr & PL011_FR_RI) != 0 ? PL011_MODEM_RI : 0u) |
+			  ((uart->line.cr & PL011_CR_RTS) != 0 ? PL011_MODEM_RTS : 0u) |
+			  ((uart->line.cr & PL011_CR_DTR) != 0 ? PL011_MODEM_DTR : 0u);
+	return (int)status;
+}
