@@ -111,15 +111,17 @@ void pl011_events_tx_emptied(struct pl011 *uart)
 }
 
 /* Take the flag, then look: bytes written after the look set it again themselves, and bytes
- * written before the take are in the FR the look reads, so no drain is given twice or lost. */
+ * written before the take are in the FR the look reads, so no drain is given twice or lost.
+ * The ring before FR: a refill that a nested interrupt (a panic) makes between the two moves
+ * ring bytes into the FIFO, where the FR read sees them; the other order would miss them. */
 static void tx_done_check(struct pl011 *uart)
 {
 	pl011_io_atomic_point();
 	if (__atomic_exchange_n(&uart->events.tx_done_pending, 0u, __ATOMIC_SEQ_CST) == 0)
 		return;
+	bool ring_empty = pl011_ring_count(&uart->tx.ring) == 0;
 	uint32_t fr = pl011_reg_read(uart, PL011_FR);
-	if (pl011_ring_count(&uart->tx.ring) == 0 &&
-	    (fr & PL011_FR_DRAINED_MASK) == PL011_FR_DRAINED) {
+	if (ring_empty && (fr & PL011_FR_DRAINED_MASK) == PL011_FR_DRAINED) {
 		events_deliver(uart, PL011_EVENT_TX_DONE);
 		return;
 	}

@@ -70,7 +70,7 @@ static char lines[LINES_QUEUED][LINE_MAX];
 static uint32_t line_length[LINES_QUEUED];
 static uint32_t lines_in, lines_out; /* one writer each: consumer, producer */
 static bool quit_seen;
-static uint32_t lines_sent, rx_bytes, tx_bytes;
+static uint32_t lines_sent, rx_bytes, tx_bytes, tx_space_waits;
 
 static char current[LINE_MAX];
 static uint32_t current_length;
@@ -123,8 +123,10 @@ static struct semaphore *producer_step(void)
 				outgoing_done += (uint32_t)n;
 				tx_bytes += (uint32_t)n;
 			}
-			if (outgoing_done < outgoing_length)
+			if (outgoing_done < outgoing_length) {
+				tx_space_waits++;
 				return &tx_room; /* ring full: TX space comes at half free */
+			}
 			lines_sent++;
 			continue;
 		}
@@ -238,10 +240,10 @@ int main(void)
 	bool done = all_finished();
 	uint32_t permille = total_us != 0 ? (uint32_t)((uint64_t)idle_us * 1000u / total_us) : 0u;
 	printf("rtos_wait: lines %lu rx_bytes %lu tx_bytes %lu consumer_waits %lu "
-	       "producer_waits %lu sleeps %lu\n",
+	       "producer_waits %lu (tx_space %lu) sleeps %lu\n",
 	       (unsigned long)lines_sent, (unsigned long)rx_bytes, (unsigned long)tx_bytes,
 	       (unsigned long)tasks[0].waits, (unsigned long)tasks[1].waits,
-	       (unsigned long)sleeps);
+	       (unsigned long)tx_space_waits, (unsigned long)sleeps);
 	printf("rtos_wait: idle %lu.%lu%% of %lu us%s\n", (unsigned long)(permille / 10u),
 	       (unsigned long)(permille % 10u), (unsigned long)total_us,
 	       done ? "" : " (run bound reached)");

@@ -228,11 +228,11 @@ def run_rtos_wait(session, board, machine):
     session.send(b"!quit\n")
     problems += expect_exit_zero(session)
     report = re.search(r"rtos_wait: lines (\d+) rx_bytes (\d+) tx_bytes (\d+) consumer_waits (\d+) "
-                       r"producer_waits (\d+) sleeps (\d+)\n", session.output)
+                       r"producer_waits (\d+) \(tx_space (\d+)\) sleeps (\d+)\n", session.output)
     idle = re.search(r"rtos_wait: idle (\d+)\.(\d)% of (\d+) us(.*)\n", session.output)
     if not (report and idle):
         return problems + ["report lines missing"]
-    lines, rx, tx, consumer_waits, producer_waits, sleeps = (int(x) for x in report.groups())
+    lines, rx, tx, consumer_waits, producer_waits, tx_space_waits, sleeps = (int(x) for x in report.groups())
     expected_rx = sum(len(line) + 1 for line in sent) + len("!quit\n")
     if lines != len(sent) + 1 or rx != expected_rx or tx != expected_rx + lines:
         problems.append(f"lines {lines} rx {rx} tx {tx}, expected {len(sent) + 1}, {expected_rx}, "
