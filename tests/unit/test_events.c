@@ -106,11 +106,13 @@ static void wait_step(void *context)
 	advance_with_timer(pl011_model_now_ns(h.model) + 2000u);
 }
 
-static void start_with(enum pl011_tx_mode tx, enum pl011_rx_mode rx, uint32_t mask)
+static void start_with_flags(enum pl011_tx_mode tx, enum pl011_rx_mode rx, uint32_t mask,
+			     uint32_t flags)
 {
 	memset(&seen, 0, sizeof seen);
 	memset(&timer, 0, sizeof timer);
 	harness_setup(&h, 48000000u, 16);
+	h.config.flags = flags;
 	h.config.tx_mode = tx;
 	h.config.rx_mode = rx;
 	h.config.event_mask = mask;
@@ -118,6 +120,11 @@ static void start_with(enum pl011_tx_mode tx, enum pl011_rx_mode rx, uint32_t ma
 	h.config.event_timer = arm_timer;
 	h.config.wait_hook = wait_step;
 	assert_int_equal(harness_start(&h), 0);
+}
+
+static void start_with(enum pl011_tx_mode tx, enum pl011_rx_mode rx, uint32_t mask)
+{
+	start_with_flags(tx, rx, mask, 0);
 }
 
 static uint64_t frame_ns(void)
@@ -208,16 +215,7 @@ static void test_tx_done_once_for_a_drain_fed_by_many_writes(void **state)
 static void test_tx_done_waits_for_a_transmitter_held_off_by_cts(void **state)
 {
 	(void)state;
-	memset(&seen, 0, sizeof seen);
-	memset(&timer, 0, sizeof timer);
-	harness_setup(&h, 48000000u, 16);
-	h.config.tx_mode = PL011_TX_HYBRID;
-	h.config.flags = PL011_FLAG_RTS_CTS;
-	h.config.event_mask = PL011_EVENT_TX_DONE;
-	h.config.event = on_event;
-	h.config.event_timer = arm_timer;
-	h.config.wait_hook = wait_step;
-	assert_int_equal(harness_start(&h), 0);
+	start_with_flags(PL011_TX_HYBRID, PL011_RX_POLLED, PL011_EVENT_TX_DONE, PL011_FLAG_RTS_CTS);
 	pl011_model_set_cts(h.model, false);
 	assert_int_equal(pl011_write(&h.uart, data, 40, PL011_NO_WAIT), 40);
 	advance_with_timer(pl011_model_now_ns(h.model) + 500u * frame_ns());
