@@ -381,6 +381,9 @@ struct pl011 {
  *    pl011_init, and pl011_init with a flush (it clears the instance the flush reads): not
  *    allowed (they are the calls of whoever owns the port; stop your writer first).
  *  - the getters (pl011_get_stats, pl011_tx_queued, ...): safe, each a snapshot.
+ *  - pl011_event_tick counts as an interrupt handler: safe with every call the handler is
+ *    safe with, and shutdown and init wait for it as for the handler. The explorers run it
+ *    at every point of the thread scenarios (one core) and on the second core.
  * A core stopped inside a driver call (by a debugger, a higher-priority exception, a
  * hypervisor) for longer than that call's ownership bound in docs/waiting.md: a panic then
  * writes beside it, and the owner writes nothing more while it does, so no character is lost;
