@@ -116,8 +116,12 @@ void pl011_events_tx_emptied(struct pl011 *uart)
  * ring bytes into the FIFO, where the FR read sees them; the other order would miss them. */
 static void tx_done_check(struct pl011 *uart)
 {
+	/* A compare-and-swap, not an exchange: on cores without exclusives the user supplies the
+	 * one (the helpers README lists), not the other. The flag is only ever 0 or 1. */
+	uint32_t open = 1u;
 	pl011_io_atomic_point();
-	if (__atomic_exchange_n(&uart->events.tx_done_pending, 0u, __ATOMIC_SEQ_CST) == 0)
+	if (!__atomic_compare_exchange_n(&uart->events.tx_done_pending, &open, 0u, false,
+					 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 		return;
 	bool ring_empty = pl011_ring_count(&uart->tx.ring) == 0;
 	uint32_t fr = pl011_reg_read(uart, PL011_FR);
