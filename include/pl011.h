@@ -154,8 +154,62 @@ typedef void (*pl011_wait_fn)(void *context);
  * beside it at once instead of first waiting out its ownership bound. */
 typedef uint32_t (*pl011_core_fn)(void *context);
 
-/* Optional RX callback, called from the interrupt after each drain with the bytes now queued. */
+/* Optional RX callback, called from the interrupt after each drain with the bytes now queued.
+ * Kept for old code: it is the PL011_EVENT_RX_DATA event with the count (below). */
 typedef void (*pl011_rx_fn)(struct pl011 *uart, size_t available, void *context);
+
+/* ---- events (docs/events.md) ----
+ *
+ * One callback, config.event, receives the kinds of config.event_mask that happened, ORed
+ * into one word, once per interrupt handler entry (or pl011_event_tick) that saw any.
+ * Context: the UART's interrupt handler (pl011_irq_handler), and for TX_DONE the timer
+ * interrupt that calls pl011_event_tick; so two cores may call it at once if those two
+ * interrupts go to different cores. Never with TX owned by the calling context: TX is let go
+ * before the callback runs (the context it preempted may own TX, as always in a handler).
+ * It may call: pl011_read / pl011_getc when it is the only reader, pl011_write with
+ * PL011_NO_WAIT when it is the only writer (a thread writer that is blocked on a semaphore
+ * counts as not writing), pl011_write_panic, the getters, and an RTOS's semaphore give or
+ * event-flag set. Not pl011_init, pl011_shutdown, pl011_flush or pl011_send_break (they wait
+ * for this handler). It should return within microseconds: pl011_shutdown waits for it.
+ * Cost when unused (event_mask 0, no rx_callback): one load of the mask per handler entry and
+ * one per emptied TX ring, no register access.
+ */
+/* The last stop bit of the last accepted byte has left (TX ring empty, FR.TXFE set, FR.BUSY
+ * clear: TRM 3.3.3, BUSY "remains set until the complete byte, including all the stop bits,
+ * has been sent"), once per drain. The PL011 has no TX-done interrupt (TXIS is a FIFO level
+ * crossing, TRM 2.8), so the driver derives it: when a refill empties the ring it asks
+ * config.event_timer for a call of pl011_event_tick two frames later, and the tick reads FR
+ * once and asks again (one frame later once TXFE is set) until the line is idle. It fires
+ * within one frame time plus the timer's latency after the stop bit. Needs an interrupt TX
+ * mode and config.event_timer. */
+#define PL011_EVENT_TX_DONE (1u << 0)
+/* A TX interrupt refill raised the TX ring's free space from below half the ring to at least
+ * half: a writer blocked on it may queue again. Needs an interrupt TX mode. */
+#define PL011_EVENT_TX_SPACE (1u << 1)
+/* The interrupt drained received bytes and the RX ring holds some (the rx_callback's
+ * moment). Needs an interrupt RX mode. */
+#define PL011_EVENT_RX_DATA (1u << 2)
+/* The receive timeout fired with bytes queued: the FIFO held a character and no other came
+ * for 32 bit periods (TRM 2.8, UARTRTINTR). A burst whose last character an RX-level drain
+ * already took leaves the FIFO empty, and the PL011 then raises no timeout: RX_IDLE then does
+ * not come for that burst (docs/events.md). Needs an interrupt RX mode. */
+#define PL011_EVENT_RX_IDLE (1u << 3)
+/* A break was received (stats.rx_break grew): one per break, as the PL011 loads a single 0
+ * character for a break however long it lasts (TRM 3.3.1, DR.BE). Interrupt RX modes. */
+#define PL011_EVENT_BREAK (1u << 4)
+/* A framing or parity error or an overrun was counted (stats.rx_framing, rx_parity,
+ * rx_overrun grew). Interrupt RX modes. */
+#define PL011_EVENT_ERROR (1u << 5)
+/* A modem status line changed: the CTS, DSR, DCD or RI change interrupt (MIS bits 0-3, TRM
+ * 3.3.13) fired; read the lines in FR. The driver unmasks these four only with this kind. */
+#define PL011_EVENT_MODEM (1u << 6)
+#define PL011_EVENT_ALL 0x7Fu
+
+typedef void (*pl011_event_fn)(struct pl011 *uart, uint32_t events, void *context);
+/* Arm a one-shot timer that calls pl011_event_tick(uart) from an interrupt (or any context
+ * that may call the event callback) no earlier than delay_us from now, replacing one already
+ * armed. Called with TX owned (from a refill, from pl011_write): it must only arm a timer. */
+typedef void (*pl011_timer_fn)(uint32_t delay_us, void *context);
 
 struct pl011_config {
 	uintptr_t base;          /* UART base address */
@@ -192,6 +246,14 @@ struct pl011_config {
 	void *core_context;
 	pl011_rx_fn rx_callback;
 	void *rx_callback_context;
+	/* Events (PL011_EVENT_*, above): the kinds wanted, the callback, and for TX_DONE the
+	 * timer. A mask without a callback, an unknown kind, a kind its mode cannot give, or
+	 * TX_DONE without event_timer is PL011_EINVAL. */
+	uint32_t event_mask;
+	pl011_event_fn event;
+	void *event_context;
+	pl011_timer_fn event_timer;
+	void *event_timer_context;
 };
 
 /* Divisors for a clock and baud, with the rate they really give. */
@@ -278,6 +340,12 @@ struct pl011_tx {
 	uint32_t headroom_ns[PL011_LEVEL_7_8 + 1]; /* MEASURED: trigger entries + 1, line time */
 };
 
+/* Event state (lib/pl011_events.c). */
+struct pl011_events {
+	uint32_t tx_done_pending; /* atomic: a drain is under way and its TX_DONE not yet given */
+	uint32_t tx_bytes_seen;   /* TX owner: stats.tx_bytes when the ring last emptied */
+};
+
 /* Receive state: the ring, whose producer is the interrupt and consumer the reader. */
 struct pl011_rx {
 	struct pl011_ring ring;
@@ -295,6 +363,7 @@ struct pl011 {
 	struct pl011_tx tx;         /* the TX owner (and the atomic words) */
 	struct pl011_rx rx;         /* RX producer / consumer */
 	struct pl011_stats stats;   /* per-field writers: see struct pl011_stats */
+	struct pl011_events events; /* see struct pl011_events */
 	uint32_t imsc;              /* atomic: what IMSC must hold (lib/pl011_internal.h) */
 	uint32_t state;             /* atomic: STOPPED, RUNNING, SHUTTING_DOWN */
 	/* atomic: interrupt handlers inside (announced before they look at state), which
@@ -323,6 +392,9 @@ struct pl011 {
  *    pl011_init, and pl011_init with a flush (it clears the instance the flush reads): not
  *    allowed (they are the calls of whoever owns the port; stop your writer first).
  *  - the getters (pl011_get_stats, pl011_tx_queued, ...): safe, each a snapshot.
+ *  - pl011_event_tick counts as an interrupt handler: safe with every call the handler is
+ *    safe with, and shutdown and init wait for it as for the handler. The explorers run it
+ *    at every point of the thread scenarios (one core) and on the second core.
  * A core stopped inside a driver call (by a debugger, a higher-priority exception, a
  * hypervisor) for longer than that call's ownership bound in docs/waiting.md: a panic then
  * writes beside it, and the owner writes nothing more while it does, so no character is lost;
@@ -572,5 +644,27 @@ int pl011_set_modem_lines(struct pl011 *uart, uint32_t mask, uint32_t values);
  * (RTS: as programmed; under flow control the hardware drives it). Returns the bits, or
  * PL011_EINVAL, PL011_ESHUTDOWN. Context: any. */
 int pl011_get_modem_status(const struct pl011 *uart);
+
+/* ---- events and the console (docs/events.md) ---- */
+
+/*
+ * The TX_DONE timer's call (config.event_timer): one FR read; gives TX_DONE if the drain under
+ * way has ended, else arms the timer again (two frames while the FIFO holds data, one once
+ * TXFE is set). Does nothing for NULL, a stopped port, or no drain under way, so a stray or
+ * late call is harmless. Context: an interrupt, or wherever the event callback may run.
+ */
+void pl011_event_tick(struct pl011 *uart);
+
+/*
+ * pl011_write for text: each "\n" goes out as "\r\n" (a terminal's newline), other bytes as
+ * they are. bound_us is that of pl011_write for each piece (the text up to a newline, then the
+ * "\r\n"), so the call returns within (2 x newlines + 1) x bound_us. Returns how many bytes of
+ * text were consumed (a "\n" counts once both its bytes were accepted; one that ran out after
+ * its "\r" is not counted, and a retry sends that "\r" again), fewer than len only when a
+ * bound ran out. Errors: as pl011_write (when nothing was consumed). Context: as pl011_write.
+ */
+int pl011_write_console(struct pl011 *uart, const char *text, size_t len, uint32_t bound_us);
+/* pl011_write_console of a NUL-terminated string, with PL011_WAIT_AUTO. */
+int pl011_puts(struct pl011 *uart, const char *text);
 
 #endif

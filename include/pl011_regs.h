@@ -102,6 +102,7 @@
 #define PL011_INT_BE (1u << 9)
 #define PL011_INT_OE (1u << 10)
 #define PL011_INT_ERRORS (PL011_INT_FE | PL011_INT_PE | PL011_INT_BE | PL011_INT_OE)
+#define PL011_INT_MODEM (PL011_INT_RI | PL011_INT_CTS | PL011_INT_DCD | PL011_INT_DSR)
 #define PL011_INT_ALL 0x7FFu
 
 /* PeriphID2 bits 7:4 (TRM 3.3.15): revision 3 (r1p5) and later have 32-entry FIFOs. */

@@ -98,7 +98,7 @@ static int check_config(const struct pl011_config *config)
 	if (config->rx_mode != PL011_RX_POLLED &&
 	    check_ring_buffer(config->rx_buffer, config->rx_buffer_size) != 0)
 		return PL011_EINVAL;
-	return 0;
+	return pl011_events_check(config);
 }
 
 static uint32_t line_control(const struct pl011_config *config)
@@ -149,6 +149,7 @@ int pl011_make_plan(const struct pl011_config *config, struct pl011_plan *plan)
 	/* RT is needed with any RX level: without it a partial FIFO would never be seen. */
 	plan->imsc = config->rx_mode == PL011_RX_POLLED ? 0u
 						       : PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS;
+	plan->imsc |= pl011_events_imsc(config);
 	return 0;
 }
 
@@ -343,8 +344,8 @@ static void service_causes(struct pl011 *uart, uint32_t mis)
 	 * for good where the RX interrupt is edge-like: QEMU raises it only when the FIFO goes
 	 * from empty to one character, and never raises RT. TX is not acknowledged either: its
 	 * refill clears it. */
-	if (mis & PL011_INT_ERRORS)
-		pl011_reg_write(uart, PL011_ICR, mis & PL011_INT_ERRORS);
+	if (mis & (PL011_INT_ERRORS | PL011_INT_MODEM))
+		pl011_reg_write(uart, PL011_ICR, mis & (PL011_INT_ERRORS | PL011_INT_MODEM));
 	if (mis & (PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS))
 		pl011_rx_service(uart, mis);
 	if (mis & PL011_INT_TX)
@@ -361,7 +362,7 @@ static void service_causes(struct pl011 *uart, uint32_t mis)
  * `depth - trigger` characters per interrupt latency. There line.irq_passes allows up to four
  * passes, each after a fresh MIS read.
  */
-static void service_passes(struct pl011 *uart)
+static void service_passes(struct pl011 *uart, struct pl011_event_watch *watch)
 {
 	uint32_t pass = 0;
 	do {
@@ -371,6 +372,7 @@ static void service_passes(struct pl011 *uart)
 		if (pass == 0)
 			uart->stats.irq_entries++;
 		service_causes(uart, mis);
+		watch->mis |= mis;
 	} while (++pass < uart->line.irq_passes);
 }
 
@@ -386,8 +388,12 @@ void pl011_irq_handler(struct pl011 *uart)
 		return;
 	pl011_presence_enter(&uart->handlers_inside);
 	pl011_io_atomic_point();
-	if (pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST) != PL011_STATE_STOPPED)
-		service_passes(uart);
+	if (pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST) != PL011_STATE_STOPPED) {
+		struct pl011_event_watch watch;
+		pl011_events_begin(uart, &watch);
+		service_passes(uart, &watch);
+		pl011_events_end(uart, &watch);
+	}
 	pl011_presence_leave(&uart->handlers_inside);
 }
 

@@ -208,6 +208,34 @@ void pl011_rx_take_fifo(struct pl011 *uart, struct pl011_ring *received);
  * storage is the same); the rest is counted in rx_discarded. */
 void pl011_rx_carry_over(struct pl011 *uart, const struct pl011_ring *old);
 
+/* ---- lib/pl011_events.c ---- */
+
+/* pl011_init: PL011_EINVAL for an event mask the config cannot serve (include/pl011.h). */
+int pl011_events_check(const struct pl011_config *config);
+/* The IMSC bits the events need beside the RX ones (the modem change interrupts). */
+uint32_t pl011_events_imsc(const struct pl011_config *config);
+
+/* What one handler entry saw, for the events it gives when it returns. */
+struct pl011_event_watch {
+	bool active;     /* an event mask or an rx_callback: otherwise nothing is looked at */
+	uint32_t mis;    /* every cause serviced in this entry */
+	uint32_t breaks; /* stats.rx_break at entry */
+	uint32_t errors; /* framing + parity + overrun counts at entry */
+	size_t tx_free;  /* TX ring space at entry */
+};
+
+void pl011_events_begin(struct pl011 *uart, struct pl011_event_watch *watch);
+/* After the causes: the callbacks, with TX let go. */
+void pl011_events_end(struct pl011 *uart, const struct pl011_event_watch *watch);
+void pl011_events_tx_emptied(struct pl011 *uart);
+
+/* The TX owner, the ring just emptied: a TX_DONE drain may begin. One load when unused. */
+static inline void pl011_events_tx_ring_emptied(struct pl011 *uart)
+{
+	if ((uart->config.event_mask & PL011_EVENT_TX_DONE) != 0)
+		pl011_events_tx_emptied(uart);
+}
+
 /* ---- lib/pl011_tx.c ---- */
 
 /* Prepare the TX state for a port being started (ring, trigger, ADAPTIVE tuning). */

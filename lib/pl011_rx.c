@@ -124,12 +124,6 @@ void pl011_rx_service(struct pl011 *uart, uint32_t mis)
 		rx_pause(uart);
 	else
 		rx_resume_if_room(uart);
-
-	if (uart->config.rx_callback != NULL) {
-		size_t available = pl011_ring_count(&uart->rx.ring);
-		if (available != 0)
-			uart->config.rx_callback(uart, available, uart->config.rx_callback_context);
-	}
 }
 
 /* ---- overruns nobody saw, init and shutdown ---- */

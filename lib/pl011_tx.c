@@ -645,6 +645,7 @@ static void tx_send_and_release(struct pl011 *uart, bool latched)
 		latched = false;
 		if (pl011_ring_count(&uart->tx.ring) == 0) {
 			tx_arm(uart, false);
+			pl011_events_tx_ring_emptied(uart);
 		} else if (sure) {
 			tx_arm(uart, true);
 		} else if (limited) {

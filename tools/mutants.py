@@ -88,7 +88,8 @@ MUTANTS = [
     m("irq-one-pass-above-half", "pl011.c", "constant",
       "plan.tx_level > PL011_LEVEL_1_2 ? 4u : 1u;", "1u;"),
     m("irq-error-ack-dropped", "pl011.c", "interrupt not acknowledged",
-      "pl011_reg_write(uart, PL011_ICR, mis & PL011_INT_ERRORS);", "", quick=True),
+      "pl011_reg_write(uart, PL011_ICR, mis & (PL011_INT_ERRORS | PL011_INT_MODEM));", "",
+      quick=True),
     m("irq-entries-not-counted", "pl011.c", "counter not incremented",
       "uart->stats.irq_entries++;", ""),
     m("irq-error-not-counted", "pl011.c", "counter not incremented",
@@ -96,10 +97,9 @@ MUTANTS = [
     m("irq-stopped-port-serviced", "pl011.c", "check skipped",
       "if (uart == NULL || pl011_state_get(uart) == PL011_STATE_STOPPED)\n\t\treturn;\n"
       "\tpl011_presence_enter(&uart->handlers_inside);\n\tpl011_io_atomic_point();\n"
-      "\tif (pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST) != PL011_STATE_STOPPED)\n"
-      "\t\tservice_passes(uart);",
+      "\tif (pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST) != PL011_STATE_STOPPED) {",
       "if (uart == NULL)\n\t\treturn;\n"
-      "\tpl011_presence_enter(&uart->handlers_inside);\n\tservice_passes(uart);"),
+      "\tpl011_presence_enter(&uart->handlers_inside);\n\tif (1) {"),
     m("stop-ignores-handlers", "pl011.c", "wait skipped",
       "*handlers_out = pl011_wait_presence_gone(&uart->handlers_inside, &wait);",
       "*handlers_out = true;"),
@@ -378,8 +378,8 @@ MUTANTS = [
     m("rx-ring-bytes-not-counted", "pl011_rx.c", "counter not incremented",
       "segment[filled++] = (uint8_t)byte;\n\t\tuart->stats.rx_bytes++;",
       "segment[filled++] = (uint8_t)byte;", quick=True),
-    m("rx-callback-flipped", "pl011_rx.c", "comparison flipped",
-      "if (available != 0)", "if (available == 0)"),
+    m("rx-callback-flipped", "pl011_events.c", "comparison flipped",
+      "PL011_INT_ERRORS)) != 0 && queued != 0) {", "PL011_INT_ERRORS)) != 0 && queued == 0) {"),
     m("rx-polled-drops-nul", "pl011_rx.c", "off-by-one",
       "if (byte >= 0) {\n\t\t\tdata[done++]", "if (byte > 0) {\n\t\t\tdata[done++]"),
     m("rx-read-wait-flipped", "pl011_rx.c", "comparison flipped",
@@ -452,6 +452,24 @@ MUTANTS = [
     m("state-load-relaxed", "pl011_internal.h", "memory ordering",
       "return pl011_atomic_load(&uart->state, __ATOMIC_ACQUIRE);",
       "return pl011_atomic_load(&uart->state, __ATOMIC_RELAXED);", equivalent=HOST_ORDER),
+
+    # ---- lib/pl011_events.c ----
+    m("events-tx-done-ignores-busy", "pl011_events.c", "check skipped",
+      "if (ring_empty && (fr & PL011_FR_DRAINED_MASK) == PL011_FR_DRAINED) {",
+      "if (ring_empty && (fr & PL011_FR_TXFE) != 0) {", quick=True),
+    m("events-tx-done-rearm-dropped", "pl011_events.c", "atomic store dropped",
+      "\tpl011_atomic_store(&uart->events.tx_done_pending, 1u, __ATOMIC_SEQ_CST);\n"
+      "\t/* With TXFE set", "\t/* With TXFE set"),
+    m("events-rx-idle-without-timeout", "pl011_events.c", "check skipped",
+      "if ((watch->mis & PL011_INT_RT) != 0 && queued != 0)", "if (queued != 0)"),
+    m("events-tx-space-no-crossing", "pl011_events.c", "check skipped",
+      "watch->tx_free < tx_space_threshold(uart) &&", ""),
+    m("events-break-not-reported", "pl011_events.c", "event dropped",
+      "kinds |= PL011_EVENT_BREAK;", ""),
+    m("events-modem-left-masked", "pl011_events.c", "constant",
+      "PL011_INT_MODEM : 0u;", "0u : 0u;"),
+    m("events-timer-unchecked", "pl011_events.c", "check skipped",
+      "(mask & PL011_EVENT_TX_DONE) != 0 && config->event_timer == NULL", "0"),
 
     # ---- lib/pl011_io.h ----
     m("io-barrier-inner-shareable", "pl011_io.h", "memory ordering",

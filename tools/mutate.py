@@ -30,7 +30,7 @@ MODEL = os.path.join(ROOT, "tests", "model")
 RING_ONLY = {"test_ring", "test_ring_threads"}
 # Fast first, so that most mutants die within seconds (measured order; refined by the baseline).
 ORDER = ["test_baud", "test_model", "test_config", "test_ring", "test_bounds",
-         "test_driver_polled", "test_rx_lossless", "test_irq_tx", "test_measured_judge",
+         "test_driver_polled", "test_rx_lossless", "test_irq_tx", "test_events", "test_measured_judge",
          "test_counters", "test_random_ops", "test_regimes",
          "test_preemption", "test_two_cores", "test_irq_rx", "test_shutdown",
          "test_ring_threads"]

@@ -4,14 +4,11 @@
 #include "board.h"
 #include "board_common.h"
 
-/* Terminals expect CR LF: '\n' goes out as "\r\n", as on the newlib boards. */
+/* Terminals expect CR LF: pl011_write_console sends '\n' as "\r\n", as on the newlib boards. */
 static int console_put(char c, FILE *file)
 {
 	(void)file;
-	static const char crlf[2] = {'\r', '\n'};
-	const char *data = c == '\n' ? crlf : &c;
-	size_t length = c == '\n' ? 2u : 1u;
-	if (pl011_write(board_console(), data, length, PL011_WAIT_AUTO) < (int)length)
+	if (pl011_write_console(board_console(), &c, 1, PL011_WAIT_AUTO) != 1)
 		return EOF;
 	return (unsigned char)c;
 }

@@ -20,24 +20,14 @@ int _getpid(void);
 extern char __heap_start[];
 extern char __heap_end[];
 
-/* Terminals expect CR LF: each '\n' goes out as "\r\n". */
+/* Terminals expect CR LF: pl011_write_console sends each '\n' as "\r\n". */
 int _write(int file, const char *data, int len)
 {
-	if (file != 1 && file != 2) {
+	if ((file != 1 && file != 2) || len < 0) {
 		errno = EBADF;
 		return -1;
 	}
-	int start = 0;
-	for (int i = 0; i <= len; i++) {
-		if (i < len && data[i] != '\n')
-			continue;
-		if (i > start && pl011_write(board_console(), data + start, (size_t)(i - start),
-					     PL011_WAIT_AUTO) < i - start)
-			break;
-		if (i < len && pl011_write(board_console(), "\r\n", 2, PL011_WAIT_AUTO) < 2)
-			break;
-		start = i + 1;
-	}
+	(void)pl011_write_console(board_console(), data, (size_t)len, PL011_WAIT_AUTO);
 	return len;
 }
 

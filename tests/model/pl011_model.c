@@ -1087,6 +1087,9 @@ void pl011_model_set_tx_stalled(struct pl011_model *model, bool stalled)
 
 void pl011_model_set_cts(struct pl011_model *model, bool asserted)
 {
+	/* TRM 3.3.13: CTSRMIS is set by a change of nUARTCTS, either way. */
+	if (model->cts != asserted)
+		set_ris(model, PL011_INT_CTS);
 	model->cts = asserted;
 	tx_kick(model);
 }

@@ -20,7 +20,8 @@
  * made by thread code runs the handler there, before the access takes effect: that is how
  * preemption between two register accesses is modelled.
  *
- * Not modelled: IrDA (SIREN), the modem status interrupts (DSR, DCD, RI show in FR only),
+ * Not modelled: IrDA (SIREN), the modem status interrupts of DSR, DCD and RI (those lines show
+ * in FR only; a CTS change raises RIS.CTS),
  * DMA (DMACR is stored only), the integration test registers, and the external RX line being
  * disconnected in loopback (injected characters still arrive with LBE). nUARTRTS is modelled
  * (RTSEn or CR.RTS) and only the RX line partner looks at it.

@@ -209,6 +209,47 @@ def run_rt_loop(session, board, machine):
     return problems
 
 
+def run_rtos_wait(session, board, machine):
+    """Lines in, upper-cased lines out, through two tasks that block on events; an idle share."""
+    import random
+    problems = []
+    if not session.read_until("rtos_wait ready", timeout=10):
+        return ["ready line missing"]
+    rng = random.Random(23)
+    # Long lines fill the 256-byte TX ring whenever the FIFO pushes back (not under QEMU,
+    # whose FIFO never fills: there the producer's TX space waits are proven on the model).
+    sent = []
+    for i in range(40):
+        line = f"line {i:02d} " + "".join(rng.choice("abcdefghij xyz") for _ in range(rng.randrange(1, 110)))
+        sent.append(line)
+        session.send(line.encode() + b"\n")
+        if not session.read_until(line.upper() + "\n", timeout=10):
+            return problems + [f"line {i} did not come back upper-cased"]
+    session.send(b"!quit\n")
+    problems += expect_exit_zero(session)
+    report = re.search(r"rtos_wait: lines (\d+) rx_bytes (\d+) tx_bytes (\d+) consumer_waits (\d+) "
+                       r"producer_waits (\d+) \(tx_space (\d+)\) sleeps (\d+)\n", session.output)
+    idle = re.search(r"rtos_wait: idle (\d+)\.(\d)% of (\d+) us(.*)\n", session.output)
+    if not (report and idle):
+        return problems + ["report lines missing"]
+    lines, rx, tx, consumer_waits, producer_waits, tx_space_waits, sleeps = (int(x) for x in report.groups())
+    expected_rx = sum(len(line) + 1 for line in sent) + len("!quit\n")
+    if lines != len(sent) + 1 or rx != expected_rx or tx != expected_rx + lines:
+        problems.append(f"lines {lines} rx {rx} tx {tx}, expected {len(sent) + 1}, {expected_rx}, "
+                        f"{expected_rx + len(sent) + 1}")
+    # The consumer waited for every line the host sent after the last echo: it must have
+    # blocked (on RX data), and the CPU must have slept while it did.
+    if consumer_waits < len(sent) or sleeps == 0:
+        problems.append(f"consumer blocked {consumer_waits} times, CPU slept {sleeps} times")
+    share = int(idle.group(1)) + int(idle.group(2)) / 10
+    if idle.group(4) or not 0 < share <= 100:
+        problems.append(f"idle share {share}% {idle.group(4)}")
+    echoed = [m for m in re.findall(r"^(LINE \d\d .*)$", session.output, re.MULTILINE)]
+    if echoed != [line.upper() for line in sent]:
+        problems.append("upper-cased lines out of order, lost or repeated")
+    return problems
+
+
 def run_tx_cost(session, board, machine):
     """Every TX mode sends its payload whole; interrupt modes refill the FIFO from the ring.
 
@@ -391,4 +432,5 @@ SPECS = {
     "shutdown_drain": Spec(run_shutdown_drain),
     "hello": Spec(run_hello),
     "rt_loop": Spec(run_rt_loop, icount=True),
+    "rtos_wait": Spec(run_rtos_wait, timeout=60.0),
 }

@@ -61,6 +61,35 @@ void explore_default_params(struct explore_params *p)
 	p->second_panic_at = EXPLORE_NEVER;
 }
 
+/* The events ride along in every case: the RX ones carry the RX scenarios, TX done comes from a
+ * timer tick that core 1 takes (two cores), that follows the UART handler delivered at a point
+ * (one core), and that the final check runs; each TX done must find every byte handed over
+ * before its tick on the wire (one core: with posted writes another core's DR write may land
+ * after the tick's look, and its drain then gets the next TX done). */
+#define EXPLORE_EVENTS                                                                      \
+	(PL011_EVENT_TX_DONE | PL011_EVENT_TX_SPACE | PL011_EVENT_RX_DATA | PL011_EVENT_RX_IDLE | \
+	 PL011_EVENT_BREAK | PL011_EVENT_ERROR)
+static bool tick_armed;
+static size_t tx_done_events;
+
+static void arm_tick(uint32_t delay_us, void *context)
+{
+	(void)delay_us;
+	(void)context;
+	tick_armed = true;
+}
+
+/* What was handed to the UART (DR writes, ring bytes) when the tick began: a TX done it gives
+ * must find all of that gone, whatever a nested interrupt writes meanwhile. */
+static uint64_t tick_owed;
+
+static void run_tick(void)
+{
+	tick_armed = false;
+	tick_owed = pl011_model_counters(h.model)->writes[PL011_DR / 4u] + pl011_tx_queued(&h.uart);
+	pl011_event_tick(&h.uart);
+}
+
 static void inner_interrupt(void *unused)
 {
 	(void)unused;
@@ -85,6 +114,8 @@ static void outer_interrupt(void *unused)
 		break;
 	default:
 		pl011_irq_handler(&h.uart);
+		if (tick_armed)
+			run_tick(); /* the TX done timer's interrupt, at the same point */
 		break;
 	}
 	in_outer = false;
@@ -174,6 +205,8 @@ static void second_core(void)
 			outer_written = pl011_write_panic(&h.uart, outer_message, sizeof outer_message);
 			continue;
 		}
+		if (tick_armed)
+			run_tick(); /* once per turn: a tick that finds the line busy arms again */
 		if (thread_done)
 			break;
 		switch_core(0);
@@ -231,10 +264,8 @@ static void preemption_point(void *unused)
 	}
 }
 
-static void rx_callback(struct pl011 *uart, size_t available, void *context)
+static void rx_event(struct pl011 *uart)
 {
-	(void)available;
-	(void)context;
 	if (!callback_armed)
 		return;
 	callback_armed = false;
@@ -242,6 +273,23 @@ static void rx_callback(struct pl011 *uart, size_t available, void *context)
 		outer_written = pl011_write_panic(uart, outer_message, sizeof outer_message);
 	else
 		pl011_model_advance(h.model, params->callback_ns);
+}
+
+static void on_event(struct pl011 *uart, uint32_t kinds, void *context)
+{
+	(void)context;
+	if ((kinds & ~EXPLORE_EVENTS) != 0)
+		fail("event kinds 0x%x outside the mask", kinds);
+	if (kinds & PL011_EVENT_TX_DONE) {
+		tx_done_events++;
+		const struct pl011_model_counters *c = pl011_model_counters(h.model);
+		uint64_t gone = c->tx_wire_bytes + c->tx_fen_flushed + c->tx_overflows;
+		if (!params->two_cores && gone < tick_owed)
+			fail("TX done with %llu of the bytes before it not sent",
+			     (unsigned long long)(tick_owed - gone));
+	}
+	if (kinds & PL011_EVENT_RX_DATA)
+		rx_event(uart);
 }
 
 static void check_not_stuck(const char *after)
@@ -393,6 +441,21 @@ static void check_wire(void)
 		fail("stats.tx_bytes %u, wire %zu", stats.tx_bytes, wire_len);
 }
 
+/* The line is idle: the ticks give the last drain its TX done, and then stop. */
+static void check_tx_done(void)
+{
+	for (int i = 0; i < 100 && tick_armed; i++) {
+		pl011_model_advance(h.model, pl011_model_frame_ns(h.model));
+		run_tick();
+	}
+	if (tick_armed)
+		fail("the TX done ticks never end on an idle line");
+	if (params->mode != PL011_TX_POLLED && expected_len != 0 && tx_done_events == 0)
+		fail("no TX done for %zu bytes sent", expected_len);
+	if (h.uart.events.tx_done_pending != 0)
+		fail("a drain is still open on an idle line");
+}
+
 static void check_final_state(void)
 {
 	/* A panic taken after the flush's last look may still be on its way out. */
@@ -410,6 +473,7 @@ static void check_final_state(void)
 		fail("at the end: %s", stuck);
 	checking = false;
 	check_wire();
+	check_tx_done();
 	/* Ownership was released: a write now goes out by itself. */
 	size_t before = expected_len;
 	thread_write(20, PL011_WAIT_AUTO);
@@ -434,7 +498,11 @@ static void setup(void)
 	h.config.tx_mode = params->mode;
 	h.config.tx_trigger = params->tx_trigger;
 	h.config.rx_mode = PL011_RX_LOW_LATENCY;
-	h.config.rx_callback = rx_callback;
+	h.config.event_mask = EXPLORE_EVENTS;
+	if (params->mode == PL011_TX_POLLED) /* the TX kinds need the ring (pl011_init refuses) */
+		h.config.event_mask &= ~(PL011_EVENT_TX_DONE | PL011_EVENT_TX_SPACE);
+	h.config.event = on_event;
+	h.config.event_timer = arm_tick;
 	if (params->scenario == EXPLORE_WRITE_WAIT)
 		h.config.tx_buffer_size = SMALL_RING;
 }
@@ -447,7 +515,8 @@ void explore_run(const struct explore_params *p, struct explore_result *r)
 	expected_len = 0;
 	stream_position = 0;
 	outer_written = inner_written = -1;
-	in_outer = in_inner = callback_armed = checking = false;
+	in_outer = in_inner = callback_armed = checking = tick_armed = false;
+	tx_done_events = 0;
 	setup();
 	start_port();
 	pl011_model_set_preempt_hook(preemption_point, NULL);

@@ -1,0 +1,149 @@
+/* Events: what one interrupt handler entry saw, TX done derived from FR by a timer's tick. */
+#include "pl011_internal.h"
+
+/* What each kind needs from the config: its mode, and TX_DONE a timer. */
+int pl011_events_check(const struct pl011_config *config)
+{
+	uint32_t mask = config->event_mask;
+	const uint32_t tx_kinds = PL011_EVENT_TX_DONE | PL011_EVENT_TX_SPACE;
+	const uint32_t rx_kinds = PL011_EVENT_RX_DATA | PL011_EVENT_RX_IDLE | PL011_EVENT_BREAK |
+				  PL011_EVENT_ERROR;
+	if (mask == 0)
+		return 0;
+	if ((mask & ~PL011_EVENT_ALL) != 0 || config->event == NULL)
+		return PL011_EINVAL;
+	if ((mask & tx_kinds) != 0 && config->tx_mode == PL011_TX_POLLED)
+		return PL011_EINVAL;
+	if ((mask & rx_kinds) != 0 && config->rx_mode == PL011_RX_POLLED)
+		return PL011_EINVAL;
+	if ((mask & PL011_EVENT_TX_DONE) != 0 && config->event_timer == NULL)
+		return PL011_EINVAL;
+	return 0;
+}
+
+uint32_t pl011_events_imsc(const struct pl011_config *config)
+{
+	return (config->event_mask & PL011_EVENT_MODEM) != 0 ? PL011_INT_MODEM : 0u;
+}
+
+static uint32_t rx_errors(const struct pl011 *uart)
+{
+	return uart->stats.rx_framing + uart->stats.rx_parity + uart->stats.rx_overrun;
+}
+
+static size_t tx_space_threshold(const struct pl011 *uart)
+{
+	return uart->tx.ring.size / 2u;
+}
+
+void pl011_events_begin(struct pl011 *uart, struct pl011_event_watch *watch)
+{
+	watch->mis = 0;
+	watch->active = uart->config.event_mask != 0 || uart->config.rx_callback != NULL;
+	if (!watch->active)
+		return;
+	watch->breaks = uart->stats.rx_break;
+	watch->errors = rx_errors(uart);
+	watch->tx_free = pl011_tx_uses_ring(uart) ? pl011_ring_space(&uart->tx.ring) : 0u;
+}
+
+static uint32_t rx_kinds_seen(struct pl011 *uart, const struct pl011_event_watch *watch)
+{
+	uint32_t kinds = 0;
+	size_t queued = pl011_rx_uses_ring(uart) ? pl011_ring_count(&uart->rx.ring) : 0u;
+	if ((watch->mis & (PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS)) != 0 && queued != 0) {
+		kinds |= PL011_EVENT_RX_DATA;
+		if (uart->config.rx_callback != NULL)
+			uart->config.rx_callback(uart, queued, uart->config.rx_callback_context);
+	}
+	/* RT asserts only while the FIFO holds data (TRM 2.8): the line went quiet after it. */
+	if ((watch->mis & PL011_INT_RT) != 0 && queued != 0)
+		kinds |= PL011_EVENT_RX_IDLE;
+	if (uart->stats.rx_break != watch->breaks)
+		kinds |= PL011_EVENT_BREAK;
+	if (rx_errors(uart) != watch->errors)
+		kinds |= PL011_EVENT_ERROR;
+	return kinds;
+}
+
+static void events_deliver(struct pl011 *uart, uint32_t kinds)
+{
+	kinds &= uart->config.event_mask;
+	if (kinds != 0)
+		uart->config.event(uart, kinds, uart->config.event_context);
+}
+
+void pl011_events_end(struct pl011 *uart, const struct pl011_event_watch *watch)
+{
+	if (!watch->active || watch->mis == 0)
+		return;
+	uint32_t kinds = rx_kinds_seen(uart, watch);
+	if ((watch->mis & PL011_INT_MODEM) != 0)
+		kinds |= PL011_EVENT_MODEM;
+	if ((watch->mis & PL011_INT_TX) != 0 && watch->tx_free < tx_space_threshold(uart) &&
+	    pl011_ring_space(&uart->tx.ring) >= tx_space_threshold(uart))
+		kinds |= PL011_EVENT_TX_SPACE;
+	events_deliver(uart, kinds);
+}
+
+/* ---- TX done ---- */
+
+static void tx_done_arm(struct pl011 *uart, uint32_t frames)
+{
+	uart->config.event_timer(pl011_frames_us(uart, frames), uart->config.event_timer_context);
+}
+
+/*
+ * Owner only, the ring just emptied. Only bytes sent since the last emptying open a drain, so
+ * a pass that sent nothing opens none and TX_DONE never comes twice for one drain. Our DR
+ * writes land before the pending flag is seen: a tick that takes the flag reads an FR that
+ * shows them.
+ */
+void pl011_events_tx_emptied(struct pl011 *uart)
+{
+	if (uart->stats.tx_bytes == uart->events.tx_bytes_seen)
+		return;
+	uart->events.tx_bytes_seen = uart->stats.tx_bytes;
+	pl011_io_barrier();
+	pl011_io_atomic_point();
+	pl011_atomic_store(&uart->events.tx_done_pending, 1u, __ATOMIC_SEQ_CST);
+	tx_done_arm(uart, 2u);
+}
+
+/* Take the flag, then look: bytes written after the look set it again themselves, and bytes
+ * written before the take are in the FR the look reads, so no drain is given twice or lost.
+ * The ring before FR: a refill that a nested interrupt (a panic) makes between the two moves
+ * ring bytes into the FIFO, where the FR read sees them; the other order would miss them. */
+static void tx_done_check(struct pl011 *uart)
+{
+	/* A compare-and-swap, not an exchange: on cores without exclusives the user supplies the
+	 * one (the helpers README lists), not the other. The flag is only ever 0 or 1. */
+	uint32_t open = 1u;
+	pl011_io_atomic_point();
+	if (!__atomic_compare_exchange_n(&uart->events.tx_done_pending, &open, 0u, false,
+					 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		return;
+	bool ring_empty = pl011_ring_count(&uart->tx.ring) == 0;
+	uint32_t fr = pl011_reg_read(uart, PL011_FR);
+	if (ring_empty && (fr & PL011_FR_DRAINED_MASK) == PL011_FR_DRAINED) {
+		events_deliver(uart, PL011_EVENT_TX_DONE);
+		return;
+	}
+	pl011_io_atomic_point();
+	pl011_atomic_store(&uart->events.tx_done_pending, 1u, __ATOMIC_SEQ_CST);
+	/* With TXFE set only the shifting character is left: at most one frame. */
+	tx_done_arm(uart, (fr & PL011_FR_TXFE) != 0 ? 1u : 2u);
+}
+
+/* Announced like a handler, so that shutdown and init wait for a tick that is delivering. */
+void pl011_event_tick(struct pl011 *uart)
+{
+	if (uart == NULL || !pl011_is_running(uart) ||
+	    (uart->config.event_mask & PL011_EVENT_TX_DONE) == 0)
+		return;
+	pl011_presence_enter(&uart->handlers_inside);
+	pl011_io_atomic_point();
+	if (pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST) == PL011_STATE_RUNNING)
+		tx_done_check(uart);
+	pl011_presence_leave(&uart->handlers_inside);
+}

@@ -1,0 +1,527 @@
+/* Events on the model: each kind fires when its condition holds, once, and none is lost. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "harness.h"
+#include "pl011_regs.h"
+
+#define MAX_EVENTS 4096u
+#define KINDS 7u
+
+static struct harness h;
+static uint8_t data[1u << 16];
+static uint8_t wire[1u << 16];
+
+/* Every callback: its kinds and the simulated time it ran. */
+static struct {
+	size_t calls;
+	uint32_t kinds[MAX_EVENTS];
+	uint64_t at_ns[MAX_EVENTS];
+	size_t per_kind[KINDS];
+	size_t tx_queued_at_space; /* TX ring count at the last TX_SPACE */
+} seen;
+
+/* The one-shot timer of config.event_timer, run by the test's loop (timer_run_due). */
+static struct {
+	bool armed;
+	uint64_t due_ns;
+	size_t arms;
+	size_t ticks;
+} timer;
+
+static void on_event(struct pl011 *uart, uint32_t kinds, void *context)
+{
+	(void)context;
+	assert_true(seen.calls < MAX_EVENTS);
+	assert_int_equal(kinds & ~uart->config.event_mask, 0);
+	seen.kinds[seen.calls] = kinds;
+	seen.at_ns[seen.calls] = pl011_model_now_ns(h.model);
+	seen.calls++;
+	for (unsigned k = 0; k < KINDS; k++)
+		if (kinds & (1u << k))
+			seen.per_kind[k]++;
+	if (kinds & PL011_EVENT_TX_SPACE)
+		seen.tx_queued_at_space = pl011_tx_queued(uart);
+}
+
+static size_t count_of(uint32_t kind)
+{
+	for (unsigned k = 0; k < KINDS; k++)
+		if (kind == (1u << k))
+			return seen.per_kind[k];
+	fail();
+	return 0;
+}
+
+/* The index of the n-th (from 0) callback that carried kind, or fail. */
+static size_t nth_with(uint32_t kind, size_t n)
+{
+	for (size_t i = 0; i < seen.calls; i++)
+		if ((seen.kinds[i] & kind) && n-- == 0)
+			return i;
+	fail_msg("event 0x%x #%zu never came", kind, n);
+	return 0;
+}
+
+static void arm_timer(uint32_t delay_us, void *context)
+{
+	(void)context;
+	timer.armed = true;
+	timer.due_ns = pl011_model_now_ns(h.model) + (uint64_t)delay_us * 1000u;
+	timer.arms++;
+}
+
+static void tick(void *context)
+{
+	timer.ticks++;
+	pl011_event_tick(context);
+}
+
+/* Advance to end_ns in 1 us steps (the timer is armed from inside handlers the model runs),
+ * running the timer's interrupt once it is due: at most 1 us late. */
+static void advance_with_timer(uint64_t end_ns)
+{
+	for (;;) {
+		uint64_t now = pl011_model_now_ns(h.model);
+		if (timer.armed && timer.due_ns <= now) {
+			timer.armed = false;
+			pl011_model_run_as_irq(h.model, tick, &h.uart);
+			continue;
+		}
+		if (now >= end_ns)
+			return;
+		pl011_model_advance_to(h.model, now + 1000u < end_ns ? now + 1000u : end_ns);
+	}
+}
+
+/* The driver's waits let time pass through the timer too. */
+static void wait_step(void *context)
+{
+	(void)context;
+	advance_with_timer(pl011_model_now_ns(h.model) + 2000u);
+}
+
+static void start_with_flags(enum pl011_tx_mode tx, enum pl011_rx_mode rx, uint32_t mask,
+			     uint32_t flags)
+{
+	memset(&seen, 0, sizeof seen);
+	memset(&timer, 0, sizeof timer);
+	harness_setup(&h, 48000000u, 16);
+	h.config.flags = flags;
+	h.config.tx_mode = tx;
+	h.config.rx_mode = rx;
+	h.config.event_mask = mask;
+	h.config.event = on_event;
+	h.config.event_timer = arm_timer;
+	h.config.wait_hook = wait_step;
+	assert_int_equal(harness_start(&h), 0);
+}
+
+static void start_with(enum pl011_tx_mode tx, enum pl011_rx_mode rx, uint32_t mask)
+{
+	start_with_flags(tx, rx, mask, 0);
+}
+
+static uint64_t frame_ns(void)
+{
+	return pl011_model_frame_ns(h.model);
+}
+
+static uint64_t last_stop_bit_ns(void)
+{
+	size_t n = pl011_model_wire_len(h.model);
+	assert_true(n > 0);
+	return pl011_model_wire_end_ns(h.model, n - 1);
+}
+
+/* ---- TX done ---- */
+
+/* TX done comes after the last frame's stop bit, within a frame (plus the costs of the tick),
+ * once per drain, in every TX strategy and for every size from one byte to a full ring. */
+static void test_tx_done_after_the_last_stop_bit_once_per_drain(void **state)
+{
+	(void)state;
+	static const size_t sizes[] = {1, 2, 15, 16, 17, 100, 4096};
+	for (int mode = PL011_TX_HALF_FIFO; mode <= PL011_TX_MEASURED; mode++) {
+		start_with((enum pl011_tx_mode)mode, PL011_RX_POLLED, PL011_EVENT_TX_DONE);
+		size_t drains = 0;
+		size_t total = 0;
+		for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+			harness_fill_random(data, sizes[s], (uint32_t)mode * 100u + (uint32_t)s + 1u);
+			uint64_t wrote_at = pl011_model_now_ns(h.model);
+			assert_int_equal(pl011_write(&h.uart, data, sizes[s], PL011_NO_WAIT),
+					 (int)sizes[s]);
+			total += sizes[s];
+			/* No event while the bytes are still going out. */
+			uint64_t drain_ns = (uint64_t)(sizes[s] + 16u) * frame_ns() * 2u;
+			advance_with_timer(wrote_at + drain_ns);
+			drains++;
+			assert_int_equal(pl011_model_wire_len(h.model), total);
+			assert_int_equal(count_of(PL011_EVENT_TX_DONE), drains);
+			size_t i = nth_with(PL011_EVENT_TX_DONE, drains - 1);
+			uint64_t stop = last_stop_bit_ns();
+			if (seen.at_ns[i] < stop)
+				fail_msg("mode %d, %zu bytes: TX done at %llu before the stop bit at %llu",
+					 mode, sizes[s], (unsigned long long)seen.at_ns[i],
+					 (unsigned long long)stop);
+			if (seen.at_ns[i] > stop + frame_ns() + 5000u)
+				fail_msg("mode %d, %zu bytes: TX done %llu ns after the stop bit", mode,
+					 sizes[s], (unsigned long long)(seen.at_ns[i] - stop));
+			assert_false(timer.armed); /* no tick left over: the drain is closed */
+		}
+		/* Idle time gives nothing more. */
+		advance_with_timer(pl011_model_now_ns(h.model) + 100u * frame_ns());
+		assert_int_equal(count_of(PL011_EVENT_TX_DONE), drains);
+		harness_teardown(&h);
+	}
+}
+
+/* A writer that keeps the ring from running dry makes one drain: one TX done at its end. A
+ * writer that lets it run dry between writes gets one per gap. */
+static void test_tx_done_once_for_a_drain_fed_by_many_writes(void **state)
+{
+	(void)state;
+	start_with(PL011_TX_MEASURED, PL011_RX_POLLED, PL011_EVENT_TX_DONE);
+	harness_fill_random(data, 2000, 7);
+	/* Each write comes when half of the one before has gone out. */
+	for (size_t i = 0; i < 2000; i += 100) {
+		assert_int_equal(pl011_write(&h.uart, data + i, 100, PL011_NO_WAIT), 100);
+		advance_with_timer(pl011_model_now_ns(h.model) + 50u * frame_ns());
+		assert_int_equal(count_of(PL011_EVENT_TX_DONE), 0);
+	}
+	advance_with_timer(pl011_model_now_ns(h.model) + 1200u * frame_ns());
+	advance_with_timer(pl011_model_now_ns(h.model) + 200u * frame_ns());
+	assert_int_equal(pl011_model_wire_len(h.model), 2000);
+	assert_int_equal(count_of(PL011_EVENT_TX_DONE), 1);
+	assert_true(seen.at_ns[nth_with(PL011_EVENT_TX_DONE, 0)] >= last_stop_bit_ns());
+
+	/* Three writes, each after the line went idle: three drains. */
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(pl011_write(&h.uart, data, 10, PL011_NO_WAIT), 10);
+		advance_with_timer(pl011_model_now_ns(h.model) + 40u * frame_ns());
+		assert_int_equal(count_of(PL011_EVENT_TX_DONE), 2 + i);
+		assert_true(seen.at_ns[nth_with(PL011_EVENT_TX_DONE, 1u + (size_t)i)] >=
+			    last_stop_bit_ns());
+	}
+	harness_teardown(&h);
+}
+
+/* While CTS holds the transmitter off the line is not idle: no TX done until it has sent. */
+static void test_tx_done_waits_for_a_transmitter_held_off_by_cts(void **state)
+{
+	(void)state;
+	start_with_flags(PL011_TX_HYBRID, PL011_RX_POLLED, PL011_EVENT_TX_DONE, PL011_FLAG_RTS_CTS);
+	pl011_model_set_cts(h.model, false);
+	assert_int_equal(pl011_write(&h.uart, data, 40, PL011_NO_WAIT), 40);
+	advance_with_timer(pl011_model_now_ns(h.model) + 500u * frame_ns());
+	assert_int_equal(count_of(PL011_EVENT_TX_DONE), 0);
+	assert_true(pl011_model_wire_len(h.model) <= 1); /* the character in flight at most */
+	pl011_model_set_cts(h.model, true);
+	advance_with_timer(pl011_model_now_ns(h.model) + 100u * frame_ns());
+	assert_int_equal(pl011_model_wire_len(h.model), 40);
+	assert_int_equal(count_of(PL011_EVENT_TX_DONE), 1);
+	assert_true(seen.at_ns[nth_with(PL011_EVENT_TX_DONE, 0)] >= last_stop_bit_ns());
+	harness_teardown(&h);
+}
+
+/* ---- TX space ---- */
+
+/* A writer that blocks on TX_SPACE whenever the ring is full: each block ends with exactly one
+ * event, given once the ring is half free, and all 64 KiB leave in order. */
+static void test_tx_space_wakes_a_blocked_writer_once_per_block(void **state)
+{
+	(void)state;
+	for (int mode = PL011_TX_HALF_FIFO; mode <= PL011_TX_MEASURED; mode++) {
+		start_with((enum pl011_tx_mode)mode, PL011_RX_POLLED, PL011_EVENT_TX_SPACE);
+		harness_fill_random(data, sizeof data, (uint32_t)mode);
+		size_t sent = 0;
+		size_t blocks = 0;
+		while (sent < sizeof data) {
+			int n = pl011_write(&h.uart, data + sent, sizeof data - sent, PL011_NO_WAIT);
+			assert_true(n >= 0);
+			sent += (size_t)n;
+			if (sent == sizeof data)
+				break;
+			/* Block: sleep until the event (bounded: a ring's worth of frames twice). */
+			assert_int_equal(pl011_tx_queued(&h.uart), HARNESS_TX_RING);
+			size_t before = count_of(PL011_EVENT_TX_SPACE);
+			uint64_t give_up = pl011_model_now_ns(h.model) + 2u * HARNESS_TX_RING * frame_ns();
+			while (count_of(PL011_EVENT_TX_SPACE) == before) {
+				if (pl011_model_now_ns(h.model) > give_up)
+					fail_msg("mode %d: a blocked writer was never woken", mode);
+				pl011_model_advance(h.model, 10000u);
+			}
+			assert_int_equal(count_of(PL011_EVENT_TX_SPACE), before + 1);
+			assert_true(seen.tx_queued_at_space <= HARNESS_TX_RING / 2u);
+			blocks++;
+		}
+		assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+		assert_int_equal(harness_wire(&h, wire, sizeof wire), sizeof data);
+		assert_memory_equal(wire, data, sizeof data);
+		assert_true(blocks >= 15);
+		/* The last drain (ring full, then empty) gives one more, and nothing else did. */
+		assert_int_equal(count_of(PL011_EVENT_TX_SPACE), blocks + 1);
+		harness_teardown(&h);
+	}
+}
+
+/* ---- RX ---- */
+
+/* RX idle 32 bit periods after the last character (plus the interrupt's latency), once per
+ * burst, with the bytes queued; RX data with it. */
+static void test_rx_idle_32_bit_periods_after_the_last_character(void **state)
+{
+	(void)state;
+	start_with(PL011_TX_POLLED, PL011_RX_FEW_IRQS,
+		   PL011_EVENT_RX_IDLE | PL011_EVENT_RX_DATA);
+	uint64_t bit = pl011_model_bit_ns(h.model);
+	for (size_t burst = 0; burst < 3; burst++) {
+		/* Fewer than the 3/4 trigger: only the timeout can report them. */
+		uint64_t last = pl011_model_rx_inject_stream(h.model, (const uint8_t *)"hello", 5,
+							      pl011_model_now_ns(h.model) + bit);
+		pl011_model_advance_to(h.model, last + 31u * bit);
+		assert_int_equal(count_of(PL011_EVENT_RX_IDLE), burst);
+		pl011_model_advance_to(h.model, last + 40u * bit);
+		assert_int_equal(count_of(PL011_EVENT_RX_IDLE), burst + 1);
+		size_t i = nth_with(PL011_EVENT_RX_IDLE, burst);
+		assert_true(seen.at_ns[i] >= last + 32u * bit);
+		assert_true(seen.at_ns[i] <= last + 32u * bit + 5000u);
+		assert_true(seen.kinds[i] & PL011_EVENT_RX_DATA);
+		uint8_t got[8];
+		assert_int_equal(harness_read_all(&h, got, sizeof got), 5);
+		assert_memory_equal(got, "hello", 5);
+		/* Quiet line afterwards: nothing more. */
+		pl011_model_advance(h.model, 200u * bit);
+		assert_int_equal(count_of(PL011_EVENT_RX_IDLE), burst + 1);
+	}
+	harness_teardown(&h);
+}
+
+/* A long burst in LOW_LATENCY: RX data at each drain, RX idle never before the line went quiet
+ * for 32 bit periods, and at most once (none when the last drain emptied the FIFO: the PL011
+ * raises no timeout for an empty FIFO, TRM 2.8). */
+static void test_rx_idle_never_during_a_burst(void **state)
+{
+	(void)state;
+	for (size_t n = 39; n <= 40; n++) {
+		start_with(PL011_TX_POLLED, PL011_RX_LOW_LATENCY,
+			   PL011_EVENT_RX_IDLE | PL011_EVENT_RX_DATA);
+		uint64_t bit = pl011_model_bit_ns(h.model);
+		harness_fill_random(data, n, 5);
+		uint64_t last = pl011_model_rx_inject_stream(h.model, data, n,
+							      pl011_model_now_ns(h.model) + bit);
+		pl011_model_advance_to(h.model, last + 100u * bit);
+		assert_true(count_of(PL011_EVENT_RX_DATA) >= n / 4u);
+		assert_true(count_of(PL011_EVENT_RX_IDLE) <= 1);
+		for (size_t i = 0; i < seen.calls; i++)
+			if (seen.kinds[i] & PL011_EVENT_RX_IDLE)
+				assert_true(seen.at_ns[i] >= last + 32u * bit);
+		/* The odd burst leaves its last character to the timeout. */
+		if (n % 2u == 1u)
+			assert_int_equal(count_of(PL011_EVENT_RX_IDLE), 1);
+		harness_teardown(&h);
+	}
+}
+
+/* One event per break, however the breaks fall; a break, an error and data in one handler
+ * entry come together in one call, none lost. */
+static void test_break_once_per_break_and_kinds_together(void **state)
+{
+	(void)state;
+	start_with(PL011_TX_POLLED, PL011_RX_FEW_IRQS, PL011_EVENT_ALL & ~PL011_EVENT_TX_DONE &
+							       ~PL011_EVENT_TX_SPACE);
+	uint64_t frame = frame_ns();
+	uint64_t t = pl011_model_now_ns(h.model) + frame;
+	/* Two breaks far apart: two events. */
+	pl011_model_rx_inject(h.model, 0, PL011_DR_BE | PL011_DR_FE, t);
+	pl011_model_advance_to(h.model, t + 100u * frame);
+	assert_int_equal(count_of(PL011_EVENT_BREAK), 1);
+	t = pl011_model_now_ns(h.model) + frame;
+	pl011_model_rx_inject(h.model, 0, PL011_DR_BE | PL011_DR_FE, t);
+	pl011_model_advance_to(h.model, t + 100u * frame);
+	assert_int_equal(count_of(PL011_EVENT_BREAK), 2);
+	assert_int_equal(count_of(PL011_EVENT_ERROR), 0); /* a break is not counted as framing */
+	/* A framing error, a break and two good bytes, back to back: one entry sees them all. */
+	size_t calls = seen.calls;
+	t = pl011_model_now_ns(h.model) + frame;
+	pl011_model_rx_inject(h.model, 'x', PL011_DR_FE, t);
+	pl011_model_rx_inject(h.model, 0, PL011_DR_BE | PL011_DR_FE, t + frame);
+	pl011_model_rx_inject(h.model, 'o', 0, t + 2u * frame);
+	pl011_model_rx_inject(h.model, 'k', 0, t + 3u * frame);
+	pl011_model_advance_to(h.model, t + 100u * frame);
+	assert_int_equal(count_of(PL011_EVENT_BREAK), 3);
+	assert_int_equal(count_of(PL011_EVENT_ERROR), 1);
+	assert_int_equal(count_of(PL011_EVENT_RX_IDLE), 1);
+	/* The error causes raised an entry of their own at the first character; whatever the
+	 * split, every kind came exactly once. */
+	uint32_t all = 0;
+	for (size_t i = calls; i < seen.calls; i++)
+		all |= seen.kinds[i];
+	assert_int_equal(all & (PL011_EVENT_BREAK | PL011_EVENT_ERROR | PL011_EVENT_RX_DATA |
+				PL011_EVENT_RX_IDLE),
+			 PL011_EVENT_BREAK | PL011_EVENT_ERROR | PL011_EVENT_RX_DATA |
+				 PL011_EVENT_RX_IDLE);
+	struct pl011_stats stats;
+	pl011_get_stats(&h.uart, &stats);
+	assert_int_equal(stats.rx_break, 3);
+	harness_teardown(&h);
+}
+
+/* ---- modem ---- */
+
+static void test_modem_event_per_cts_change_and_masked_without_it(void **state)
+{
+	(void)state;
+	start_with(PL011_TX_POLLED, PL011_RX_POLLED, PL011_EVENT_MODEM);
+	assert_int_equal(pl011_model_peek(h.model, PL011_IMSC) & PL011_INT_MODEM, PL011_INT_MODEM);
+	pl011_model_set_cts(h.model, false);
+	pl011_model_advance(h.model, 10000u);
+	assert_int_equal(count_of(PL011_EVENT_MODEM), 1);
+	assert_int_equal(pl011_model_peek(h.model, PL011_FR) & PL011_FR_CTS, 0);
+	pl011_model_set_cts(h.model, true);
+	pl011_model_advance(h.model, 10000u);
+	assert_int_equal(count_of(PL011_EVENT_MODEM), 2);
+	assert_int_equal(pl011_model_ris(h.model) & PL011_INT_CTS, 0); /* acknowledged */
+	harness_teardown(&h);
+
+	start_with(PL011_TX_POLLED, PL011_RX_LOW_LATENCY, PL011_EVENT_RX_DATA);
+	assert_int_equal(pl011_model_peek(h.model, PL011_IMSC) & PL011_INT_MODEM, 0);
+	pl011_model_set_cts(h.model, false);
+	pl011_model_advance(h.model, 10000u);
+	assert_int_equal(seen.calls, 0);
+	harness_teardown(&h);
+}
+
+/* ---- cost ---- */
+
+/* The same traffic costs the same register accesses with every event but TX done and modem
+ * on as with none: the events read only RAM. TX done adds one FR read per tick. */
+static void run_traffic(uint32_t mask, uint64_t *reads, uint64_t *writes)
+{
+	start_with(PL011_TX_MEASURED, PL011_RX_LOW_LATENCY, mask);
+	harness_fill_random(data, 8192, 3);
+	uint64_t t = pl011_model_now_ns(h.model) + frame_ns();
+	(void)pl011_model_rx_inject_stream(h.model, data, 3000, t);
+	assert_int_equal(harness_send_all(&h, data, 8192, 20000u), 0);
+	advance_with_timer(pl011_model_now_ns(h.model) + 4000u * frame_ns());
+	uint8_t got[4000];
+	assert_int_equal(harness_read_all(&h, got, sizeof got), 3000);
+	const struct pl011_model_counters *c = pl011_model_counters(h.model);
+	*reads = c->total_reads;
+	*writes = c->total_writes;
+}
+
+static void test_events_cost_no_register_access(void **state)
+{
+	(void)state;
+	uint64_t reads0, writes0, reads1, writes1;
+	run_traffic(0, &reads0, &writes0);
+	harness_teardown(&h);
+	run_traffic(PL011_EVENT_TX_SPACE | PL011_EVENT_RX_DATA | PL011_EVENT_RX_IDLE |
+			    PL011_EVENT_BREAK | PL011_EVENT_ERROR,
+		    &reads1, &writes1);
+	assert_true(seen.calls > 0);
+	harness_teardown(&h);
+	assert_int_equal(reads1, reads0);
+	assert_int_equal(writes1, writes0);
+	run_traffic(PL011_EVENT_TX_DONE, &reads1, &writes1);
+	size_t ticks = timer.ticks;
+	assert_true(count_of(PL011_EVENT_TX_DONE) >= 1);
+	harness_teardown(&h);
+	assert_true(ticks >= 1);
+	assert_int_equal(reads1, reads0 + ticks);
+	assert_int_equal(writes1, writes0);
+	print_message("traffic: %llu reads, %llu writes; TX done: %zu ticks, one FR read each\n",
+		      (unsigned long long)reads0, (unsigned long long)writes0, ticks);
+}
+
+/* ---- bad configs ---- */
+
+static void test_bad_event_configs_are_refused_and_change_nothing(void **state)
+{
+	(void)state;
+	start_with(PL011_TX_HYBRID, PL011_RX_LOW_LATENCY, PL011_EVENT_RX_DATA);
+	struct pl011_config bad[6];
+	for (int i = 0; i < 6; i++)
+		bad[i] = h.config;
+	bad[0].event = NULL;                          /* a mask without a callback */
+	bad[1].event_mask = 1u << 7;                  /* an unknown kind */
+	bad[2].event_mask = PL011_EVENT_TX_DONE;      /* TX done without a timer */
+	bad[2].event_timer = NULL;
+	bad[3].tx_mode = PL011_TX_POLLED;             /* TX kinds need the TX ring */
+	bad[3].event_mask = PL011_EVENT_TX_SPACE;
+	bad[4].rx_mode = PL011_RX_POLLED;             /* RX kinds need the RX interrupt */
+	bad[4].event_mask = PL011_EVENT_RX_IDLE;
+	bad[5].rx_mode = PL011_RX_POLLED;
+	bad[5].event_mask = PL011_EVENT_BREAK;
+	uint64_t writes = pl011_model_counters(h.model)->total_writes;
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(pl011_init(&h.uart, &bad[i]), PL011_EINVAL);
+	assert_int_equal(pl011_model_counters(h.model)->total_writes, writes);
+	/* Still running with the old config. */
+	assert_int_equal(pl011_write(&h.uart, "ok", 2, PL011_WAIT_AUTO), 2);
+	pl011_model_rx_inject(h.model, 'z', 0, pl011_model_now_ns(h.model) + frame_ns());
+	pl011_model_advance(h.model, 100u * frame_ns());
+	assert_int_equal(count_of(PL011_EVENT_RX_DATA), 1);
+	/* A stray tick does nothing. */
+	pl011_event_tick(&h.uart);
+	pl011_event_tick(NULL);
+	assert_int_equal(seen.calls, 1);
+	harness_teardown(&h);
+}
+
+/* ---- console ---- */
+
+static void test_console_sends_crlf_for_each_newline(void **state)
+{
+	(void)state;
+	for (int mode = PL011_TX_POLLED; mode <= PL011_TX_MEASURED; mode++) {
+		start_with((enum pl011_tx_mode)mode, PL011_RX_POLLED, 0);
+		assert_int_equal(pl011_puts(&h.uart, "\nab\n\ncd"), 7);
+		assert_int_equal(pl011_write_console(&h.uart, "e\nf", 3, PL011_WAIT_AUTO), 3);
+		assert_int_equal(pl011_write_console(&h.uart, NULL, 0, PL011_WAIT_AUTO), 0);
+		assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+		size_t n = harness_wire(&h, wire, sizeof wire);
+		const char want[] = "\r\nab\r\n\r\ncde\r\nf";
+		assert_int_equal(n, sizeof want - 1);
+		assert_memory_equal(wire, want, n);
+		assert_int_equal(pl011_puts(&h.uart, NULL), PL011_EINVAL);
+		assert_int_equal(pl011_write_console(NULL, "x", 1, 0), PL011_EINVAL);
+		harness_teardown(&h);
+	}
+	/* A full ring: text is taken up to what fits, a newline only with both its bytes. */
+	start_with(PL011_TX_HYBRID, PL011_RX_POLLED, 0);
+	pl011_model_set_tx_stalled(h.model, true);
+	memset(data, 'a', HARNESS_TX_RING + 64u);
+	size_t room = HARNESS_TX_RING + 16u + 1u; /* ring + FIFO + the character shifting */
+	data[room - 1u] = '\n';                   /* its "\r" fits, its "\n" does not */
+	int n = pl011_write_console(&h.uart, (const char *)data, room + 10u, PL011_NO_WAIT);
+	assert_true(n >= 0 && (size_t)n < room);
+	assert_int_equal(pl011_write_console(&h.uart, "z", 1, PL011_NO_WAIT), 0);
+	pl011_shutdown(&h.uart, 0);
+	assert_int_equal(pl011_write_console(&h.uart, "z", 1, PL011_NO_WAIT), PL011_ESHUTDOWN);
+	harness_teardown(&h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		HARNESS_TEST(test_tx_done_after_the_last_stop_bit_once_per_drain, &h),
+		HARNESS_TEST(test_tx_done_once_for_a_drain_fed_by_many_writes, &h),
+		HARNESS_TEST(test_tx_done_waits_for_a_transmitter_held_off_by_cts, &h),
+		HARNESS_TEST(test_tx_space_wakes_a_blocked_writer_once_per_block, &h),
+		HARNESS_TEST(test_rx_idle_32_bit_periods_after_the_last_character, &h),
+		HARNESS_TEST(test_rx_idle_never_during_a_burst, &h),
+		HARNESS_TEST(test_break_once_per_break_and_kinds_together, &h),
+		HARNESS_TEST(test_modem_event_per_cts_change_and_masked_without_it, &h),
+		HARNESS_TEST(test_events_cost_no_register_access, &h),
+		HARNESS_TEST(test_bad_event_configs_are_refused_and_change_nothing, &h),
+		HARNESS_TEST(test_console_sends_crlf_for_each_newline, &h),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
