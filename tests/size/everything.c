@@ -27,6 +27,19 @@ static void on_receive(struct pl011 *port, size_t available, void *context)
 	sink = available;
 }
 
+static void on_event(struct pl011 *port, uint32_t events, void *context)
+{
+	(void)port;
+	(void)context;
+	sink = events;
+}
+
+static void on_timer(uint32_t delay_us, void *context)
+{
+	(void)context;
+	sink = delay_us;
+}
+
 void size_irq(void)
 {
 	pl011_irq_handler(&uart);
@@ -44,7 +57,11 @@ void size_main(void)
 		.rx_buffer_size = sizeof rx_storage,
 		.clock = size_clock_us,
 		.rx_callback = on_receive,
+		.event_mask = PL011_EVENT_ALL,
+		.event = on_event,
+		.event_timer = on_timer,
 	};
+	struct pl011_line_config line_config;
 	uint8_t line[16];
 	struct pl011_ring ring;
 	size_t pending;
@@ -58,6 +75,12 @@ void size_main(void)
 		(void)pl011_write_panic(&uart, line, (size_t)got);
 	got = pl011_getc(&uart);
 	(void)pl011_send_break(&uart, 100u);
+	pl011_event_tick(&uart);
+	(void)pl011_puts(&uart, "ok\n");
+	if (pl011_get_line(&uart, &line_config) == 0)
+		(void)pl011_set_line(&uart, &line_config, PL011_WAIT_AUTO);
+	(void)pl011_set_modem_lines(&uart, PL011_MODEM_DTR, PL011_MODEM_DTR);
+	sink = (uintptr_t)pl011_get_modem_status(&uart);
 	(void)pl011_flush(&uart, PL011_WAIT_AUTO, &pending);
 	(void)pl011_get_stats(&uart, &stats);
 	(void)pl011_get_baud(&uart, &baud);
