@@ -856,7 +856,7 @@ static void matrix_reference(const struct regime_cell *cell, struct regime_resul
 	pl011_model_default_config(&defaults);
 	*out = (struct regime_result){r.dispatches, r.fr_reads, r.irq_cpu_ns,
 				      r.irq_cpu_ns - r.dispatches * defaults.irq_entry_cost_ns,
-				      r.idle_ns, r.underruns, 2u};
+				      r.idle_ns, r.underruns, 2u, 0u};
 }
 
 static void matrix_run(void)
