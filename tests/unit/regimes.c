@@ -245,6 +245,8 @@ void regime_run(const struct regime_cell *cell, enum pl011_tx_mode mode, struct 
 		.underruns = mc->underruns,
 		.final_level = pl011_model_peek(h.model, PL011_IFLS) & PL011_IFLS_LEVEL_MASK,
 		.stalls = stats.tx_stalls,
+		.irq_barriers = mc->irq_barriers,
+		.irq_atomics = mc->irq_atomic_points,
 	};
 	harness_teardown(&h);
 }
