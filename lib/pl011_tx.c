@@ -693,7 +693,6 @@ void pl011_tx_reset(struct pl011 *uart, uint32_t tx_level)
 	measured_reset(uart);
 	__atomic_store_n(&uart->tx.unowned_bytes, 0u, __ATOMIC_RELAXED);
 	__atomic_store_n(&uart->tx.beside, 0u, __ATOMIC_RELAXED);
-	__atomic_store_n(&uart->tx.stall_feeding, 0u, __ATOMIC_RELAXED);
 	pl011_atomic_store(&uart->tx.owner, 0u, __ATOMIC_SEQ_CST);
 }
 
@@ -722,15 +721,15 @@ void pl011_tx_service_irq(struct pl011 *uart)
  * Once it had to, it keeps the FIFO fed itself, every half FIFO of frames, until somebody else
  * moves the tail again within that half FIFO: waiting the whole window each time would leave
  * the line idle for two frames plus a wait step per FIFO. A tail move later than that is an
- * interrupt that is late still: feeding goes on. And it goes on across waits (stall_feeding):
- * a writer's next call that waited the whole window again, with a FIFO its last pass filled
- * up to (depth + 1) frames before, ran the line dry at every call (921,600 baud, FIFO 32,
- * a constant 203 us latency against the 1/2 trigger's 184 us: 12-25 us idle per 1 KiB call).
- * The flag is a hint: a wait that reads it stale only feeds once more or waits once longer.
- * The wait's own FR read of each step shows the guard what the window would see late: TXFE
- * while bytes wait means the interrupt let the FIFO drain past its trigger to empty, and the
- * guard feeds at once (a constant 188 us at that line, inside the window: without it HYBRID
- * and MEASURED left the line idle 8.6 ms per 64 KiB, 3.6 us at each late interrupt).
+ * interrupt that is late still: feeding goes on. A new wait starts with the whole window,
+ * which a FIFO filled by the last pass may not outlast ((depth + 1) frames): the wait's own FR
+ * read of each step shows the guard what the window would see late. TXFE while bytes wait
+ * means the interrupt let the FIFO drain past its trigger to empty, and the guard feeds at
+ * once. Without that, a writer of 1 KiB calls at 921,600 baud, FIFO 32, with a constant 203 us
+ * latency against the 1/2 trigger's 184 us, ran the line dry 12-25 us at every call, and at
+ * 188 us (a late interrupt that kept the tail moving within the window) 3.6 us at every
+ * interrupt. (Carrying the feeding state over to the next wait instead let the guard starve
+ * an interrupt at 1/8 for good: it refilled before every crossing.)
  */
 struct tx_watch {
 	uint32_t tail;
@@ -745,12 +744,6 @@ static uint32_t tx_tail(const struct pl011 *uart)
 	return pl011_atomic_load(&uart->tx.ring.tail, __ATOMIC_ACQUIRE);
 }
 
-static void tx_watch_feed(struct tx_watch *watch, struct pl011 *uart, bool feeding)
-{
-	__atomic_store_n(&uart->tx.stall_feeding, feeding ? 1u : 0u, __ATOMIC_RELAXED);
-	watch->window_us = feeding ? watch->feeding_us : watch->patient_us;
-}
-
 static void tx_watch_start(struct tx_watch *watch, const struct pl011 *uart,
 			   const struct pl011_wait *wait)
 {
@@ -758,8 +751,7 @@ static void tx_watch_start(struct tx_watch *watch, const struct pl011 *uart,
 	watch->since_us = pl011_wait_elapsed_us(wait);
 	watch->patient_us = pl011_frames_us(uart, uart->line.fifo_depth + 2u) + 1u;
 	watch->feeding_us = pl011_frames_us(uart, uart->line.fifo_depth / 2u) + 1u;
-	bool feeding = __atomic_load_n(&uart->tx.stall_feeding, __ATOMIC_RELAXED) != 0;
-	watch->window_us = feeding ? watch->feeding_us : watch->patient_us;
+	watch->window_us = watch->patient_us;
 }
 
 /* fr: the wait's own FR read of this step. */
@@ -771,7 +763,7 @@ static void tx_watch_check(struct tx_watch *watch, struct pl011 *uart,
 	bool empty = pl011_ring_count(&uart->tx.ring) == 0;
 	if (tail != watch->tail || empty) {
 		if (empty || now - watch->since_us < watch->feeding_us)
-			tx_watch_feed(watch, uart, false);
+			watch->window_us = watch->patient_us;
 		watch->tail = tail;
 		watch->since_us = now;
 		return;
@@ -787,7 +779,7 @@ static void tx_watch_check(struct tx_watch *watch, struct pl011 *uart,
 	}
 	watch->tail = tx_tail(uart);
 	watch->since_us = now;
-	tx_watch_feed(watch, uart, true);
+	watch->window_us = watch->feeding_us;
 }
 
 int pl011_tx_wait_drained(struct pl011 *uart, uint32_t budget_us)
