@@ -693,6 +693,7 @@ void pl011_tx_reset(struct pl011 *uart, uint32_t tx_level)
 	measured_reset(uart);
 	__atomic_store_n(&uart->tx.unowned_bytes, 0u, __ATOMIC_RELAXED);
 	__atomic_store_n(&uart->tx.beside, 0u, __ATOMIC_RELAXED);
+	__atomic_store_n(&uart->tx.stall_feeding, 0u, __ATOMIC_RELAXED);
 	pl011_atomic_store(&uart->tx.owner, 0u, __ATOMIC_SEQ_CST);
 }
 
@@ -721,15 +722,11 @@ void pl011_tx_service_irq(struct pl011 *uart)
  * Once it had to, it keeps the FIFO fed itself, every half FIFO of frames, until somebody else
  * moves the tail again within that half FIFO: waiting the whole window each time would leave
  * the line idle for two frames plus a wait step per FIFO. A tail move later than that is an
- * interrupt that is late still: feeding goes on. A new wait starts with the whole window,
- * which a FIFO filled by the last pass may not outlast ((depth + 1) frames): the wait's own FR
- * read of each step shows the guard what the window would see late. TXFE while bytes wait
- * means the interrupt let the FIFO drain past its trigger to empty, and the guard feeds at
- * once. Without that, a writer of 1 KiB calls at 921,600 baud, FIFO 32, with a constant 203 us
- * latency against the 1/2 trigger's 184 us, ran the line dry 12-25 us at every call, and at
- * 188 us (a late interrupt that kept the tail moving within the window) 3.6 us at every
- * interrupt. (Carrying the feeding state over to the next wait instead let the guard starve
- * an interrupt at 1/8 for good: it refilled before every crossing.)
+ * interrupt that is late still: feeding goes on. And it goes on across waits (stall_feeding):
+ * a writer's next call that waited the whole window again, with a FIFO its last pass filled
+ * up to (depth + 1) frames before, ran the line dry at every call (921,600 baud, FIFO 32,
+ * a constant 203 us latency against the 1/2 trigger's 184 us: 12-25 us idle per 1 KiB call).
+ * The flag is a hint: a wait that reads it stale only feeds once more or waits once longer.
  */
 struct tx_watch {
 	uint32_t tail;
@@ -744,6 +741,12 @@ static uint32_t tx_tail(const struct pl011 *uart)
 	return pl011_atomic_load(&uart->tx.ring.tail, __ATOMIC_ACQUIRE);
 }
 
+static void tx_watch_feed(struct tx_watch *watch, struct pl011 *uart, bool feeding)
+{
+	__atomic_store_n(&uart->tx.stall_feeding, feeding ? 1u : 0u, __ATOMIC_RELAXED);
+	watch->window_us = feeding ? watch->feeding_us : watch->patient_us;
+}
+
 static void tx_watch_start(struct tx_watch *watch, const struct pl011 *uart,
 			   const struct pl011_wait *wait)
 {
@@ -751,26 +754,24 @@ static void tx_watch_start(struct tx_watch *watch, const struct pl011 *uart,
 	watch->since_us = pl011_wait_elapsed_us(wait);
 	watch->patient_us = pl011_frames_us(uart, uart->line.fifo_depth + 2u) + 1u;
 	watch->feeding_us = pl011_frames_us(uart, uart->line.fifo_depth / 2u) + 1u;
-	watch->window_us = watch->patient_us;
+	bool feeding = __atomic_load_n(&uart->tx.stall_feeding, __ATOMIC_RELAXED) != 0;
+	watch->window_us = feeding ? watch->feeding_us : watch->patient_us;
 }
 
-/* fr: the wait's own FR read of this step. */
 static void tx_watch_check(struct tx_watch *watch, struct pl011 *uart,
-			   const struct pl011_wait *wait, uint32_t fr)
+			   const struct pl011_wait *wait)
 {
 	uint32_t tail = tx_tail(uart);
 	uint32_t now = pl011_wait_elapsed_us(wait);
 	bool empty = pl011_ring_count(&uart->tx.ring) == 0;
 	if (tail != watch->tail || empty) {
 		if (empty || now - watch->since_us < watch->feeding_us)
-			watch->window_us = watch->patient_us;
+			tx_watch_feed(watch, uart, false);
 		watch->tail = tail;
 		watch->since_us = now;
 		return;
 	}
-	/* TXFE with bytes waiting: the FIFO drained past every trigger and the interrupt has not
-	 * refilled it, so it is late now, whatever the window says. */
-	if (now - watch->since_us < watch->window_us && (fr & PL011_FR_TXFE) == 0)
+	if (now - watch->since_us < watch->window_us)
 		return;
 	uart->stats.tx_stalls++;
 	if (tx_own_or_request(uart)) {
@@ -779,7 +780,7 @@ static void tx_watch_check(struct tx_watch *watch, struct pl011 *uart,
 	}
 	watch->tail = tx_tail(uart);
 	watch->since_us = now;
-	watch->window_us = watch->feeding_us;
+	tx_watch_feed(watch, uart, true);
 }
 
 int pl011_tx_wait_drained(struct pl011 *uart, uint32_t budget_us)
@@ -793,7 +794,7 @@ int pl011_tx_wait_drained(struct pl011 *uart, uint32_t budget_us)
 		if (tx_ring_empty(uart) && (fr & PL011_FR_DRAINED_MASK) == PL011_FR_DRAINED)
 			return 0;
 		if (pl011_tx_uses_ring(uart))
-			tx_watch_check(&watch, uart, &wait, fr);
+			tx_watch_check(&watch, uart, &wait);
 		if (pl011_wait_expired(&wait))
 			return PL011_ETIMEDOUT;
 	}
@@ -979,9 +980,9 @@ static size_t write_queued(struct pl011 *uart, const uint8_t *data, size_t len, 
 		}
 		if (done == len || pl011_wait_expired(&wait))
 			return done;
-		/* The FR read is the wait's step: it paces the loop on the bus (and shows the
-		 * stall guard an empty FIFO). */
-		tx_watch_check(&watch, uart, &wait, pl011_reg_read(uart, PL011_FR));
+		/* The FR read is the wait's step: it paces the loop on the bus. */
+		(void)pl011_reg_read(uart, PL011_FR);
+		tx_watch_check(&watch, uart, &wait);
 	}
 }
 

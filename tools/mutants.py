@@ -265,7 +265,7 @@ MUTANTS = [
       "pl011_reg_write(uart, PL011_ICR, PL011_INT_TX);\n\tpl011_io_barrier();",
       "pl011_io_barrier();"),
     m("watch-window-flipped", "pl011_tx.c", "comparison flipped",
-      "if (now - watch->since_us < watch->window_us &&", "if (now - watch->since_us > watch->window_us &&"),
+      "if (now - watch->since_us < watch->window_us)", "if (now - watch->since_us > watch->window_us)"),
     m("stall-not-counted", "pl011_tx.c", "counter not incremented",
       "uart->stats.tx_stalls++;", ""),
     m("drained-ignores-busy", "pl011_tx.c", "check skipped",
