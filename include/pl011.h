@@ -321,6 +321,7 @@ struct pl011_tx {
 	uint32_t owner;         /* atomic: OWNED, RETRY, ARMED bits (lib/pl011_tx.c) */
 	uint32_t unowned_bytes; /* atomic: bytes panic writes sent without owning TX */
 	uint32_t beside;        /* atomic: panic writes writing beside the owner now */
+	uint32_t stall_feeding; /* atomic: the waits' stall guard feeds the FIFO (lib/pl011_tx.c) */
 	uint32_t level;         /* current TX trigger (enum pl011_level) */
 	uint32_t poll_next;     /* the FIFO was written outside a TX-interrupt refill */
 	uint32_t stall_pass;    /* the next polling pass is the stall guard's */

@@ -694,6 +694,7 @@ void pl011_tx_reset(struct pl011 *uart, uint32_t tx_level)
 	measured_reset(uart);
 	__atomic_store_n(&uart->tx.unowned_bytes, 0u, __ATOMIC_RELAXED);
 	__atomic_store_n(&uart->tx.beside, 0u, __ATOMIC_RELAXED);
+	__atomic_store_n(&uart->tx.stall_feeding, 0u, __ATOMIC_RELAXED);
 	pl011_atomic_store(&uart->tx.owner, 0u, __ATOMIC_SEQ_CST);
 }
 
@@ -717,10 +718,16 @@ void pl011_tx_service_irq(struct pl011 *uart)
 
 /*
  * Stall guard for waits: if the ring's tail has not moved for (depth + 2) frame times while
- * bytes wait, the TX interrupt is not coming (lost, a model that never raises it, or CTS held
- * off): send from here, which also re-arms the interrupt. Once it had to, it keeps the FIFO fed
- * itself, every half FIFO of frames, until somebody else moves the tail again: waiting the
- * whole window each time would leave the line idle for two frames plus a wait step per FIFO.
+ * bytes wait, the TX interrupt is not coming (lost, a model that never raises it, later than
+ * the trigger's headroom, or CTS held off): send from here, which also re-arms the interrupt.
+ * Once it had to, it keeps the FIFO fed itself, every half FIFO of frames, until somebody else
+ * moves the tail again within that half FIFO: waiting the whole window each time would leave
+ * the line idle for two frames plus a wait step per FIFO. A tail move later than that is an
+ * interrupt that is late still: feeding goes on. And it goes on across waits (stall_feeding):
+ * a writer's next call that waited the whole window again, with a FIFO its last pass filled
+ * up to (depth + 1) frames before, ran the line dry at every call (921,600 baud, FIFO 32,
+ * a constant 203 us latency against the 1/2 trigger's 184 us: 12-25 us idle per 1 KiB call).
+ * The flag is a hint: a wait that reads it stale only feeds once more or waits once longer.
  */
 struct tx_watch {
 	uint32_t tail;
@@ -735,6 +742,12 @@ static uint32_t tx_tail(const struct pl011 *uart)
 	return pl011_atomic_load(&uart->tx.ring.tail, __ATOMIC_ACQUIRE);
 }
 
+static void tx_watch_feed(struct tx_watch *watch, struct pl011 *uart, bool feeding)
+{
+	__atomic_store_n(&uart->tx.stall_feeding, feeding ? 1u : 0u, __ATOMIC_RELAXED);
+	watch->window_us = feeding ? watch->feeding_us : watch->patient_us;
+}
+
 static void tx_watch_start(struct tx_watch *watch, const struct pl011 *uart,
 			   const struct pl011_wait *wait)
 {
@@ -742,7 +755,8 @@ static void tx_watch_start(struct tx_watch *watch, const struct pl011 *uart,
 	watch->since_us = pl011_wait_elapsed_us(wait);
 	watch->patient_us = pl011_frames_us(uart, uart->line.fifo_depth + 2u) + 1u;
 	watch->feeding_us = pl011_frames_us(uart, uart->line.fifo_depth / 2u) + 1u;
-	watch->window_us = watch->patient_us;
+	bool feeding = __atomic_load_n(&uart->tx.stall_feeding, __ATOMIC_RELAXED) != 0;
+	watch->window_us = feeding ? watch->feeding_us : watch->patient_us;
 }
 
 static void tx_watch_check(struct tx_watch *watch, struct pl011 *uart,
@@ -750,10 +764,12 @@ static void tx_watch_check(struct tx_watch *watch, struct pl011 *uart,
 {
 	uint32_t tail = tx_tail(uart);
 	uint32_t now = pl011_wait_elapsed_us(wait);
-	if (tail != watch->tail || pl011_ring_count(&uart->tx.ring) == 0) {
+	bool empty = pl011_ring_count(&uart->tx.ring) == 0;
+	if (tail != watch->tail || empty) {
+		if (empty || now - watch->since_us < watch->feeding_us)
+			tx_watch_feed(watch, uart, false);
 		watch->tail = tail;
 		watch->since_us = now;
-		watch->window_us = watch->patient_us;
 		return;
 	}
 	if (now - watch->since_us < watch->window_us)
@@ -765,7 +781,7 @@ static void tx_watch_check(struct tx_watch *watch, struct pl011 *uart,
 	}
 	watch->tail = tx_tail(uart);
 	watch->since_us = now;
-	watch->window_us = watch->feeding_us;
+	tx_watch_feed(watch, uart, true);
 }
 
 int pl011_tx_wait_drained(struct pl011 *uart, uint32_t budget_us)

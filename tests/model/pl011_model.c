@@ -894,7 +894,8 @@ static void age_posted(void)
 		land_posted(other);
 }
 
-void pl011_io_atomic_point(void)
+/* A preemption point: where another context may run (before every access and atomic). */
+static void preemption_point(void)
 {
 	if (posted.core_of != NULL)
 		age_posted();
@@ -902,9 +903,33 @@ void pl011_io_atomic_point(void)
 		preempt_hook(preempt_context);
 }
 
+/* Count one synchronisation operation in every live model (the bench has one). */
+static void count_sync(bool barrier)
+{
+	for (unsigned i = 0; i < PL011_MODEL_MAX; i++) {
+		struct pl011_model *m = registry[i];
+		if (m == NULL)
+			continue;
+		if (barrier) {
+			m->c.barriers++;
+			m->c.irq_barriers += m->in_irq;
+		} else {
+			m->c.atomic_points++;
+			m->c.irq_atomic_points += m->in_irq;
+		}
+	}
+}
+
+void pl011_io_atomic_point(void)
+{
+	count_sync(false);
+	preemption_point();
+}
+
 /* Without posted writes the model orders everything already: a barrier changes nothing. */
 void pl011_io_barrier(void)
 {
+	count_sync(true);
 	if (posted.core_of != NULL && !posted.ignore_barriers)
 		land_posted(posting_core());
 }
@@ -912,7 +937,7 @@ void pl011_io_barrier(void)
 /* The access takes effect after its cost: an interrupt due meanwhile runs before it. */
 uint32_t pl011_io_read(uintptr_t addr)
 {
-	pl011_io_atomic_point();
+	preemption_point();
 	if (posted.core_of != NULL)
 		land_posted(posting_core());
 	uint32_t off;
@@ -932,7 +957,7 @@ static void write_now(uintptr_t addr, uint32_t value)
 
 void pl011_io_write(uintptr_t addr, uint32_t value)
 {
-	pl011_io_atomic_point();
+	preemption_point();
 	uint32_t off;
 	struct pl011_model *m = lookup(addr, &off);
 	m->c.writes[off / 4u]++;

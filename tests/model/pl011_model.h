@@ -78,6 +78,11 @@ struct pl011_model_counters {
 	uint64_t misuse; /* write to a read-only register, read of ICR, reserved IFLS code */
 	uint64_t underruns;        /* a character ended, FIFO empty, driver still had data */
 	uint64_t underrun_idle_ns; /* line idle time in those gaps */
+	/* The driver's synchronisation, which the model charges no time for (make bench may, at
+	 * a cost it states): pl011_io_barrier calls (a DMB SY on ARMv7/v8) and atomic points
+	 * (each shared-word load, swap or read-modify-write), in all and inside the handler. */
+	uint64_t barriers, irq_barriers;
+	uint64_t atomic_points, irq_atomic_points;
 };
 
 struct pl011_model;

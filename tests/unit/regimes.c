@@ -218,6 +218,8 @@ void regime_run(const struct regime_cell *cell, enum pl011_tx_mode mode, struct 
 	if (pl011_init(&h.uart, &h.config) != 0)
 		regime_die("pl011_init", cell, mode);
 	harness_fill_random(stream, cell->bytes, 64u);
+	if (cell->phase_ns != 0)
+		pl011_model_advance(h.model, cell->phase_ns);
 	pl011_model_reset_counters(h.model);
 	regime_attach_start(h.model);
 	regime_write(cell, mode);
@@ -242,6 +244,9 @@ void regime_run(const struct regime_cell *cell, enum pl011_tx_mode mode, struct 
 		.idle_ns = mc->underrun_idle_ns,
 		.underruns = mc->underruns,
 		.final_level = pl011_model_peek(h.model, PL011_IFLS) & PL011_IFLS_LEVEL_MASK,
+		.stalls = stats.tx_stalls,
+		.irq_barriers = mc->irq_barriers,
+		.irq_atomics = mc->irq_atomic_points,
 	};
 	harness_teardown(&h);
 }

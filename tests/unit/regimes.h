@@ -46,6 +46,8 @@ struct regime_cell {
 	enum regime_writer writer;
 	uint32_t seed; /* the latency draws */
 	size_t bytes;  /* at most REGIME_MAX_BYTES */
+	uint32_t phase_ns; /* model time let pass after init, before the first write: moves every
+			      event against the microseconds of the driver's clock */
 };
 
 #define REGIME_MAX_BYTES (64u * 1024u)
@@ -58,6 +60,9 @@ struct regime_result {
 	uint64_t idle_ns;         /* line idle while bytes waited */
 	uint64_t underruns;       /* the line ran dry while bytes waited */
 	uint32_t final_level;     /* IFLS TX code at the end */
+	uint64_t stalls;          /* the wait's stall guard fired (stats.tx_stalls) */
+	uint64_t irq_barriers;    /* pl011_io_barrier calls inside the handler (model: free) */
+	uint64_t irq_atomics;     /* atomic points inside the handler (model: free) */
 };
 
 /* The latency families for one line (regimes.c says which), seeded from seed; returns how

@@ -19,6 +19,9 @@
 #ifndef TEST_SEED
 #define TEST_SEED 0x5EED0000u
 #endif
+#ifndef TEST_PHASE_NS
+#define TEST_PHASE_NS 3700u
+#endif
 #define TEST_BYTES (32u * 1024u)
 #define IDLE_SLACK_NS 1000u
 #define FLOOR_PAUSE 16u   /* MEASURED_FLOOR_PAUSE */
@@ -29,7 +32,10 @@
  * the line idle longer than 1.01 times the better of HALF_FIFO and HYBRID plus 1 us either.
  * Lines: 3 Mbaud FIFO 16, 921,600 FIFO 32, 115,200 FIFO 16; every latency family of regimes.c;
  * clocks exact, 10 us, wrapping and none with the interrupt writer, and the waiting writer with
- * the exact clock for constant latencies. Under CPU stalls (and the waiting writer under tails)
+ * the exact clock for constant latencies, twice: from the model's first microsecond and shifted
+ * by TEST_PHASE_NS against it (where the writer's stall-guard passes fall against a late
+ * interrupt depends on that phase: a cell that passes by a few microseconds in one phase and
+ * fails in the other is passing by luck). Under CPU stalls (and the waiting writer under tails)
  * HALF_FIFO and HYBRID themselves each lose to the other by up to 15 % depending on the draw,
  * so no policy is within 1 % of the better one in every draw: those cells are held to the
  * underrun rule only, and make bench reports their idle line (docs/benchmarks.md).
@@ -44,18 +50,22 @@ static void test_measured_idles_no_more_than_half_fifo_or_hybrid_in_any_cell(voi
 	static const enum regime_clock clocks[] = {REGIME_CLOCK_EXACT, REGIME_CLOCK_10US,
 						   REGIME_CLOCK_WRAP, REGIME_CLOCK_NONE};
 	unsigned cells = 0, failures = 0;
+	double tightest = 1e18;
+	char tightest_cell[160] = "-";
 	for (size_t l = 0; l < sizeof lines / sizeof lines[0]; l++) {
 		struct regime_cell latencies[REGIME_LATENCIES];
 		size_t n = regime_latencies(lines[l].baud, lines[l].depth, TEST_SEED + (uint32_t)l,
 					    latencies, REGIME_LATENCIES);
 		for (size_t i = 0; i < n; i++) {
-			for (size_t k = 0; k <= sizeof clocks / sizeof clocks[0]; k++) {
+			size_t n_clocks = sizeof clocks / sizeof clocks[0];
+			for (size_t k = 0; k < n_clocks + 2u; k++) {
 				struct regime_cell cell = latencies[i];
 				cell.bytes = TEST_BYTES;
-				if (k == sizeof clocks / sizeof clocks[0]) {
+				if (k >= n_clocks) {
 					if (cell.family != REGIME_CONSTANT)
 						continue;
 					cell.writer = REGIME_WRITER_WAITING;
+					cell.phase_ns = k == n_clocks ? 0u : TEST_PHASE_NS;
 				} else {
 					cell.clock = clocks[k];
 				}
@@ -67,19 +77,29 @@ static void test_measured_idles_no_more_than_half_fifo_or_hybrid_in_any_cell(voi
 				bool idle_rule = cell.family == REGIME_CONSTANT ||
 						 (cell.family == REGIME_TAIL &&
 						  cell.writer == REGIME_WRITER_IRQ);
-				bool idle_ok = !idle_rule ||
-					       (double)measured.idle_ns <= 1.01 * (double)best + IDLE_SLACK_NS;
+				double margin = 1.01 * (double)best + IDLE_SLACK_NS - (double)measured.idle_ns;
+				bool idle_ok = !idle_rule || margin >= 0.0;
 				bool dry_ok = half.underruns != 0 || measured.underruns == 0;
+				char latency[64];
+				regime_describe(&cell, latency, sizeof latency);
 				cells++;
+				if (idle_rule && measured.idle_ns != 0 && margin < tightest) {
+					tightest = margin;
+					snprintf(tightest_cell, sizeof tightest_cell,
+						 "%u baud FIFO %u %s clock %s %s writer phase %u ns",
+						 (unsigned)cell.baud, cell.depth, latency,
+						 regime_clock_name(cell.clock),
+						 regime_writer_name(cell.writer), (unsigned)cell.phase_ns);
+				}
 				if (idle_ok && dry_ok)
 					continue;
 				failures++;
-				char latency[64];
-				regime_describe(&cell, latency, sizeof latency);
-				print_message("%u baud FIFO %u %s clock %s %s writer: MEASURED idle %.1f us, "
-					      "%llu underruns; HALF_FIFO %.1f us, %llu; HYBRID %.1f us\n",
+				print_message("%u baud FIFO %u %s clock %s %s writer phase %u ns: MEASURED "
+					      "idle %.1f us, %llu underruns; HALF_FIFO %.1f us, %llu; "
+					      "HYBRID %.1f us\n",
 					      (unsigned)cell.baud, cell.depth, latency,
 					      regime_clock_name(cell.clock), regime_writer_name(cell.writer),
+					      (unsigned)cell.phase_ns,
 					      (double)measured.idle_ns / 1e3,
 					      (unsigned long long)measured.underruns,
 					      (double)half.idle_ns / 1e3, (unsigned long long)half.underruns,
@@ -87,7 +107,10 @@ static void test_measured_idles_no_more_than_half_fifo_or_hybrid_in_any_cell(voi
 			}
 		}
 	}
-	print_message("regime matrix: %u cells, %u over the bar\n", cells, failures);
+	print_message("regime matrix: %u cells, %u over the bar; seeds from 0x%08x, phase %u ns; "
+		      "tightest idle margin where MEASURED idles %.1f us (%s)\n",
+		      cells, failures, (unsigned)TEST_SEED, (unsigned)TEST_PHASE_NS, tightest / 1e3,
+		      tightest_cell);
 	if (failures != 0)
 		fail_msg("MEASURED idles more than min(HALF_FIFO, HYBRID) in %u of %u cells", failures,
 			 cells);
