@@ -277,7 +277,9 @@ static void thread_write(size_t len, uint32_t bound_us)
 	uint8_t data[256];
 	for (size_t i = 0; i < len; i++)
 		data[i] = (uint8_t)('a' + (stream_position + i) % 26u);
+	invariants.writer_inside = true;
 	int n = pl011_write(&h.uart, data, len, bound_us);
+	invariants.writer_inside = false;
 	accept(data, n);
 	if (n > 0)
 		stream_position += (uint32_t)n;

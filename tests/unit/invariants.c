@@ -8,6 +8,7 @@
 
 /* lib/pl011_tx.c's bits of tx.owner, as docs/design.md's table names them. */
 #define OWNER_OWNED 1u
+#define OWNER_RETRY 2u
 #define OWNER_ARMED 4u
 #define OWNER_STOPPED 16u
 
@@ -19,6 +20,8 @@ void invariants_reset(struct invariants *inv)
 	inv->owner_context = -1;
 	inv->irq_core = -1;
 	inv->dispatches = 0;
+	inv->writer_inside = false;
+	inv->armed = false;
 	inv->text[0] = '\0';
 }
 
@@ -116,15 +119,33 @@ const char *invariants_check_point(struct invariants *inv, struct harness *h, in
 	if (counted > dr_writes)
 		return broken(inv, "stats.tx_bytes %u above the %llu DR writes", counted,
 			      (unsigned long long)dr_writes);
-	if ((word & OWNER_OWNED) != 0 || h->config.tx_mode == PL011_TX_POLLED)
+	if (h->config.tx_mode == PL011_TX_POLLED)
 		return NULL;
 	uint32_t imsc = pl011_model_peek(h->model, PL011_IMSC);
 	bool txim = (imsc & PL011_INT_TX) != 0;
 	bool armed = (word & OWNER_ARMED) != 0;
+	bool armed_before = inv->armed;
+	inv->armed = armed;
+	/* "ARMED: TXIM is unmasked in hardware (set and cleared only by the owner, after its
+	 * IMSC write)": wherever ARMED changed, IMSC already shows the new value. */
+	if (armed != armed_before && txim != armed)
+		return broken(inv, "ARMED %s before IMSC showed it (TXIM %s)",
+			      armed ? "set" : "cleared", txim ? "set" : "clear");
+	/* The table's RETRY rows are all owned states: a request made to nobody is lost. */
+	if ((word & OWNER_RETRY) != 0 && (word & OWNER_OWNED) == 0)
+		return broken(inv, "RETRY set while nobody owns TX (word 0x%x)", word);
+	if ((word & OWNER_OWNED) != 0)
+		return NULL;
 	if (txim != armed)
 		return broken(inv, "nobody owns TX, TXIM %s, ARMED %s", txim ? "set" : "clear",
 			      armed ? "set" : "clear");
-	if (!txim || queued == 0 || ring->storage == NULL)
+	if (queued == 0 || ring->storage == NULL || (word & OWNER_STOPPED) != 0)
+		return NULL;
+	if (!txim && !inv->writer_inside)
+		return broken(inv, "%u bytes queued, nobody owns TX and TXIM is masked: nobody will "
+				   "send them",
+			      queued);
+	if (!txim)
 		return NULL;
 	unsigned level = pl011_model_tx_level(h->model);
 	unsigned trigger = tx_trigger_entries(h);
