@@ -157,20 +157,23 @@ static void test_contract_an_overrun_is_counted_even_on_a_bad_character(void **s
  * include/pl011.h, pl011_backlog_deadline_us: "(queued + depth) frames at the programmed baud
  * and frame, plus a quarter, plus 1000". The frame is bits / actual_baud, within 1 ns (the
  * driver keeps it in whole nanoseconds: it truncates, where docs/design.md speaks of "up to
- * 1 ns of rounding" added); checked up to a million frames, for five rates and three frames.
+ * 1 ns of rounding" added); checked up to a million frames, for five rates and six frames
+ * (every parity, MARK and SPACE included: struct pl011_line, "start + data + parity + stop").
  */
 static void test_contract_the_backlog_deadline_is_its_frames_plus_a_quarter_plus_1_ms(
 	void **state)
 {
 	(void)state;
 	static const uint32_t bauds[] = {9600u, 115200u, 921600u, 3000000u, 1234567u};
-	static const uint8_t data_bits[] = {8u, 7u, 5u};
+	/* every parity: MARK and SPACE send a parity bit too (stick parity, TRM LCR_H.SPS) */
+	static const uint8_t data_bits[] = {8u, 7u, 5u, 8u, 8u, 6u};
 	static const enum pl011_parity parities[] = {PL011_PARITY_NONE, PL011_PARITY_EVEN,
-						     PL011_PARITY_NONE};
-	static const uint8_t stop_bits[] = {1u, 2u, 2u};
+						     PL011_PARITY_NONE, PL011_PARITY_ODD,
+						     PL011_PARITY_MARK, PL011_PARITY_SPACE};
+	static const uint8_t stop_bits[] = {1u, 2u, 2u, 1u, 1u, 2u};
 	static const size_t queued[] = {0u, 1000u, 1000000u};
 	for (size_t b = 0; b < sizeof bauds / sizeof bauds[0]; b++)
-		for (size_t f = 0; f < 3; f++) {
+		for (size_t f = 0; f < sizeof parities / sizeof parities[0]; f++) {
 			harness_setup(&h, 48000000u, 16u);
 			h.config.baud = bauds[b];
 			h.config.data_bits = data_bits[f];
