@@ -7,6 +7,7 @@
 #include <ucontext.h>
 
 #include "harness.h"
+#include "invariants.h"
 #include "pl011_regs.h"
 
 #define SMALL_RING 64u
@@ -29,6 +30,7 @@ static uint32_t stream_position;
 static int outer_written, inner_written; /* panic write results, -1 when not called */
 static bool in_outer, in_inner, callback_armed;
 static bool checking; /* the test's own look at the driver is not a point of the thread's */
+static struct invariants invariants;
 
 static void run_scenario(void);
 static uint8_t wire[8192];
@@ -243,6 +245,11 @@ static void preemption_point(void *unused)
 	(void)unused;
 	if (checking)
 		return;
+	const char *broken = invariants_check_point(&invariants, &h,
+						    params->two_cores ? running_core : 0,
+						    in_inner ? 2 : in_outer ? 1 : 0);
+	if (broken != NULL)
+		fail("at point %llu: %s", (unsigned long long)result->thread_points, broken);
 	if (params->two_cores) {
 		two_core_point();
 		return;
@@ -318,7 +325,9 @@ static void thread_write(size_t len, uint32_t bound_us)
 	uint8_t data[256];
 	for (size_t i = 0; i < len; i++)
 		data[i] = (uint8_t)('a' + (stream_position + i) % 26u);
+	invariants.writer_inside = true;
 	int n = pl011_write(&h.uart, data, len, bound_us);
+	invariants.writer_inside = false;
 	accept(data, n);
 	if (n > 0)
 		stream_position += (uint32_t)n;
@@ -519,6 +528,7 @@ void explore_run(const struct explore_params *p, struct explore_result *r)
 	tx_done_events = 0;
 	setup();
 	start_port();
+	invariants_reset(&invariants);
 	pl011_model_set_preempt_hook(preemption_point, NULL);
 	if (r->failure == NULL && p->two_cores)
 		run_two_cores();
