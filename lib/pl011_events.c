@@ -127,6 +127,8 @@ static void tx_done_check(struct pl011 *uart)
 	uint32_t fr = pl011_reg_read(uart, PL011_FR);
 	if (ring_empty && (fr & PL011_FR_DRAINED_MASK) == PL011_FR_DRAINED) {
 		events_deliver(uart, PL011_EVENT_TX_DONE);
+		if (uart->config.rs485 != NULL)
+			pl011_rs485_drain_ended(uart);
 		return;
 	}
 	pl011_io_atomic_point();
@@ -138,12 +140,14 @@ static void tx_done_check(struct pl011 *uart)
 /* Announced like a handler, so that shutdown and init wait for a tick that is delivering. */
 void pl011_event_tick(struct pl011 *uart)
 {
-	if (uart == NULL || !pl011_is_running(uart) ||
-	    (uart->config.event_mask & PL011_EVENT_TX_DONE) == 0)
+	if (uart == NULL || !pl011_is_running(uart) || uart->events.tx_done_wanted == 0)
 		return;
 	pl011_presence_enter(&uart->handlers_inside);
 	pl011_io_atomic_point();
-	if (pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST) == PL011_STATE_RUNNING)
+	if (pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST) == PL011_STATE_RUNNING) {
+		if (uart->config.rs485 != NULL)
+			pl011_rs485_tick(uart);
 		tx_done_check(uart);
+	}
 	pl011_presence_leave(&uart->handlers_inside);
 }

@@ -639,6 +639,8 @@ static void tx_send_and_release(struct pl011 *uart, bool latched)
 	for (;;) {
 		bool sure;
 		bool limited = false;
+		if (uart->config.rs485 != NULL && !tx_ring_empty(uart))
+			pl011_rs485_before_send(uart);
 		if (latched)
 			refill_by_strategy(uart);
 		sure = latched || refill_until_full(uart, &limited);
@@ -936,6 +938,7 @@ static size_t write_idle(struct pl011 *uart, const uint8_t *data, size_t len)
 		uint32_t fr = pl011_reg_read(uart, PL011_FR);
 		/* At most one pass; the rest goes through the ring (tx_pass_limit). */
 		size_t pass = len < tx_pass_limit(uart) ? len : tx_pass_limit(uart);
+		pl011_rs485_before_send(uart);
 		done = write_while_room(uart, data, pass, &fr, &reads);
 		uart->stats.tx_fr_reads += reads;
 		uart->stats.tx_bytes += (uint32_t)done;
@@ -1203,3 +1206,15 @@ void pl011_tx_give_back(struct pl011 *uart)
 		tx_kick(uart);
 }
 
+
+/* ---- the RS-485 release tick (lib/pl011_rs485.c) ---- */
+
+bool pl011_tx_try_take(struct pl011 *uart)
+{
+	return tx_try_own(uart);
+}
+
+void pl011_tx_let_go(struct pl011 *uart)
+{
+	tx_send_and_release(uart, false);
+}
