@@ -123,12 +123,15 @@ static void tx_done_check(struct pl011 *uart)
 	if (!__atomic_compare_exchange_n(&uart->events.tx_done_pending, &open, 0u, false,
 					 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 		return;
+	/* The bytes this look covers, before it: a write that lands after the FR read moves
+	 * stats.tx_bytes past them, which voids the RS-485 release below. */
+	uint32_t sent = uart->events.tx_bytes_seen;
 	bool ring_empty = pl011_ring_count(&uart->tx.ring) == 0;
 	uint32_t fr = pl011_reg_read(uart, PL011_FR);
 	if (ring_empty && (fr & PL011_FR_DRAINED_MASK) == PL011_FR_DRAINED) {
 		events_deliver(uart, PL011_EVENT_TX_DONE);
 		if (uart->config.rs485 != NULL)
-			pl011_rs485_drain_ended(uart);
+			pl011_rs485_drain_ended(uart, sent);
 		return;
 	}
 	pl011_io_atomic_point();

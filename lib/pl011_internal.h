@@ -262,7 +262,7 @@ uint32_t pl011_rs485_rts(uint32_t flags, bool sending);
 uint32_t pl011_rs485_cr_bits(const struct pl011 *uart);
 void pl011_rs485_assert(struct pl011 *uart);
 /* The tick: a drain ended (TX_DONE); release DE after the delay, as the TX owner. */
-void pl011_rs485_drain_ended(struct pl011 *uart);
+void pl011_rs485_drain_ended(struct pl011 *uart, uint32_t sent);
 void pl011_rs485_tick(struct pl011 *uart);
 /* Shutdown, TX taken for good and drained: the after-delay, then DE released. */
 void pl011_rs485_stop(struct pl011 *uart);

@@ -81,11 +81,14 @@ void pl011_rs485_assert(struct pl011 *uart)
 	de_delay(uart, uart->events.rs485.delay_before_us, false);
 }
 
-/* From the tick that gave TX done: the bytes of that drain, then the after-delay on the
- * timer (a second tick), so no context waits it out. */
-void pl011_rs485_drain_ended(struct pl011 *uart)
+/* From the tick that gave TX done: the bytes of that drain (read before its FR look), then
+ * the after-delay on the timer (a second tick), so no context waits it out. */
+void pl011_rs485_drain_ended(struct pl011 *uart, uint32_t sent)
 {
-	uart->events.de_bytes = uart->events.tx_bytes_seen;
+	/* A writer may preempt us here and open a drain of its own (tx_bytes_seen moves on):
+	 * the snapshot from before the FR look, not the count now, is what that look saw. */
+	pl011_io_atomic_point();
+	uart->events.de_bytes = sent;
 	pl011_io_atomic_point();
 	pl011_atomic_store(&uart->events.de_release, 1u, __ATOMIC_SEQ_CST);
 	uart->config.event_timer(uart->events.rs485.delay_after_us + 1u,

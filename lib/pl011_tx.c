@@ -215,6 +215,9 @@ static uint32_t fill_blind(struct pl011 *uart, uint32_t limit)
 		n = tx_burst_allowed(uart, n);
 		if (n == 0)
 			break;
+		/* No DE assert here: blind writes come only from a latched TX interrupt, which
+		 * needs TXIM armed, which a polling pass armed after its bytes asserted DE; DE goes
+		 * off only with the ring empty and TXIM masked. */
 		pl011_reg_write_bytes(uart, PL011_DR, segment, n);
 		pl011_ring_skip(&uart->tx.ring, n);
 		done += (uint32_t)n;
@@ -266,6 +269,9 @@ static bool fill_polling(struct pl011 *uart, uint32_t limit, uint32_t *first_fr,
 			break;
 		if (n > limit - done)
 			n = limit - done;
+		/* Where the bytes are known, not earlier: a writer may queue them after any
+		 * earlier look at the ring. */
+		pl011_rs485_before_send(uart);
 		uint32_t fr = pl011_reg_read(uart, PL011_FR);
 		reads++;
 		if (first_fr != NULL && done == 0)
@@ -639,8 +645,6 @@ static void tx_send_and_release(struct pl011 *uart, bool latched)
 	for (;;) {
 		bool sure;
 		bool limited = false;
-		if (uart->config.rs485 != NULL && !tx_ring_empty(uart))
-			pl011_rs485_before_send(uart);
 		if (latched)
 			refill_by_strategy(uart);
 		sure = latched || refill_until_full(uart, &limited);

@@ -28,9 +28,30 @@ static void arm_timer(uint32_t delay_us, void *context)
 	timer.due_ns = pl011_model_now_ns(h.model) + (uint64_t)delay_us * 1000u;
 }
 
+/* A write that preempts the tick at its point number `at` (the model's preemption points:
+ * every register access and atomic point), once; 0 = none. */
+static struct {
+	unsigned at, points;
+	bool in_tick, busy, done;
+	int written;
+} preempt;
+
+static void preempt_point(void *context)
+{
+	(void)context;
+	if (!preempt.in_tick || preempt.busy || preempt.done || ++preempt.points != preempt.at)
+		return;
+	preempt.busy = true;
+	preempt.written = pl011_write(&h.uart, "xyz", 3, PL011_NO_WAIT);
+	preempt.busy = false;
+	preempt.done = true;
+}
+
 static void tick(void *context)
 {
+	preempt.in_tick = true;
 	pl011_event_tick(context);
+	preempt.in_tick = false;
 }
 
 static void advance_with_timer(uint64_t end_ns)
@@ -168,6 +189,55 @@ static void test_a_send_during_the_after_delay_keeps_de_on(void **state)
 	harness_teardown(&h);
 }
 
+/* Every wire character lies inside a DE bracket: DE on from before_us ahead of its start bit
+ * to after_us past its stop bit, with no edge between. */
+static void expect_every_character_bracketed(uint32_t flags, uint32_t before_us, uint32_t after_us)
+{
+	size_t edges = pl011_model_rts_edge_count(h.model);
+	for (size_t i = 0; i < pl011_model_wire_len(h.model); i++) {
+		uint64_t from = pl011_model_wire_start_ns(h.model, i) - before_us * 1000u;
+		uint64_t to = pl011_model_wire_end_ns(h.model, i) + after_us * 1000u;
+		bool on = false;
+		for (size_t e = 0; e < edges; e++) {
+			uint64_t at = pl011_model_rts_edge_ns(h.model, e);
+			if (at <= from)
+				on = de_edge_on(e, flags);
+			else if (at < to)
+				fail_msg("character %zu: DE edge %zu inside its bracket", i, e);
+		}
+		if (!on)
+			fail_msg("character %zu sent with DE off", i);
+	}
+}
+
+/* A write that comes during a tick (an interrupt of higher priority, at each point of the TX
+ * done ticks and the release tick): while the release tick owns TX the write only queues, and
+ * the tick's pass sends it, DE on again first. */
+static void test_a_write_beside_the_release_tick_gets_de(void **state)
+{
+	(void)state;
+	const uint32_t before_us = 30, after_us = 40;
+	unsigned hits = 0;
+	for (unsigned at = 1; at <= 120; at++) {
+		start(PL011_TX_ADAPTIVE, PL011_RX_POLLED, 0, before_us, after_us);
+		memset(&preempt, 0, sizeof preempt);
+		pl011_model_set_preempt_hook(preempt_point, NULL);
+		preempt.at = at; /* counted in the ticks only: TX done's, then the release's */
+		assert_int_equal(pl011_write(&h.uart, "ab", 2, PL011_WAIT_AUTO), 2);
+		advance_with_timer(pl011_model_now_ns(h.model) + 3000000u);
+		pl011_model_set_preempt_hook(NULL, NULL);
+		if (preempt.done) {
+			hits++;
+			assert_int_equal(preempt.written, 3);
+			assert_int_equal(pl011_model_wire_len(h.model), 5);
+		}
+		assert_false(de_now(0));
+		expect_every_character_bracketed(0, before_us, after_us);
+		harness_teardown(&h);
+	}
+	assert_true(hits > 5);
+}
+
 /* RX off while sending: a byte that arrives during the send is not received, one after the
  * release is. */
 static void test_rx_off_while_sending(void **state)
@@ -285,6 +355,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		HARNESS_TEST(test_de_brackets_every_send, &h),
 		HARNESS_TEST(test_a_send_during_the_after_delay_keeps_de_on, &h),
+		HARNESS_TEST(test_a_write_beside_the_release_tick_gets_de, &h),
 		HARNESS_TEST(test_rx_off_while_sending, &h),
 		HARNESS_TEST(test_unsupported_combinations_change_nothing, &h),
 		HARNESS_TEST(test_the_largest_delays_are_kept, &h),
