@@ -208,7 +208,8 @@ typedef void (*pl011_rx_fn)(struct pl011 *uart, size_t available, void *context)
 typedef void (*pl011_event_fn)(struct pl011 *uart, uint32_t events, void *context);
 /* Arm a one-shot timer that calls pl011_event_tick(uart) from an interrupt (or any context
  * that may call the event callback) no earlier than delay_us from now, replacing one already
- * armed. Called with TX owned (from a refill, from pl011_write): it must only arm a timer. */
+ * armed. Called with TX owned (from a refill, from pl011_write) or from the tick itself: it
+ * must only arm a timer. */
 typedef void (*pl011_timer_fn)(uint32_t delay_us, void *context);
 
 /* ---- RS-485 half duplex (docs/events.md, "RS-485") ----
@@ -637,7 +638,7 @@ struct pl011_line_config {
  * safe (a resume they make during the switch takes effect after it). Not with pl011_init,
  * pl011_shutdown, pl011_set_modem_lines or another pl011_set_line.
  * Errors, each with the line, the rings and the counters as before: PL011_EINVAL (NULL, baud
- * 0, data bits, stop bits or parity out of range); PL011_ESHUTDOWN (not started, or shutting down);
+ * 0, data bits, stop bits or parity out of range, flow control on a port with config.rs485); PL011_ESHUTDOWN (not started, or shutting down);
  * PL011_EBAUD (the clock cannot make the baud within tolerance, or an adopted port with no
  * clock_hz); PL011_EBUSY (RX paused because the ring is full, with flow control RTS held off:
  * read first; or, once RTS is deasserted, the ring has no room for a FIFO's worth while the
@@ -665,7 +666,8 @@ int pl011_get_line(const struct pl011 *uart, struct pl011_line_config *out);
  * Set the outputs in `mask` (PL011_MODEM_RTS, PL011_MODEM_DTR) to `values`; the others keep
  * their state, which pl011_set_line keeps too. pl011_init asserts RTS and leaves DTR off.
  * Errors, nothing changed: PL011_EINVAL (NULL, other bits in mask), PL011_ESHUTDOWN,
- * PL011_EBUSY (RTS in mask while hardware flow control drives it). Context: thread; not beside
+ * PL011_EBUSY (RTS in mask while hardware flow control or the RS-485 driver enable drives it;
+ * DTR may still be set). Context: thread; not beside
  * pl011_set_line, pl011_init or pl011_shutdown.
  */
 int pl011_set_modem_lines(struct pl011 *uart, uint32_t mask, uint32_t values);

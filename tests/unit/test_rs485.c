@@ -15,19 +15,6 @@ static uint8_t data[8192];
 static uint8_t got[8192];
 static struct pl011_rs485 rs485;
 
-/* The one-shot timer of config.event_timer, run by advance_with_timer: at most 1 us late. */
-static struct {
-	bool armed;
-	uint64_t due_ns;
-} timer;
-
-static void arm_timer(uint32_t delay_us, void *context)
-{
-	(void)context;
-	timer.armed = true;
-	timer.due_ns = pl011_model_now_ns(h.model) + (uint64_t)delay_us * 1000u;
-}
-
 /* A write that preempts the tick at its point number `at` (the model's preemption points:
  * every register access and atomic point), once; 0 = none. */
 static struct {
@@ -47,43 +34,30 @@ static void preempt_point(void *context)
 	preempt.done = true;
 }
 
-static void tick(void *context)
+static void tick(void *uart)
 {
 	preempt.in_tick = true;
-	pl011_event_tick(context);
+	pl011_event_tick(uart);
 	preempt.in_tick = false;
 }
 
 static void advance_with_timer(uint64_t end_ns)
 {
-	for (;;) {
-		uint64_t now = pl011_model_now_ns(h.model);
-		if (timer.armed && timer.due_ns <= now) {
-			timer.armed = false;
-			pl011_model_run_as_irq(h.model, tick, &h.uart);
-			continue;
-		}
-		if (now >= end_ns)
-			return;
-		pl011_model_advance_to(h.model, now + 1000u < end_ns ? now + 1000u : end_ns);
-	}
-}
-
-static void wait_step(void *context)
-{
-	(void)context;
-	advance_with_timer(pl011_model_now_ns(h.model) + 2000u);
+	harness_advance_with_timer(&h, end_ns);
 }
 
 static void configure(enum pl011_tx_mode tx, enum pl011_rx_mode rx, uint32_t flags,
 		      uint32_t before_us, uint32_t after_us)
 {
-	memset(&timer, 0, sizeof timer);
+	memset(&harness_timer, 0, sizeof harness_timer);
+	harness_timer.on_tick = tick;
 	harness_setup(&h, 48000000u, 16);
 	h.config.tx_mode = tx;
 	h.config.rx_mode = rx;
-	h.config.event_timer = arm_timer;
-	h.config.wait_hook = wait_step;
+	h.config.event_timer = harness_timer_arm;
+	h.config.event_timer_context = &h;
+	h.config.wait_hook = harness_timer_wait_step;
+	h.config.wait_context = &h;
 	rs485.flags = flags;
 	rs485.delay_before_us = before_us;
 	rs485.delay_after_us = after_us;
