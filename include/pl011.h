@@ -220,6 +220,7 @@ typedef void (*pl011_timer_fn)(uint32_t delay_us, void *context);
  * the driver waits delay_after_us (a second tick) and releases DE. Needs an interrupt TX mode
  * and config.event_timer; not with PL011_FLAG_RTS_CTS (flow control owns RTS). A panic write
  * does not drive DE (docs/events.md says why). Errors at init: PL011_EINVAL, nothing touched.
+ * The settings change only with pl011_init (no setter on a running port).
  */
 #define PL011_RS485_DELAY_MAX_US 10000u /* each delay at most 10 ms (docs/waiting.md) */
 /* nUARTRTS low while sending (CR.RTS set), high otherwise. Without it: high while sending
