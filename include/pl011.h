@@ -208,8 +208,33 @@ typedef void (*pl011_rx_fn)(struct pl011 *uart, size_t available, void *context)
 typedef void (*pl011_event_fn)(struct pl011 *uart, uint32_t events, void *context);
 /* Arm a one-shot timer that calls pl011_event_tick(uart) from an interrupt (or any context
  * that may call the event callback) no earlier than delay_us from now, replacing one already
- * armed. Called with TX owned (from a refill, from pl011_write): it must only arm a timer. */
+ * armed. Called with TX owned (from a refill, from pl011_write) or from the tick itself: it
+ * must only arm a timer. */
 typedef void (*pl011_timer_fn)(uint32_t delay_us, void *context);
+
+/* ---- RS-485 half duplex (docs/events.md, "RS-485") ----
+ *
+ * nUARTRTS drives the transceiver's driver enable (DE). The TX owner asserts it before the
+ * first DR write of a send and waits delay_before_us; the end of the send is TX done (ring
+ * empty, TXFE set, BUSY clear, seen by pl011_event_tick from config.event_timer), after which
+ * the driver waits delay_after_us (a second tick) and releases DE. Needs an interrupt TX mode
+ * and config.event_timer; not with PL011_FLAG_RTS_CTS (flow control owns RTS). A panic write
+ * does not drive DE (docs/events.md says why). Errors at init: PL011_EINVAL, nothing touched.
+ * The settings change only with pl011_init (no setter on a running port).
+ */
+#define PL011_RS485_DELAY_MAX_US 10000u /* each delay at most 10 ms (docs/waiting.md) */
+/* nUARTRTS low while sending (CR.RTS set), high otherwise. Without it: high while sending
+ * (CR.RTS clear), low otherwise, for a DE input that is active high wired to nUARTRTS. */
+#define PL011_RS485_DE_LOW (1u << 0)
+/* The receiver is off (CR.RXE clear) from DE asserted to DE released: no echo of our own
+ * bytes on a 2-wire bus. A character arriving meanwhile is lost. */
+#define PL011_RS485_RX_OFF (1u << 1)
+
+struct pl011_rs485 {
+	uint32_t flags;           /* PL011_RS485_* */
+	uint32_t delay_before_us; /* DE asserted -> first start bit, at least */
+	uint32_t delay_after_us;  /* last stop bit -> DE released, at least */
+};
 
 struct pl011_config {
 	uintptr_t base;          /* UART base address */
@@ -254,6 +279,8 @@ struct pl011_config {
 	void *event_context;
 	pl011_timer_fn event_timer;
 	void *event_timer_context;
+	/* RS-485 driver enable on RTS (above); NULL = off. pl011_init copies what it points to. */
+	const struct pl011_rs485 *rs485;
 };
 
 /* Divisors for a clock and baud, with the rate they really give. */
@@ -308,7 +335,7 @@ struct pl011_line {
 	uint64_t frame_ns;   /* one frame (start + data + parity + stop) on the wire */
 	uint32_t fifo_depth; /* 16 or 32: config.fifo_depth, else from PeriphID */
 	uint32_t lcr_h;      /* line control as programmed (without BRK) */
-	uint32_t cr;         /* control register as programmed */
+	uint32_t cr;         /* atomic: CR as it must be (DE included; lib/pl011_internal.h) */
 	uint32_t rx_imsc;    /* the RX interrupt bits of IMSC while RX is not paused */
 	uint32_t rx_level;   /* RX trigger (enum pl011_level) */
 	uint32_t irq_passes; /* MIS reads per handler entry at most: 4 above a 1/2 TX trigger */
@@ -339,12 +366,17 @@ struct pl011_tx {
 	uint32_t calm;          /* MEASURED: samples in a row that fit the next level down */
 	uint32_t calm_needed;   /* MEASURED: samples in a row before it moves down */
 	uint32_t headroom_ns[PL011_LEVEL_7_8 + 1]; /* MEASURED: trigger entries + 1, line time */
+	uint32_t de_asserted;   /* RS-485: DE is asserted (only the owner changes it) */
 };
 
 /* Event state (lib/pl011_events.c). */
 struct pl011_events {
 	uint32_t tx_done_pending; /* atomic: a drain is under way and its TX_DONE not yet given */
 	uint32_t tx_bytes_seen;   /* TX owner: stats.tx_bytes when the ring last emptied */
+	uint32_t tx_done_wanted;  /* init: TX_DONE in the mask, or RS-485 (which ends on it) */
+	uint32_t de_release;      /* atomic: RS-485, a drain ended: release DE at the next tick */
+	uint32_t de_bytes;        /* stats.tx_bytes of that drain: more bytes since void it */
+	struct pl011_rs485 rs485; /* init: the copy config.rs485 points to */
 };
 
 /* Receive state: the ring, whose producer is the interrupt and consumer the reader. */
@@ -608,7 +640,7 @@ struct pl011_line_config {
  * safe (a resume they make during the switch takes effect after it). Not with pl011_init,
  * pl011_shutdown, pl011_set_modem_lines or another pl011_set_line.
  * Errors, each with the line, the rings and the counters as before: PL011_EINVAL (NULL, baud
- * 0, data bits, stop bits or parity out of range); PL011_ESHUTDOWN (not started, or shutting down);
+ * 0, data bits, stop bits or parity out of range, flow control on a port with config.rs485); PL011_ESHUTDOWN (not started, or shutting down);
  * PL011_EBAUD (the clock cannot make the baud within tolerance, or an adopted port with no
  * clock_hz); PL011_EBUSY (RX paused because the ring is full, with flow control RTS held off:
  * read first; or, once RTS is deasserted, the ring has no room for a FIFO's worth while the
@@ -636,7 +668,8 @@ int pl011_get_line(const struct pl011 *uart, struct pl011_line_config *out);
  * Set the outputs in `mask` (PL011_MODEM_RTS, PL011_MODEM_DTR) to `values`; the others keep
  * their state, which pl011_set_line keeps too. pl011_init asserts RTS and leaves DTR off.
  * Errors, nothing changed: PL011_EINVAL (NULL, other bits in mask), PL011_ESHUTDOWN,
- * PL011_EBUSY (RTS in mask while hardware flow control drives it). Context: thread; not beside
+ * PL011_EBUSY (RTS in mask while hardware flow control or the RS-485 driver enable drives it;
+ * DTR may still be set). Context: thread; not beside
  * pl011_set_line, pl011_init or pl011_shutdown.
  */
 int pl011_set_modem_lines(struct pl011 *uart, uint32_t mask, uint32_t values);

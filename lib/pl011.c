@@ -98,7 +98,8 @@ static int check_config(const struct pl011_config *config)
 	if (config->rx_mode != PL011_RX_POLLED &&
 	    check_ring_buffer(config->rx_buffer, config->rx_buffer_size) != 0)
 		return PL011_EINVAL;
-	return pl011_events_check(config);
+	int err = pl011_events_check(config);
+	return err != 0 ? err : pl011_rs485_check(config);
 }
 
 static uint32_t line_control(const struct pl011_config *config)
@@ -134,7 +135,10 @@ int pl011_make_plan(const struct pl011_config *config, struct pl011_plan *plan)
 	}
 	if (err != 0)
 		return err;
-	plan->cr = PL011_CR_UARTEN | PL011_CR_TXE | PL011_CR_RXE | PL011_CR_RTS;
+	/* RTS asserted, as for a modem; under RS-485 DE released. */
+	plan->cr = PL011_CR_UARTEN | PL011_CR_TXE | PL011_CR_RXE |
+		   (config->rs485 != NULL ? pl011_rs485_rts(config->rs485->flags, false)
+					  : PL011_CR_RTS);
 	if (config->flags & PL011_FLAG_LOOPBACK)
 		plan->cr |= PL011_CR_LBE;
 	if (config->flags & PL011_FLAG_RTS_CTS)
@@ -293,6 +297,7 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 	uart->line.rx_imsc = plan.imsc;
 	uart->line.irq_passes = plan.tx_level > PL011_LEVEL_1_2 ? 4u : 1u;
 	uart->line.fifo_depth = fifo_depth_from_id(uart);
+	pl011_rs485_adopt(uart, config);
 
 	/* The character in flight runs at the old rate: budget by the slower of the two. */
 	uint64_t old_frame_ns = frame_ns_in_hardware(uart);
@@ -470,6 +475,7 @@ static int stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *r
 		uart->stats.tx_fifo_abandoned++;
 		result = PL011_ESTALLED;
 	}
+	pl011_rs485_stop(uart);
 	pl011_rx_count_masked_overrun(uart);
 	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u, *handlers_out ? received : NULL);
 	return result;

@@ -123,10 +123,15 @@ static void tx_done_check(struct pl011 *uart)
 	if (!__atomic_compare_exchange_n(&uart->events.tx_done_pending, &open, 0u, false,
 					 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 		return;
+	/* The bytes this look covers, before it: a write that lands after the FR read moves
+	 * stats.tx_bytes past them, which voids the RS-485 release below. */
+	uint32_t sent = uart->events.tx_bytes_seen;
 	bool ring_empty = pl011_ring_count(&uart->tx.ring) == 0;
 	uint32_t fr = pl011_reg_read(uart, PL011_FR);
 	if (ring_empty && (fr & PL011_FR_DRAINED_MASK) == PL011_FR_DRAINED) {
 		events_deliver(uart, PL011_EVENT_TX_DONE);
+		if (uart->config.rs485 != NULL)
+			pl011_rs485_drain_ended(uart, sent);
 		return;
 	}
 	pl011_io_atomic_point();
@@ -138,12 +143,14 @@ static void tx_done_check(struct pl011 *uart)
 /* Announced like a handler, so that shutdown and init wait for a tick that is delivering. */
 void pl011_event_tick(struct pl011 *uart)
 {
-	if (uart == NULL || !pl011_is_running(uart) ||
-	    (uart->config.event_mask & PL011_EVENT_TX_DONE) == 0)
+	if (uart == NULL || !pl011_is_running(uart) || uart->events.tx_done_wanted == 0)
 		return;
 	pl011_presence_enter(&uart->handlers_inside);
 	pl011_io_atomic_point();
-	if (pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST) == PL011_STATE_RUNNING)
+	if (pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST) == PL011_STATE_RUNNING) {
+		if (uart->config.rs485 != NULL)
+			pl011_rs485_tick(uart);
 		tx_done_check(uart);
+	}
 	pl011_presence_leave(&uart->handlers_inside);
 }

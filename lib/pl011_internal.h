@@ -76,33 +76,47 @@ static inline bool pl011_rx_uses_ring(const struct pl011 *uart)
  */
 #define PL011_IMSC_FROZEN (1u << 31)
 
-static inline void pl011_imsc_publish(struct pl011 *uart)
+/* The publish-and-recheck of a register that several contexts change through a word: write
+ * the word's value, look again, write again until it is unchanged. IMSC and CR (the RS-485
+ * driver enable beside pl011_set_modem_lines) use it; CR never has bit 31. */
+static inline void pl011_word_publish(struct pl011 *uart, const uint32_t *word, uint32_t offset)
 {
 	pl011_io_atomic_point();
-	uint32_t value = pl011_atomic_load(&uart->imsc, __ATOMIC_SEQ_CST);
+	uint32_t value = pl011_atomic_load(word, __ATOMIC_SEQ_CST);
 	for (;;) {
-		pl011_reg_write(uart, PL011_IMSC, (value & PL011_IMSC_FROZEN) != 0 ? 0u : value);
+		pl011_reg_write(uart, offset, (value & PL011_IMSC_FROZEN) != 0 ? 0u : value);
 		/* The write reaches the UART before another core can see our next look (lib/pl011_io.h). */
 		pl011_io_barrier();
 		pl011_io_atomic_point();
-		uint32_t now = pl011_atomic_load(&uart->imsc, __ATOMIC_SEQ_CST);
+		uint32_t now = pl011_atomic_load(word, __ATOMIC_SEQ_CST);
 		if (now == value)
 			return;
 		value = now;
 	}
 }
 
-static inline void pl011_imsc_update(struct pl011 *uart, uint32_t clear, uint32_t set)
+static inline void pl011_word_update(struct pl011 *uart, uint32_t *word, uint32_t offset,
+				     uint32_t clear, uint32_t set)
 {
 	pl011_io_atomic_point();
-	uint32_t word = pl011_atomic_load(&uart->imsc, __ATOMIC_SEQ_CST);
-	while ((word & PL011_IMSC_FROZEN) == 0) {
+	uint32_t value = pl011_atomic_load(word, __ATOMIC_SEQ_CST);
+	while ((value & PL011_IMSC_FROZEN) == 0) {
 		pl011_io_atomic_point();
-		if (__atomic_compare_exchange_n(&uart->imsc, &word, (word & ~clear) | set, false,
+		if (__atomic_compare_exchange_n(word, &value, (value & ~clear) | set, false,
 						__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 			break;
 	}
-	pl011_imsc_publish(uart);
+	pl011_word_publish(uart, word, offset);
+}
+
+static inline void pl011_imsc_publish(struct pl011 *uart)
+{
+	pl011_word_publish(uart, &uart->imsc, PL011_IMSC);
+}
+
+static inline void pl011_imsc_update(struct pl011 *uart, uint32_t clear, uint32_t set)
+{
+	pl011_word_update(uart, &uart->imsc, PL011_IMSC, clear, set);
 }
 
 /* IFLS for two enum pl011_level values (TRM 3.3.9 codes are level - 1). */
@@ -232,8 +246,32 @@ void pl011_events_tx_emptied(struct pl011 *uart);
 /* The TX owner, the ring just emptied: a TX_DONE drain may begin. One load when unused. */
 static inline void pl011_events_tx_ring_emptied(struct pl011 *uart)
 {
-	if ((uart->config.event_mask & PL011_EVENT_TX_DONE) != 0)
+	if (uart->events.tx_done_wanted != 0)
 		pl011_events_tx_emptied(uart);
+}
+
+/* ---- lib/pl011_rs485.c ---- */
+
+/* pl011_init: PL011_EINVAL for an RS-485 setting the config cannot serve (include/pl011.h). */
+int pl011_rs485_check(const struct pl011_config *config);
+/* pl011_init, after the instance is cleared: copy the settings in, point the config at them. */
+void pl011_rs485_adopt(struct pl011 *uart, const struct pl011_config *config);
+/* CR.RTS for DE asserted (sending) or released, by the polarity in flags. */
+uint32_t pl011_rs485_rts(uint32_t flags, bool sending);
+/* The CR bits DE owns (RTS, and RXE with PL011_RS485_RX_OFF): pl011_set_line keeps them. */
+uint32_t pl011_rs485_cr_bits(const struct pl011 *uart);
+void pl011_rs485_assert(struct pl011 *uart);
+/* The tick: a drain ended (TX_DONE); release DE after the delay, as the TX owner. */
+void pl011_rs485_drain_ended(struct pl011 *uart, uint32_t sent);
+void pl011_rs485_tick(struct pl011 *uart);
+/* Shutdown, TX taken for good and drained: the after-delay, then DE released. */
+void pl011_rs485_stop(struct pl011 *uart);
+
+/* The TX owner, before the first DR write of a pass: DE asserted (RS-485). One load unused. */
+static inline void pl011_rs485_before_send(struct pl011 *uart)
+{
+	if (uart->config.rs485 != NULL && uart->tx.de_asserted == 0)
+		pl011_rs485_assert(uart);
 }
 
 /* ---- lib/pl011_tx.c ---- */
@@ -293,5 +331,9 @@ bool pl011_line_keeps_format(const struct pl011 *uart);
  * go within shutdown's wait. pl011_tx_give_back lets go and sends what was queued meanwhile. */
 bool pl011_tx_hold(struct pl011 *uart);
 void pl011_tx_give_back(struct pl011 *uart);
+/* The RS-485 release tick: own TX if nobody does (no wait), and let go as every owner does
+ * (a pass for bytes queued meanwhile). */
+bool pl011_tx_try_take(struct pl011 *uart);
+void pl011_tx_let_go(struct pl011 *uart);
 
 #endif

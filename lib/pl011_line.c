@@ -99,7 +99,7 @@ static int plan_line(const struct pl011 *uart, const struct pl011_line_config *l
  * before or after. */
 static uint32_t new_control(const struct pl011 *uart, const struct pl011_plan *plan)
 {
-	uint32_t kept = PL011_CR_DTR;
+	uint32_t kept = PL011_CR_DTR | pl011_rs485_cr_bits(uart);
 	if (((uart->line.cr | plan->cr) & PL011_CR_RTSEN) == 0)
 		kept |= PL011_CR_RTS;
 	return (plan->cr & ~kept) | (uart->line.cr & kept);
@@ -232,17 +232,17 @@ int pl011_set_modem_lines(struct pl011 *uart, uint32_t mask, uint32_t values)
 		return PL011_EINVAL;
 	if (!pl011_is_running(uart))
 		return PL011_ESHUTDOWN;
-	if ((mask & PL011_MODEM_RTS) != 0 && (uart->line.cr & PL011_CR_RTSEN) != 0)
-		return PL011_EBUSY;
+	if ((mask & PL011_MODEM_RTS) != 0 &&
+	    ((uart->line.cr & PL011_CR_RTSEN) != 0 || uart->config.rs485 != NULL))
+		return PL011_EBUSY; /* flow control or the RS-485 driver enable owns RTS */
 	uint32_t bits = ((mask & PL011_MODEM_RTS) != 0 ? PL011_CR_RTS : 0u) |
 			((mask & PL011_MODEM_DTR) != 0 ? PL011_CR_DTR : 0u);
 	uint32_t set = ((values & PL011_MODEM_RTS) != 0 ? PL011_CR_RTS : 0u) |
 		       ((values & PL011_MODEM_DTR) != 0 ? PL011_CR_DTR : 0u);
 	/* CR.RTS and CR.DTR are the complements of nUARTRTS and nUARTDTR: 1 drives them low,
 	 * asserted (TRM 3.3.8). They may change with the UART enabled: no character is framed
-	 * by them. */
-	uart->line.cr = (uart->line.cr & ~bits) | (set & bits);
-	pl011_reg_write(uart, PL011_CR, uart->line.cr);
+	 * by them. Through the CR word: the RS-485 driver enable changes CR from the TX owner. */
+	pl011_word_update(uart, &uart->line.cr, PL011_CR, bits, set & bits);
 	return 0;
 }
 

@@ -215,6 +215,9 @@ static uint32_t fill_blind(struct pl011 *uart, uint32_t limit)
 		n = tx_burst_allowed(uart, n);
 		if (n == 0)
 			break;
+		/* No DE assert here: blind writes come only from a latched TX interrupt, which
+		 * needs TXIM armed, which a polling pass armed after its bytes asserted DE; DE goes
+		 * off only with the ring empty and TXIM masked. */
 		pl011_reg_write_bytes(uart, PL011_DR, segment, n);
 		pl011_ring_skip(&uart->tx.ring, n);
 		done += (uint32_t)n;
@@ -266,6 +269,9 @@ static bool fill_polling(struct pl011 *uart, uint32_t limit, uint32_t *first_fr,
 			break;
 		if (n > limit - done)
 			n = limit - done;
+		/* Where the bytes are known, not earlier: a writer may queue them after any
+		 * earlier look at the ring. */
+		pl011_rs485_before_send(uart);
 		uint32_t fr = pl011_reg_read(uart, PL011_FR);
 		reads++;
 		if (first_fr != NULL && done == 0)
@@ -952,6 +958,7 @@ static size_t write_idle(struct pl011 *uart, const uint8_t *data, size_t len)
 		uint32_t fr = pl011_reg_read(uart, PL011_FR);
 		/* At most one pass; the rest goes through the ring (tx_pass_limit). */
 		size_t pass = len < tx_pass_limit(uart) ? len : tx_pass_limit(uart);
+		pl011_rs485_before_send(uart);
 		done = write_while_room(uart, data, pass, &fr, &reads);
 		uart->stats.tx_fr_reads += reads;
 		uart->stats.tx_bytes += (uint32_t)done;
@@ -1219,3 +1226,15 @@ void pl011_tx_give_back(struct pl011 *uart)
 		tx_kick(uart);
 }
 
+
+/* ---- the RS-485 release tick (lib/pl011_rs485.c) ---- */
+
+bool pl011_tx_try_take(struct pl011 *uart)
+{
+	return tx_try_own(uart);
+}
+
+void pl011_tx_let_go(struct pl011 *uart)
+{
+	tx_send_and_release(uart, false);
+}

@@ -111,6 +111,11 @@ struct pl011_model {
 	uint32_t modem_inputs;
 	uint64_t *brk_start, *brk_end;
 	size_t brk_len, brk_cap;
+	/* nUARTRTS edges made by CR writes (RS-485 driver enable): time and the new level. */
+	uint64_t *rts_at;
+	bool *rts_to;
+	size_t rts_len, rts_cap;
+	bool rts_last;
 };
 
 static struct pl011_model *registry[PL011_MODEL_MAX];
@@ -745,6 +750,25 @@ static void lcr_h_write(struct pl011_model *m, uint32_t value)
 	tx_kick(m);
 }
 
+/* After a CR write: an nUARTRTS edge is logged with its time (the RS-485 tests time DE). */
+static void rts_edge_record(struct pl011_model *m)
+{
+	bool now = rts_asserted(m);
+	if (now == m->rts_last)
+		return;
+	m->rts_last = now;
+	if (m->rts_len == m->rts_cap) {
+		size_t cap = m->rts_cap;
+		m->rts_at = grow(m->rts_at, &cap, sizeof(*m->rts_at));
+		cap = m->rts_cap;
+		m->rts_to = grow(m->rts_to, &cap, sizeof(*m->rts_to));
+		m->rts_cap = cap;
+	}
+	m->rts_at[m->rts_len] = m->now;
+	m->rts_to[m->rts_len] = now;
+	m->rts_len++;
+}
+
 static void cr_write(struct pl011_model *m, uint32_t value)
 {
 	if (tx_busy(m))
@@ -752,6 +776,7 @@ static void cr_write(struct pl011_model *m, uint32_t value)
 	/* Clearing UARTEN lets the character in the shift register finish (tx_complete does not
 	 * look at UARTEN); the FIFO then waits for the next enable. */
 	m->cr = value;
+	rts_edge_record(m);
 	tx_kick(m);
 	partner_kick(m);
 }
@@ -1037,6 +1062,8 @@ void pl011_model_destroy(struct pl011_model *model)
 	free(model->wire_lcr_h);
 	free(model->brk_start);
 	free(model->brk_end);
+	free(model->rts_at);
+	free(model->rts_to);
 	free(model);
 }
 
@@ -1268,6 +1295,23 @@ uint64_t pl011_model_break_end_ns(const struct pl011_model *model, size_t i)
 {
 	check_index(i, model->brk_len);
 	return model->brk_end[i];
+}
+
+size_t pl011_model_rts_edge_count(const struct pl011_model *model)
+{
+	return model->rts_len;
+}
+
+uint64_t pl011_model_rts_edge_ns(const struct pl011_model *model, size_t i)
+{
+	check_index(i, model->rts_len);
+	return model->rts_at[i];
+}
+
+bool pl011_model_rts_edge_asserted(const struct pl011_model *model, size_t i)
+{
+	check_index(i, model->rts_len);
+	return model->rts_to[i];
 }
 
 unsigned pl011_model_tx_level(const struct pl011_model *model)

@@ -192,6 +192,11 @@ uint32_t pl011_model_wire_lcr_h(const struct pl011_model *model, size_t i);
 size_t pl011_model_break_count(const struct pl011_model *model);
 uint64_t pl011_model_break_start_ns(const struct pl011_model *model, size_t i);
 uint64_t pl011_model_break_end_ns(const struct pl011_model *model, size_t i); /* UINT64_MAX: held */
+/* nUARTRTS edges that CR writes made (RTSEn's watermark edges are not logged), in order: the
+ * simulated time and whether RTS became asserted (pin low). */
+size_t pl011_model_rts_edge_count(const struct pl011_model *model);
+uint64_t pl011_model_rts_edge_ns(const struct pl011_model *model, size_t i);
+bool pl011_model_rts_edge_asserted(const struct pl011_model *model, size_t i);
 unsigned pl011_model_tx_level(const struct pl011_model *model);
 unsigned pl011_model_rx_level(const struct pl011_model *model);
 bool pl011_model_tx_shifting(const struct pl011_model *model);

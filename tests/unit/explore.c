@@ -465,6 +465,37 @@ static void check_tx_done(void)
 		fail("a drain is still open on an idle line");
 }
 
+/* DE (active high: nUARTRTS high) at time t, from the model's log of RTS edges. */
+static bool de_on_at(uint64_t t)
+{
+	bool rts_low = false; /* before any edge: CR.RTS clear from reset, the pin high */
+	for (size_t e = 0; e < pl011_model_rts_edge_count(h.model); e++) {
+		if (pl011_model_rts_edge_ns(h.model, e) > t)
+			break;
+		rts_low = pl011_model_rts_edge_asserted(h.model, e);
+	}
+	return !rts_low;
+}
+
+/* RS-485: each thread byte left with DE on (a panic's own bytes go with DE as it stands), and
+ * the ticks that ended the last drain released it. */
+static void check_rs485(void)
+{
+	if (!params->rs485)
+		return;
+	size_t wire_len = harness_wire(&h, wire, sizeof wire);
+	for (size_t i = 0; i < wire_len && wire_len <= sizeof wire; i++) {
+		if (is_outer(wire[i]) || is_inner(wire[i]))
+			continue;
+		if (!de_on_at(pl011_model_wire_start_ns(h.model, i))) {
+			fail("thread byte at wire %zu sent with DE off", i);
+			return;
+		}
+	}
+	if (!pl011_model_rts(h.model))
+		fail("DE still on once the TX done ticks ended");
+}
+
 static void check_final_state(void)
 {
 	/* A panic taken after the flush's last look may still be on its way out. */
@@ -483,6 +514,7 @@ static void check_final_state(void)
 	checking = false;
 	check_wire();
 	check_tx_done();
+	check_rs485();
 	/* Ownership was released: a write now goes out by itself. */
 	size_t before = expected_len;
 	thread_write(20, PL011_WAIT_AUTO);
@@ -512,6 +544,9 @@ static void setup(void)
 		h.config.event_mask &= ~(PL011_EVENT_TX_DONE | PL011_EVENT_TX_SPACE);
 	h.config.event = on_event;
 	h.config.event_timer = arm_tick;
+	static const struct pl011_rs485 no_delays = {0, 0, 0};
+	if (params->rs485)
+		h.config.rs485 = &no_delays;
 	if (params->scenario == EXPLORE_WRITE_WAIT)
 		h.config.tx_buffer_size = SMALL_RING;
 }

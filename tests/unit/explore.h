@@ -58,6 +58,9 @@ struct explore_params {
 	uint32_t switch_one_in;
 	uint64_t resume_points;
 	uint64_t second_panic_at;
+	/* RS-485 on (no delays; the driver enable on nUARTRTS, active high): every thread byte
+	 * must start with DE on, and DE must be off once the ticks have ended. */
+	bool rs485;
 };
 
 struct explore_result {

@@ -162,3 +162,44 @@ size_t harness_read_all(struct harness *h, uint8_t *out, size_t max)
 		got += (size_t)n;
 	}
 }
+
+struct harness_timer harness_timer;
+
+void harness_timer_arm(uint32_t delay_us, void *harness)
+{
+	struct harness *h = harness;
+	harness_timer.armed = true;
+	harness_timer.due_ns = pl011_model_now_ns(h->model) + (uint64_t)delay_us * 1000u;
+	harness_timer.arms++;
+}
+
+static void harness_timer_tick(void *uart)
+{
+	harness_timer.ticks++;
+	if (harness_timer.on_tick != NULL)
+		harness_timer.on_tick(uart);
+	else
+		pl011_event_tick(uart);
+}
+
+/* 1 us steps: the timer is armed from inside handlers the model runs meanwhile. */
+void harness_advance_with_timer(struct harness *h, uint64_t end_ns)
+{
+	for (;;) {
+		uint64_t now = pl011_model_now_ns(h->model);
+		if (harness_timer.armed && harness_timer.due_ns <= now) {
+			harness_timer.armed = false;
+			pl011_model_run_as_irq(h->model, harness_timer_tick, &h->uart);
+			continue;
+		}
+		if (now >= end_ns)
+			return;
+		pl011_model_advance_to(h->model, now + 1000u < end_ns ? now + 1000u : end_ns);
+	}
+}
+
+void harness_timer_wait_step(void *harness)
+{
+	struct harness *h = harness;
+	harness_advance_with_timer(h, pl011_model_now_ns(h->model) + 2000u);
+}

@@ -62,6 +62,26 @@ int harness_send_all(struct harness *h, const uint8_t *data, size_t len, uint64_
 /* pl011_read without waiting until it returns 0: everything received, up to max bytes. */
 size_t harness_read_all(struct harness *h, uint8_t *out, size_t max);
 
+/*
+ * The one-shot timer of config.event_timer (TX done, RS-485), run by harness_advance_with_timer:
+ * point config.event_timer at harness_timer_arm with the harness as its context (and
+ * config.wait_hook at harness_timer_wait_step, so that the driver's waits let it run too).
+ * Each due tick runs as another interrupt source's handler (pl011_model_run_as_irq), through
+ * on_tick when set (a test's wrapper around pl011_event_tick), at most 1 us late.
+ */
+struct harness_timer {
+	bool armed;
+	uint64_t due_ns;
+	size_t arms;
+	size_t ticks;
+	void (*on_tick)(void *uart);
+};
+extern struct harness_timer harness_timer;
+void harness_timer_arm(uint32_t delay_us, void *harness);
+/* Advance to end_ns in 1 us steps, running the timer's tick whenever it is due. */
+void harness_advance_with_timer(struct harness *h, uint64_t end_ns);
+void harness_timer_wait_step(void *harness);
+
 /* Copy the wire into out (up to max bytes); returns the wire length. */
 size_t harness_wire(const struct harness *h, uint8_t *out, size_t max);
 

@@ -183,6 +183,54 @@ static void test_set_line_waits_its_backlog_deadline_then_two_frames(void **stat
 	}
 }
 
+/* RS-485 (docs/waiting.md, "RS-485"): a timer that never fires, so DE stays asserted until
+ * shutdown releases it. */
+static void timer_never(uint32_t delay_us, void *context)
+{
+	(void)delay_us;
+	(void)context;
+}
+
+static void start_rs485(const struct pl011_rs485 *rs485)
+{
+	harness_setup(&h, 48000000u, 16);
+	h.config.tx_mode = PL011_TX_HYBRID;
+	h.config.event_timer = timer_never;
+	h.config.rs485 = rs485;
+	assert_int_equal(harness_start(&h), 0);
+}
+
+/* The before-delay: a write to an idle line asserts DE and waits delay_before_us + 1 before
+ * its first DR write; the largest delay, PL011_RS485_DELAY_MAX_US. */
+static void test_rs485_before_delay_waits_its_bound(void **state)
+{
+	(void)state;
+	static const struct pl011_rs485 rs485 = {.delay_before_us = PL011_RS485_DELAY_MAX_US};
+	start_rs485(&rs485);
+	uint64_t start = now_us();
+	assert_int_equal(pl011_write(&h.uart, "a", 1, PL011_NO_WAIT), 1);
+	expect_took(start, PL011_RS485_DELAY_MAX_US + 1u, "rs485 before-delay");
+	pl011_model_advance(h.model, 2u * pl011_model_frame_ns(h.model));
+	assert_true(pl011_model_wire_start_ns(h.model, 0) / 1000u >= start + PL011_RS485_DELAY_MAX_US);
+	harness_teardown(&h);
+}
+
+/* Shutdown with DE asserted and the line drained: the after-delay + 1, then DE released. */
+static void test_rs485_shutdown_waits_the_after_delay(void **state)
+{
+	(void)state;
+	static const struct pl011_rs485 rs485 = {.delay_after_us = PL011_RS485_DELAY_MAX_US};
+	start_rs485(&rs485);
+	assert_int_equal(pl011_write(&h.uart, "a", 1, PL011_NO_WAIT), 1);
+	pl011_model_advance(h.model, 4u * pl011_model_frame_ns(h.model));
+	assert_false(pl011_model_rts(h.model)); /* DE asserted: pin high */
+	uint64_t start = now_us();
+	assert_int_equal(pl011_shutdown(&h.uart, PL011_WAIT_AUTO), 0);
+	expect_took(start, PL011_RS485_DELAY_MAX_US + 1u, "rs485 shutdown after-delay");
+	assert_true(pl011_model_rts(h.model)); /* released: pin low */
+	harness_teardown(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -193,6 +241,8 @@ int main(void)
 		HARNESS_TEST(test_read_waits_its_backlog_deadline, &h),
 		HARNESS_TEST(test_send_break_holds_the_line_its_duration, &h),
 		HARNESS_TEST(test_set_line_waits_its_backlog_deadline_then_two_frames, &h),
+		HARNESS_TEST(test_rs485_before_delay_waits_its_bound, &h),
+		HARNESS_TEST(test_rs485_shutdown_waits_the_after_delay, &h),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

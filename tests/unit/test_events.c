@@ -26,13 +26,6 @@ static struct {
 	size_t tx_queued_at_space; /* TX ring count at the last TX_SPACE */
 } seen;
 
-/* The one-shot timer of config.event_timer, run by the test's loop (timer_run_due). */
-static struct {
-	bool armed;
-	uint64_t due_ns;
-	size_t arms;
-	size_t ticks;
-} timer;
 
 static void on_event(struct pl011 *uart, uint32_t kinds, void *context)
 {
@@ -68,57 +61,26 @@ static size_t nth_with(uint32_t kind, size_t n)
 	return 0;
 }
 
-static void arm_timer(uint32_t delay_us, void *context)
-{
-	(void)context;
-	timer.armed = true;
-	timer.due_ns = pl011_model_now_ns(h.model) + (uint64_t)delay_us * 1000u;
-	timer.arms++;
-}
-
-static void tick(void *context)
-{
-	timer.ticks++;
-	pl011_event_tick(context);
-}
-
-/* Advance to end_ns in 1 us steps (the timer is armed from inside handlers the model runs),
- * running the timer's interrupt once it is due: at most 1 us late. */
 static void advance_with_timer(uint64_t end_ns)
 {
-	for (;;) {
-		uint64_t now = pl011_model_now_ns(h.model);
-		if (timer.armed && timer.due_ns <= now) {
-			timer.armed = false;
-			pl011_model_run_as_irq(h.model, tick, &h.uart);
-			continue;
-		}
-		if (now >= end_ns)
-			return;
-		pl011_model_advance_to(h.model, now + 1000u < end_ns ? now + 1000u : end_ns);
-	}
-}
-
-/* The driver's waits let time pass through the timer too. */
-static void wait_step(void *context)
-{
-	(void)context;
-	advance_with_timer(pl011_model_now_ns(h.model) + 2000u);
+	harness_advance_with_timer(&h, end_ns);
 }
 
 static void start_with_flags(enum pl011_tx_mode tx, enum pl011_rx_mode rx, uint32_t mask,
 			     uint32_t flags)
 {
 	memset(&seen, 0, sizeof seen);
-	memset(&timer, 0, sizeof timer);
+	memset(&harness_timer, 0, sizeof harness_timer);
 	harness_setup(&h, 48000000u, 16);
 	h.config.flags = flags;
 	h.config.tx_mode = tx;
 	h.config.rx_mode = rx;
 	h.config.event_mask = mask;
 	h.config.event = on_event;
-	h.config.event_timer = arm_timer;
-	h.config.wait_hook = wait_step;
+	h.config.event_timer = harness_timer_arm;
+	h.config.event_timer_context = &h;
+	h.config.wait_hook = harness_timer_wait_step;
+	h.config.wait_context = &h;
 	assert_int_equal(harness_start(&h), 0);
 }
 
@@ -172,7 +134,7 @@ static void test_tx_done_after_the_last_stop_bit_once_per_drain(void **state)
 			if (seen.at_ns[i] > stop + frame_ns() + 5000u)
 				fail_msg("mode %d, %zu bytes: TX done %llu ns after the stop bit", mode,
 					 sizes[s], (unsigned long long)(seen.at_ns[i] - stop));
-			assert_false(timer.armed); /* no tick left over: the drain is closed */
+			assert_false(harness_timer.armed); /* no tick left over: the drain is closed */
 		}
 		/* Idle time gives nothing more. */
 		advance_with_timer(pl011_model_now_ns(h.model) + 100u * frame_ns());
@@ -430,7 +392,7 @@ static void test_events_cost_no_register_access(void **state)
 	assert_int_equal(reads1, reads0);
 	assert_int_equal(writes1, writes0);
 	run_traffic(PL011_EVENT_TX_DONE, &reads1, &writes1);
-	size_t ticks = timer.ticks;
+	size_t ticks = harness_timer.ticks;
 	assert_true(count_of(PL011_EVENT_TX_DONE) >= 1);
 	harness_teardown(&h);
 	assert_true(ticks >= 1);

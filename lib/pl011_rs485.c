@@ -1,0 +1,129 @@
+/* RS-485 half duplex: RTS as the transceiver's driver enable around each send. */
+#include "pl011_internal.h"
+
+int pl011_rs485_check(const struct pl011_config *config)
+{
+	const struct pl011_rs485 *rs485 = config->rs485;
+	if (rs485 == NULL)
+		return 0;
+	if ((rs485->flags & ~(PL011_RS485_DE_LOW | PL011_RS485_RX_OFF)) != 0 ||
+	    rs485->delay_before_us > PL011_RS485_DELAY_MAX_US ||
+	    rs485->delay_after_us > PL011_RS485_DELAY_MAX_US)
+		return PL011_EINVAL;
+	/* Flow control owns RTS; the end of a send is the TX-done derivation, which needs the
+	 * ring (the owner that empties it opens the drain) and the timer that ticks it. */
+	if ((config->flags & PL011_FLAG_RTS_CTS) != 0 || config->tx_mode == PL011_TX_POLLED ||
+	    config->event_timer == NULL)
+		return PL011_EINVAL;
+	return 0;
+}
+
+/* CR.RTS drives nUARTRTS low (TRM 3.3.8): set while sending with DE_LOW, while idle without. */
+uint32_t pl011_rs485_rts(uint32_t flags, bool sending)
+{
+	bool low = (flags & PL011_RS485_DE_LOW) != 0;
+	return low == sending ? PL011_CR_RTS : 0u;
+}
+
+static uint32_t rts_when(const struct pl011 *uart, bool sending)
+{
+	return pl011_rs485_rts(uart->events.rs485.flags, sending);
+}
+
+uint32_t pl011_rs485_cr_bits(const struct pl011 *uart)
+{
+	if (uart->config.rs485 == NULL)
+		return 0;
+	return PL011_CR_RTS |
+	       ((uart->events.rs485.flags & PL011_RS485_RX_OFF) != 0 ? PL011_CR_RXE : 0u);
+}
+
+void pl011_rs485_adopt(struct pl011 *uart, const struct pl011_config *config)
+{
+	uart->events.tx_done_wanted = (config->event_mask & PL011_EVENT_TX_DONE) != 0 ||
+				      config->rs485 != NULL;
+	if (config->rs485 == NULL)
+		return;
+	uart->events.rs485 = *config->rs485;
+	uart->config.rs485 = &uart->events.rs485;
+}
+
+/* Owner only: DE (and RX) as `sending` says, through the CR word, which pl011_set_modem_lines
+ * changes too (DTR) from the thread. */
+static void de_set(struct pl011 *uart, bool sending)
+{
+	uint32_t rx_off = (uart->events.rs485.flags & PL011_RS485_RX_OFF) != 0 ? PL011_CR_RXE : 0u;
+	uint32_t set = rts_when(uart, sending) | (sending ? 0u : rx_off);
+	uart->tx.de_asserted = sending ? 1u : 0u;
+	pl011_word_update(uart, &uart->line.cr, PL011_CR, pl011_rs485_cr_bits(uart), set);
+}
+
+/* One microsecond more than asked: the first clock reading may be up to 1 us old. Not the
+ * wait hook unless from shutdown: the owner may be the interrupt handler or the timer's tick
+ * (a panic's wait: it also ends when a shutdown begins). */
+static void de_delay(const struct pl011 *uart, uint32_t delay_us, bool thread)
+{
+	if (delay_us == 0)
+		return;
+	struct pl011_wait wait;
+	if (thread)
+		pl011_wait_start(&wait, uart, delay_us + 1u);
+	else
+		pl011_wait_start_panic(&wait, uart, delay_us + 1u);
+	while (!pl011_wait_expired(&wait))
+		(void)pl011_reg_read(uart, PL011_FR);
+}
+
+/* The CR write has reached the UART (the publish's barrier) before the delay starts. */
+void pl011_rs485_assert(struct pl011 *uart)
+{
+	de_set(uart, true);
+	de_delay(uart, uart->events.rs485.delay_before_us, false);
+}
+
+/* From the tick that gave TX done: the bytes of that drain (read before its FR look), then
+ * the after-delay on the timer (a second tick), so no context waits it out. */
+void pl011_rs485_drain_ended(struct pl011 *uart, uint32_t sent)
+{
+	/* A writer may preempt us here and open a drain of its own (tx_bytes_seen moves on):
+	 * the snapshot from before the FR look, not the count now, is what that look saw. */
+	pl011_io_atomic_point();
+	uart->events.de_bytes = sent;
+	pl011_io_atomic_point();
+	pl011_atomic_store(&uart->events.de_release, 1u, __ATOMIC_SEQ_CST);
+	uart->config.event_timer(uart->events.rs485.delay_after_us + 1u,
+				 uart->config.event_timer_context);
+}
+
+/*
+ * The second tick. DE changes only with TX owned, so no writer can put a byte in the FIFO
+ * between our look and the release. Bytes sent since the drain ended void the release: they
+ * opened a drain of their own, whose end releases DE. An owner busy elsewhere: look again a
+ * frame later.
+ */
+void pl011_rs485_tick(struct pl011 *uart)
+{
+	uint32_t open = 1u;
+	pl011_io_atomic_point();
+	if (!__atomic_compare_exchange_n(&uart->events.de_release, &open, 0u, false,
+					 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		return;
+	if (!pl011_tx_try_take(uart)) {
+		pl011_io_atomic_point();
+		pl011_atomic_store(&uart->events.de_release, 1u, __ATOMIC_SEQ_CST);
+		uart->config.event_timer(pl011_frames_us(uart, 1), uart->config.event_timer_context);
+		return;
+	}
+	if (uart->tx.de_asserted != 0 && uart->stats.tx_bytes == uart->events.de_bytes &&
+	    pl011_ring_count(&uart->tx.ring) == 0)
+		de_set(uart, false);
+	pl011_tx_let_go(uart);
+}
+
+void pl011_rs485_stop(struct pl011 *uart)
+{
+	if (uart->config.rs485 == NULL || uart->tx.de_asserted == 0)
+		return;
+	de_delay(uart, uart->events.rs485.delay_after_us, true);
+	de_set(uart, false);
+}
