@@ -84,6 +84,7 @@ NEEDS_fuzz-quick := host fuzz
 NEEDS_spin-check := host pkg=spin
 NEEDS_mutate := host
 NEEDS_mutate-quick := host
+NEEDS_mutate-blind := host
 NEEDS_coverage := host pkg=lcov
 NEEDS_board-check = host $(EVERY_BOARD_NEEDS)
 NEEDS_analyze = host analyze $(filter-out libc=% qemu=%,$(EVERY_BOARD_NEEDS))
