@@ -57,7 +57,7 @@ board-lacks-%:
 
 # Goals that build nothing for BOARD (they leave BUILD alone).
 NO_BUILD_GOALS := clean help deps print-qemu print-qemu-machines print-board-needs docs-check spin-check \
-	openocd-check installer-check print-board-facts board-check mutate mutate-quick coverage \
+	openocd-check installer-check print-board-facts board-check mutate mutate-blind mutate-quick coverage \
 	fresh-test size size-readme size-check
 include mk/target.mk mk/host.mk mk/qemu.mk mk/deploy.mk mk/check.mk
 .DEFAULT_GOAL := all
@@ -83,6 +83,7 @@ fresh-test: ## as root: make run and make test in a fresh Debian 12 chroot (not 
 bench: ## TX strategies and RX modes measured on the model (docs/benchmarks.md)
 fuzz: ## libFuzzer on preemption runs and call sequences, FUZZ_SECONDS long
 mutate: ## mutation score of the host tests on lib/ (MUTANTS= id patterns; docs/testing.md)
+mutate-blind: ## the same for the blind mutant set (tools/mutants_blind.py), scored separately
 coverage: ## line and branch coverage of lib/ by the host tests, and the uncovered lines
 board-check: ## each board's FIFO depth, UART clock and interrupt against docs/hardware-bring-up.md and, by examples/probe, the QEMU machines
 size: ## the README's size table: polled "hi", interrupt TX + RX, everything, on five targets (tools/size.py)
@@ -115,5 +116,5 @@ print-board-facts:
 
 .PHONY: all lib examples run debug test analyze unit-test unit-test-32 unit-test-32-quick qemu-test qemu-test-full consumer-test docs-check \
 	openocd-check installer-check bench fuzz size size-readme size-check sdcard flash deps deps-check clean help print-qemu \
-	print-qemu-machines print-board-needs print-board-facts freestanding-check mutate mutate-quick \
+	print-qemu-machines print-board-needs print-board-facts freestanding-check mutate mutate-blind mutate-quick \
 	coverage board-check fuzz-quick fresh-test

@@ -84,6 +84,7 @@ NEEDS_fuzz-quick := host fuzz
 NEEDS_spin-check := host pkg=spin
 NEEDS_mutate := host
 NEEDS_mutate-quick := host
+NEEDS_mutate-blind := host
 NEEDS_coverage := host pkg=lcov
 # The size firmwares' compilers and C libraries: those of an M0+, an M3, a Cortex-A9 and an AArch64 board.
 SIZE_BOARD_NEEDS = $(filter-out qemu=%,$(sort $(foreach board,rp2040 lm3s6965 vexpress-a9 virt64,\

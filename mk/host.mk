@@ -134,6 +134,8 @@ fuzz-quick:
 MUTANTS ?=
 mutate:
 	$(Q)$(PYTHON) tools/mutate.py --min-score 90 $(if $(MUTANTS),--mutants '$(MUTANTS)')
+mutate-blind:
+	$(Q)$(PYTHON) tools/mutate.py --set blind --min-score 90 $(if $(MUTANTS),--mutants '$(MUTANTS)')
 mutate-quick:
 	$(Q)$(PYTHON) tools/mutate.py --mutants quick --no-baseline --min-score 100
 coverage:

@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
-"""Mutation testing of lib/: apply each mutant of tools/mutants.py to a copy of lib/, build the
-host tests against it (no sanitizers, -O1), run them under a timeout, print the score.
+"""Mutation testing of lib/: apply each mutant of a set to a copy of lib/, build the host tests
+against it (no sanitizers, -O1), run them under a timeout, print the score.
+
+Two sets: "curated" (tools/mutants.py, the default: written with the tests) and "blind"
+(tools/mutants_blind.py: written from lib/ and the docs without reading tests/). Their scores
+are reported separately (docs/testing.md); --set picks one.
 
 A mutant is killed when a test program fails, crashes or times out; it survives when every
 program passes. lib/ and build/ are never written: each mutant gets its own copy of lib/ in a
-temporary folder. Usage: tools/mutate.py [--mutants PATTERNS] [--jobs N] [--min-score PCT].
+temporary folder. Usage: tools/mutate.py [--set curated|blind] [--mutants PATTERNS] [--jobs N]
+[--min-score PCT].
 PATTERNS is a comma-separated list of shell patterns on mutant ids; "quick" selects the fast
 subset that `make test` runs.
 """
@@ -20,7 +25,11 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from mutants import MUTANTS  # noqa: E402
+import importlib  # noqa: E402
+
+# The mutant sets: name -> module in tools/ holding MUTANTS.
+SETS = {"curated": "mutants", "blind": "mutants_blind"}
+MUTANTS = []  # the chosen set, loaded by main()
 
 CC = os.environ.get("HOST_CC", "gcc")
 CFLAGS = ["-std=c11", "-O1", "-g0", "-w", "-DPL011_IO_HOOKS"]
@@ -205,6 +214,9 @@ def check_list():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", dest="mutant_set", choices=sorted(SETS), default="curated",
+                        help="which mutant set: curated (tools/mutants.py, default) or blind "
+                             "(tools/mutants_blind.py)")
     parser.add_argument("--mutants", default=os.environ.get("MUTANTS", ""),
                         help="comma-separated id patterns; 'quick' = the make-test subset")
     parser.add_argument("--jobs", type=int, default=2, help="mutants evaluated at once")
@@ -217,6 +229,7 @@ def main():
                              "trying new tests against survivors, not for the score")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
     args = parser.parse_args()
+    MUTANTS.extend(importlib.import_module(SETS[args.mutant_set]).MUTANTS)
     check_list()
     chosen = select(args.mutants)
     if args.list:
@@ -278,7 +291,7 @@ def main():
     for m in survived:
         print(f"SURVIVED {m.id} [{m.kind}] at {results[m.id]['where']}: "
               f"{m.search.strip()!r} -> {m.replace.strip()!r}")
-    print(f"mutants: {len(chosen)}, killed {killed}, survived {len(survived)}, "
+    print(f"set {args.mutant_set}: mutants: {len(chosen)}, killed {killed}, survived {len(survived)}, "
           f"equivalent {len(by.get('equivalent', []))}, stale {len(by.get('stale', []))}, "
           f"broken {len(by.get('broken', []))}; score {score:.1f} % of {scored} "
           f"non-equivalent ({time.monotonic() - started:.0f} s)")
