@@ -170,6 +170,13 @@ static void tx_disarmed(struct pl011 *uart)
 	tx_set_armed(uart, owner_load(uart), false);
 }
 
+/* Whether a panic writes beside the owner now (tx_burst_allowed then allows nothing). */
+static bool tx_beside_present(const struct pl011 *uart)
+{
+	pl011_io_atomic_point();
+	return __atomic_load_n(&uart->tx.beside, __ATOMIC_SEQ_CST) != 0;
+}
+
 static bool tx_ring_empty(const struct pl011 *uart)
 {
 	return !pl011_tx_uses_ring(uart) || pl011_ring_count(&uart->tx.ring) == 0;
@@ -195,8 +202,7 @@ static uint32_t tx_burst_allowed(struct pl011 *uart, size_t want)
 {
 	uint32_t most = uart->line.fifo_depth - 1u;
 	pl011_io_barrier();
-	pl011_io_atomic_point();
-	if (__atomic_load_n(&uart->tx.beside, __ATOMIC_SEQ_CST) != 0)
+	if (tx_beside_present(uart))
 		return 0;
 	return want < most ? (uint32_t)want : most;
 }
@@ -278,6 +284,10 @@ static bool fill_polling(struct pl011 *uart, uint32_t limit, uint32_t *first_fr,
 			full = true;
 			break;
 		}
+		/* Room, yet the burst stopped: a panic writes beside us (tx_burst_allowed). Looping
+		 * until it leaves spun for ever where it is the context we preempted. */
+		if (i < n)
+			break;
 	}
 	uart->stats.tx_fr_reads += reads;
 	uart->stats.tx_bytes += done;
@@ -644,6 +654,13 @@ static void tx_send_and_release(struct pl011 *uart, bool latched)
 		sure = latched || refill_until_full(uart, &limited);
 		latched = false;
 		if (pl011_ring_count(&uart->tx.ring) == 0) {
+			tx_arm(uart, false);
+		} else if (tx_beside_present(uart)) {
+			/* A panic writes beside us and we may write nothing: let go masked, not
+			 * armed, and not spinning. It may be the context this interrupt preempted
+			 * (then neither spinning nor a TXIS left latched under TXIM, which calls
+			 * us straight back, lets it finish); it sends the rest when it leaves
+			 * (panic_beside_owner), or asks us for another pass (RETRY). */
 			tx_arm(uart, false);
 		} else if (sure) {
 			tx_arm(uart, true);
@@ -1038,6 +1055,16 @@ static bool drain_ring_polled(struct pl011 *uart, uint32_t count, struct pl011_w
 	return true;
 }
 
+/* Owner: the last pass sends what was queued meanwhile; holding writers back only for it keeps
+ * it bounded without starving a writer that streams beside a stream of panics. */
+static void panic_last_pass(struct pl011 *uart)
+{
+	uint32_t word = owner_load(uart);
+	while (!owner_swap(uart, &word, word | TX_PANIC))
+		;
+	tx_send_and_release(uart, false);
+}
+
 static size_t panic_as_owner(struct pl011 *uart, const uint8_t *data, size_t len, uint32_t queued,
 			     struct pl011_wait *wait)
 {
@@ -1050,12 +1077,7 @@ static size_t panic_as_owner(struct pl011 *uart, const uint8_t *data, size_t len
 	size_t done = drain_ring_polled(uart, queued, wait) || !pl011_is_running(uart)
 			      ? write_bytes_polled(uart, data, len, wait, false)
 			      : 0u;
-	/* The last pass sends what was queued meanwhile; holding writers back only for it keeps
-	 * it bounded without starving a writer that streams beside a stream of panics. */
-	uint32_t word = owner_load(uart);
-	while (!owner_swap(uart, &word, word | TX_PANIC))
-		;
-	tx_send_and_release(uart, false);
+	panic_last_pass(uart);
 	return done;
 }
 
@@ -1095,6 +1117,12 @@ static int panic_beside_owner(struct pl011 *uart, const uint8_t *data, size_t le
 	pl011_io_atomic_point();
 	(void)__atomic_fetch_add(&uart->tx.unowned_bytes, (uint32_t)done, __ATOMIC_RELAXED);
 	tx_beside_leave(uart);
+	/* An owner that found us here let go without sending (tx_send_and_release): the ring's
+	 * bytes are ours to start again, or the owner's once more (RETRY). After the leave, so
+	 * that an owner that still sees us is still owning when we ask. */
+	if (pl011_tx_uses_ring(uart) && pl011_ring_count(&uart->tx.ring) != 0 &&
+	    tx_own_or_request(uart))
+		panic_last_pass(uart);
 	return (int)done;
 }
 

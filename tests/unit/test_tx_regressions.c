@@ -234,8 +234,11 @@ static void stall_at_point(void *context)
 		}
 		break;
 	case STALL_OWNER_RESUMES:
-		if (core == 1 && (++stall_resumed_points > 400u ||
-				  pl011_model_tx_level(h.model) == (unsigned)pl011_get_fifo_depth(&h.uart))) {
+		/* It fills what it may, or lets go at once (it found the panic beside it). */
+		if ((core == 0 && cores_finished(1)) ||
+		    (core == 1 && (++stall_resumed_points > 400u ||
+				   pl011_model_tx_level(h.model) ==
+					   (unsigned)pl011_get_fifo_depth(&h.uart)))) {
 			stall_phase = STALL_FREE;
 			cores_yield();
 		}
@@ -277,6 +280,124 @@ static void test_panic_beside_a_stopped_owner_on_another_core_never_overflows(vo
 	assert_int_equal(pl011_model_counters(h.model)->tx_overflows, 0);
 	assert_int_equal(pl011_model_wire_len(h.model), 52u + 5u);
 	harness_teardown(&h);
+}
+
+/* ---- the interrupt on the core of a panic writing beside the owner ---- */
+
+enum nest_phase { NEST_OWNER_FILLS, NEST_PANIC_WAITS, NEST_OWNER_LETS_GO, NEST_LINE_MOVES };
+static enum nest_phase nest_phase;
+static int nest_panic_result;
+static bool nest_in_handler;
+static unsigned nest_handler_calls;
+
+static uint32_t current_core(void *context)
+{
+	(void)context;
+	return (uint32_t)cores_current();
+}
+
+static void nest_handler(void *context)
+{
+	(void)context;
+	nest_handler_calls++;
+	pl011_irq_handler(&h.uart);
+}
+
+/*
+ * Core 0 writes to an idle port with CTS held off and is stopped once it owns TX with the FIFO
+ * full; core 1's panic waits out its ownership bound and goes beside it; core 0 then lets go
+ * (the FIFO full: before, it armed TXIM) and its write returns; CTS comes back, and the UART
+ * interrupt, taken on core 1, preempts the panic there.
+ */
+static void nest_at_point(void *context)
+{
+	(void)context;
+	int core = cores_current();
+	switch (nest_phase) {
+	case NEST_OWNER_FILLS:
+		if (core == 0 && (h.uart.tx.owner & 1u) != 0 &&
+		    pl011_model_tx_level(h.model) == (unsigned)pl011_get_fifo_depth(&h.uart)) {
+			nest_phase = NEST_PANIC_WAITS;
+			cores_yield();
+		}
+		break;
+	case NEST_PANIC_WAITS:
+		if (core == 1 && h.uart.tx.beside != 0) {
+			nest_phase = NEST_OWNER_LETS_GO;
+			cores_yield();
+		}
+		break;
+	case NEST_OWNER_LETS_GO:
+		if (cores_finished(0)) {
+			nest_phase = NEST_LINE_MOVES;
+			pl011_model_set_cts(h.model, true);
+		}
+		break;
+	default:
+		if (core == 1 && !nest_in_handler && pl011_model_irq_line(h.model)) {
+			nest_in_handler = true;
+			pl011_model_run_as_irq(h.model, nest_handler, NULL);
+			nest_in_handler = false;
+		}
+		break;
+	}
+}
+
+static void nest_body(int core, void *context)
+{
+	(void)context;
+	if (core == 1)
+		nest_panic_result = pl011_write_panic(&h.uart, "PANIC", 5);
+	else
+		(void)pl011_write(&h.uart, "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz", 52,
+				  PL011_NO_WAIT);
+}
+
+/* The interrupt took the TX its owner had let go armed, polled (the write primed the FIFO),
+ * and found the panic beside it, the context it preempted: it may write nothing and waited
+ * for room that was there, for ever (the review's NEST=1 harness: "simulated time limit
+ * passed"). An owner that finds a panic beside it now lets go masked, and the panic sends the
+ * rest when it leaves. */
+static void test_interrupt_over_a_panic_beside_the_owner_lets_it_finish(void **state)
+{
+	(void)state;
+	static const enum pl011_tx_mode modes[] = {PL011_TX_HALF_FIFO, PL011_TX_POLL_FULL,
+						   PL011_TX_HYBRID, PL011_TX_ADAPTIVE,
+						   PL011_TX_MEASURED};
+	for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+		struct pl011_model_config model_config;
+		pl011_model_default_config(&model_config);
+		model_config.base = HARNESS_BASE;
+		model_config.fifo_depth = 16;
+		model_config.time_limit_ns = 2000000000ull; /* a spinning driver fails in 2 s */
+		harness_setup_with(&h, &model_config);
+		h.config.tx_mode = modes[m];
+		h.config.flags = PL011_FLAG_RTS_CTS;
+		h.config.core_id = current_core;
+		assert_int_equal(harness_start(&h), 0);
+		pl011_model_set_irq_handler(h.model, NULL, NULL);
+		pl011_model_set_cts(h.model, false);
+		nest_phase = NEST_OWNER_FILLS;
+		nest_panic_result = -100;
+		nest_handler_calls = 0;
+		struct cores_plan plan = {.first_slice = UINT64_MAX / 2u, .slice = UINT64_MAX / 2u,
+					  .at_point = nest_at_point};
+		cores_run(&plan, nest_body, NULL);
+		harness_route_irq(&h);
+		assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+		print_message("interrupt over a panic beside the owner, mode %d: phase %d, panic "
+			      "returned %d, %u handler calls on its core, %zu on the wire, %llu "
+			      "overflows\n",
+			      modes[m], nest_phase, nest_panic_result, nest_handler_calls,
+			      pl011_model_wire_len(h.model),
+			      (unsigned long long)pl011_model_counters(h.model)->tx_overflows);
+		assert_int_equal(nest_phase, NEST_LINE_MOVES);
+		assert_int_equal(nest_panic_result, 5);
+		assert_int_equal(pl011_model_wire_len(h.model), 52u + 5u);
+		assert_int_equal(pl011_model_counters(h.model)->tx_overflows, 0);
+		assert_null(harness_tx_stuck(&h));
+		harness_teardown(&h);
+	}
 }
 
 /* ---- the holding register of a port stopped without FIFOs ---- */
@@ -541,6 +662,7 @@ int main(void)
 		HARNESS_TEST(test_same_core_panic_writes_beside_a_preempted_owner_at_once, &h),
 		HARNESS_TEST(test_panic_never_calls_the_wait_hook, &h),
 		HARNESS_TEST(test_panic_beside_a_stopped_owner_on_another_core_never_overflows, &h),
+		HARNESS_TEST(test_interrupt_over_a_panic_beside_the_owner_lets_it_finish, &h),
 		HARNESS_TEST(test_restart_flushes_the_holding_register_of_a_stopped_port, &h),
 		HARNESS_TEST(test_restart_waits_for_a_handler_on_another_core, &h),
 		HARNESS_TEST(test_long_write_on_an_instant_line_lets_a_panic_in, &h),
