@@ -248,6 +248,7 @@ struct pl011_tx {
 	uint32_t owner;         /* atomic: OWNED, RETRY, ARMED bits (lib/pl011_tx.c) */
 	uint32_t unowned_bytes; /* atomic: bytes panic writes sent without owning TX */
 	uint32_t beside;        /* atomic: panic writes writing beside the owner now */
+	uint32_t panic_budget_us; /* atomic: the deadline of the panic that owns TX */
 	uint32_t level;         /* current TX trigger (enum pl011_level) */
 	uint32_t poll_next;     /* the FIFO was written outside a TX-interrupt refill */
 	uint32_t stall_pass;    /* the next polling pass is the stall guard's */
@@ -376,9 +377,10 @@ int pl011_putc(struct pl011 *uart, uint8_t byte);
  * hold new bytes back during that pass, so it ends however fast they would queue):
  * the wire shows every byte accepted before the call, then data. It returns within: depth
  * frames + 100 us to own TX (an owner on another core lets go within one refill; in POLLED
- * mode the writer lets it in at its next byte; another panic within the deadline below), then
- * the backlog deadline of (bytes queued at the call + len), then its last pass or its wait for
- * the FIFO to empty ((depth + 2) frames + 1 ms). With config.core_id, a panic that finds TX
+ * mode the writer lets it in at its next byte; another panic that owns TX: that panic's own
+ * deadline, which it publishes, plus the same depth frames + 100 us for its last pass), then
+ * its own backlog deadline of (bytes queued at the call + len), which starts once that wait is
+ * over, then its last pass or its wait for the FIFO to empty ((depth + 2) frames + 1 ms). With config.core_id, a panic that finds TX
  * owned by its own core does not wait for it. If another
  * context owns TX (the panic preempted a writer or the TX interrupt, or another core is
  * sending), it never touches the ring: it writes one byte at a time, each only when the FIFO is

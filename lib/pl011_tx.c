@@ -710,6 +710,7 @@ void pl011_tx_reset(struct pl011 *uart, uint32_t tx_level)
 	measured_reset(uart);
 	__atomic_store_n(&uart->tx.unowned_bytes, 0u, __ATOMIC_RELAXED);
 	__atomic_store_n(&uart->tx.beside, 0u, __ATOMIC_RELAXED);
+	__atomic_store_n(&uart->tx.panic_budget_us, 0u, __ATOMIC_RELAXED);
 	pl011_atomic_store(&uart->tx.owner, 0u, __ATOMIC_SEQ_CST);
 }
 
@@ -1127,16 +1128,36 @@ static int panic_beside_owner(struct pl011 *uart, const uint8_t *data, size_t le
 }
 
 /*
+ * How long a panic waits for another panic that owns TX: that panic's own deadline (it
+ * publishes it once it owns TX; until then, or for a stale one, the longest seen counts), and
+ * then the ownership wait for its last pass. `since` started when we first saw it own TX.
+ */
+static bool panic_owner_expired(const struct pl011 *uart, struct pl011_wait *since,
+				uint32_t *longest_us)
+{
+	uint32_t budget = __atomic_load_n(&uart->tx.panic_budget_us, __ATOMIC_RELAXED);
+	if (budget > *longest_us)
+		*longest_us = budget;
+	uint64_t bound = (uint64_t)*longest_us + pl011_frames_us(uart, uart->line.fifo_depth) + 100u;
+	since->budget_us = bound >= PL011_WAIT_AUTO ? PL011_WAIT_AUTO - 1u : (uint32_t)bound;
+	return pl011_wait_expired(since);
+}
+
+/*
  * Own TX as a panic within the wait; false with *seen the word when another context keeps
  * it. An owner on our own core (we preempted it) cannot let go until we return: no wait.
+ * Another panic lets go within its own deadline (which may be longer than ours): we wait for
+ * that, from when we first see it own TX, not our own deadline (which left us 0 of our bytes).
  * In POLLED mode we ask the writer for TX (RETRY) and take it at its next byte.
  */
-static bool panic_own(struct pl011 *uart, struct pl011_wait *wait, struct pl011_wait *deadline,
-		      uint32_t *seen)
+static bool panic_own(struct pl011 *uart, struct pl011_wait *wait, uint32_t *seen)
 {
 	uint32_t claim = owner_claim(uart) | TX_PANIC_OWNER;
 	uint32_t mine = claim & TX_CORE_MASK;
 	bool polled = !pl011_tx_uses_ring(uart);
+	struct pl011_wait other;
+	bool other_seen = false;
+	uint32_t longest_us = 0;
 	for (;;) {
 		uint32_t word = owner_load(uart);
 		while ((word & (TX_OWNED | TX_STOPPED)) == 0)
@@ -1149,8 +1170,12 @@ static bool panic_own(struct pl011 *uart, struct pl011_wait *wait, struct pl011_
 			(void)owner_swap(uart, &word, word | TX_RETRY);
 		else if (!polled && (word & TX_PANIC_WAITS) == 0)
 			(void)owner_swap(uart, &word, word | TX_PANIC_WAITS);
-		/* Another panic lets go within its own deadline, which ours covers. */
-		if (pl011_wait_expired((word & TX_PANIC_OWNER) != 0 ? deadline : wait))
+		if ((word & TX_PANIC_OWNER) != 0 && !other_seen) {
+			pl011_wait_start_panic(&other, uart, 0u);
+			other_seen = true;
+		}
+		if ((word & TX_PANIC_OWNER) != 0 ? panic_owner_expired(uart, &other, &longest_us)
+						 : pl011_wait_expired(wait))
 			break;
 	}
 	if (polled) { /* withdraw the request: no writer may wait on a panic that gave up */
@@ -1175,19 +1200,20 @@ int pl011_write_panic(struct pl011 *uart, const void *data, size_t len)
 	/* What is queued now is ours to send first; what comes later is not ours to wait for. */
 	uint32_t queued = (uint32_t)pl011_tx_queued(uart);
 	/* An owner on another core lets go within one refill: wait for it, a FIFO's worth of
-	 * frames plus 100 us; another panic within the deadline, which then is shared. */
+	 * frames plus 100 us; another panic within its own deadline (panic_own). */
 	struct pl011_wait wait, deadline;
 	uint32_t word = 0;
 	pl011_wait_start_panic(&wait, uart, pl011_frames_us(uart, uart->line.fifo_depth) + 100u);
-	pl011_wait_start_panic(&deadline, uart,
-			       pl011_backlog_deadline_us(uart, (size_t)queued + len));
-	bool owned = panic_own(uart, &wait, &deadline, &word);
+	bool owned = panic_own(uart, &wait, &word);
 	if (!owned && (word & TX_STOPPED) != 0)
 		return PL011_ESHUTDOWN;
-	if ((word & TX_PANIC_OWNER) == 0)
-		pl011_wait_start_panic(&deadline, uart,
-				       pl011_backlog_deadline_us(uart, (size_t)queued + len));
-	if (owned)
+	/* Our deadline starts once the wait for TX is over, owning or beside: a deadline spent
+	 * waiting for another panic left none for our own bytes. */
+	pl011_wait_start_panic(&deadline, uart,
+			       pl011_backlog_deadline_us(uart, (size_t)queued + len));
+	if (owned) {
+		__atomic_store_n(&uart->tx.panic_budget_us, deadline.budget_us, __ATOMIC_RELAXED);
 		return (int)panic_as_owner(uart, data, len, queued, &deadline);
+	}
 	return panic_beside_owner(uart, data, len, &deadline);
 }
