@@ -177,6 +177,13 @@ static bool tx_beside_present(const struct pl011 *uart)
 	return __atomic_load_n(&uart->tx.beside, __ATOMIC_SEQ_CST) != 0;
 }
 
+/* Whether shutdown, its wait for us run out, marked TX taken for good: an owner then writes
+ * nothing more and lets go, so that shutdown counts as discarded exactly what it did not send. */
+static bool tx_stopped(const struct pl011 *uart)
+{
+	return (owner_load(uart) & TX_STOPPED) != 0;
+}
+
 static bool tx_ring_empty(const struct pl011 *uart)
 {
 	return !pl011_tx_uses_ring(uart) || pl011_ring_count(&uart->tx.ring) == 0;
@@ -202,7 +209,7 @@ static uint32_t tx_burst_allowed(struct pl011 *uart, size_t want)
 {
 	uint32_t most = uart->line.fifo_depth - 1u;
 	pl011_io_barrier();
-	if (tx_beside_present(uart))
+	if (tx_beside_present(uart) || tx_stopped(uart))
 		return 0;
 	return want < most ? (uint32_t)want : most;
 }
@@ -655,12 +662,13 @@ static void tx_send_and_release(struct pl011 *uart, bool latched)
 		latched = false;
 		if (pl011_ring_count(&uart->tx.ring) == 0) {
 			tx_arm(uart, false);
-		} else if (tx_beside_present(uart)) {
+		} else if (tx_beside_present(uart) || tx_stopped(uart)) {
 			/* A panic writes beside us and we may write nothing: let go masked, not
 			 * armed, and not spinning. It may be the context this interrupt preempted
 			 * (then neither spinning nor a TXIS left latched under TXIM, which calls
 			 * us straight back, lets it finish); it sends the rest when it leaves
-			 * (panic_beside_owner), or asks us for another pass (RETRY). */
+			 * (panic_beside_owner), or asks us for another pass (RETRY). Or shutdown
+			 * waits for us to let go (tx_take_for_good), and takes the ring. */
 			tx_arm(uart, false);
 		} else if (sure) {
 			tx_arm(uart, true);
@@ -806,7 +814,7 @@ int pl011_tx_wait_drained(struct pl011 *uart, uint32_t budget_us)
 static bool tx_own_within(struct pl011 *uart, struct pl011_wait *wait)
 {
 	bool owned = tx_try_own(uart);
-	while (!owned && !pl011_wait_expired(wait))
+	while (!owned && !tx_stopped(uart) && !pl011_wait_expired(wait))
 		owned = tx_try_own(uart);
 	return owned;
 }
@@ -841,21 +849,34 @@ static uint32_t tx_stop_wait_us(const struct pl011 *uart)
 	return pl011_frames_us(uart, 2) + 1000u;
 }
 
-/* Shutdown: STOPPED set (with OWNED when we got it), so that no panic starts beside. */
-static bool tx_take_for_good(struct pl011 *uart, struct pl011_wait *wait)
+/* Take TX with `claim` once nobody owns it, within the wait. */
+static bool tx_take_when_free(struct pl011 *uart, uint32_t claim, struct pl011_wait *wait)
 {
-	uint32_t claim = owner_claim(uart) | TX_STOPPED;
 	for (;;) {
 		uint32_t word = owner_load(uart);
 		if ((word & TX_OWNED) == 0 && owner_swap(uart, &word, word | claim))
 			return tx_acquired();
-		if (pl011_wait_expired(wait)) {
-			word = owner_load(uart);
-			while (!owner_swap(uart, &word, word | TX_STOPPED))
-				;
+		if (pl011_wait_expired(wait))
 			return false;
-		}
 	}
+}
+
+/*
+ * Shutdown: STOPPED set (with OWNED when we got it), so that no panic starts beside. An owner
+ * still there when the first wait runs out is told by STOPPED to write nothing more: a live
+ * one lets go at its next burst (tx_burst_allowed), within a second wait, and we take the ring
+ * from it; counting the ring under a live owner counted bytes it went on to send (review S1).
+ */
+static bool tx_take_for_good(struct pl011 *uart, struct pl011_wait *wait)
+{
+	uint32_t claim = owner_claim(uart) | TX_STOPPED;
+	if (tx_take_when_free(uart, claim, wait))
+		return true;
+	uint32_t word = owner_load(uart);
+	while (!owner_swap(uart, &word, word | TX_STOPPED))
+		;
+	pl011_wait_start(wait, uart, tx_stop_wait_us(uart));
+	return tx_take_when_free(uart, claim, wait);
 }
 
 /* A panic writing beside the owner holds tx.beside; it checks STOPPED after taking it, and
@@ -886,7 +907,9 @@ uint32_t pl011_tx_stop(struct pl011 *uart)
 		return 0;
 	uint32_t dropped = (uint32_t)pl011_ring_count(&uart->tx.ring);
 	/* Only the owner consumes the ring. An owner that never let go (its core stopped for
-	 * longer than the wait) keeps it: the bytes are counted, not skipped under it. */
+	 * longer than both waits) keeps it: the bytes are counted, not skipped under it; if that
+	 * core resumes, it finishes the burst it was in (at most depth - 1 characters, into the
+	 * UART shutdown disables) and writes nothing more. */
 	if (owned)
 		pl011_ring_skip(&uart->tx.ring, dropped);
 	return dropped;
@@ -903,7 +926,7 @@ static size_t write_bytes_polled(struct pl011 *uart, const uint8_t *data, size_t
 		/* A panic stops at every burst once a shutdown began, not only in a wait for room:
 		 * on a line as fast as the CPU that wait never comes, and shutdown would disable
 		 * the UART under bytes the panic still counts (shutdown waits out one burst). */
-		if (burst == 0 && wait->panic && !pl011_is_running(uart))
+		if (burst == 0 && (wait->panic ? !pl011_is_running(uart) : tx_stopped(uart)))
 			break;
 		if (burst == 0 && (burst = tx_burst_allowed(uart, len - done)) == 0) {
 			if (pl011_wait_expired(wait))

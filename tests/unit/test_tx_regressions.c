@@ -400,6 +400,92 @@ static void test_interrupt_over_a_panic_beside_the_owner_lets_it_finish(void **s
 	}
 }
 
+/* ---- shutdown whose wait for TX runs out under a live owner ---- */
+
+#define STOP_WRITE_BYTES 200u
+
+enum stop_phase { STOP_OWNER_WRITES, STOP_SHUTDOWN_WAITS, STOP_BOTH_RUN };
+static enum stop_phase stop_phase;
+static uint64_t stop_stalled_ns;
+static int stop_write_result;
+
+/* Core 1's write is stopped once it owns TX with bytes in the ring and two characters in the
+ * FIFO; core 0's shutdown runs past its wait for TX (2 frames + 1 ms); then both run, a point
+ * each. */
+static void stop_at_point(void *context)
+{
+	(void)context;
+	int core = cores_current();
+	uint64_t now = pl011_model_now_ns(h.model);
+	switch (stop_phase) {
+	case STOP_OWNER_WRITES:
+		if (core == 1 && (h.uart.tx.owner & 1u) != 0 && h.uart.tx.ring.head != h.uart.tx.ring.tail &&
+		    pl011_model_tx_level(h.model) >= 2u) {
+			stop_phase = STOP_SHUTDOWN_WAITS;
+			stop_stalled_ns = now;
+			cores_yield();
+		}
+		break;
+	case STOP_SHUTDOWN_WAITS:
+		/* Past its wait for TX: it marked TX taken for good (STOPPED). */
+		if (core == 0 && (h.uart.tx.owner & 16u) != 0 &&
+		    now - stop_stalled_ns > 2u * pl011_model_frame_ns(h.model) + 1000000u)
+			stop_phase = STOP_BOTH_RUN;
+		break;
+	default:
+		cores_yield();
+		break;
+	}
+}
+
+static void stop_body(int core, void *context)
+{
+	(void)context;
+	static uint8_t data[STOP_WRITE_BYTES];
+	if (core == 0) {
+		while (stop_phase == STOP_OWNER_WRITES)
+			cores_yield();
+		(void)pl011_shutdown(&h.uart, 0u);
+		return;
+	}
+	memset(data, 'w', sizeof data);
+	stop_write_result = pl011_write(&h.uart, data, sizeof data, PL011_NO_WAIT);
+}
+
+/* Every accepted byte on the wire or counted discarded, never both: the shutdown counted the
+ * whole ring as discarded when its wait ran out, and the owner, which was only slow, went on
+ * sending what was counted. Now STOPPED tells it to stop at its next burst and let go, and the
+ * shutdown takes the ring from it. */
+static void test_shutdown_under_a_live_owner_never_counts_a_sent_byte(void **state)
+{
+	(void)state;
+	static const enum pl011_tx_mode modes[] = {PL011_TX_HALF_FIFO, PL011_TX_POLL_FULL,
+						   PL011_TX_HYBRID, PL011_TX_ADAPTIVE,
+						   PL011_TX_MEASURED};
+	for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
+		for (unsigned depth = 16; depth <= 32; depth += 16) {
+			harness_setup(&h, 48000000u, depth);
+			h.config.tx_mode = modes[m];
+			assert_int_equal(harness_start(&h), 0);
+			stop_phase = STOP_OWNER_WRITES;
+			stop_write_result = -100;
+			struct cores_plan plan = {.first_slice = UINT64_MAX / 2u,
+						  .slice = UINT64_MAX / 2u, .at_point = stop_at_point};
+			cores_run(&plan, stop_body, NULL);
+			struct pl011_stats stats;
+			assert_int_equal(pl011_get_stats(&h.uart, &stats), 0);
+			size_t wire = pl011_model_wire_len(h.model);
+			print_message("shutdown under a live owner, mode %d, FIFO %u: accepted %d, on the "
+				      "wire %zu, discarded %u\n",
+				      modes[m], depth, stop_write_result, wire, stats.tx_discarded);
+			assert_int_equal(stop_phase, STOP_BOTH_RUN);
+			assert_int_equal(stop_write_result, (int)STOP_WRITE_BYTES);
+			assert_int_equal(stats.tx_fifo_abandoned, 0);
+			assert_int_equal(wire + stats.tx_discarded, STOP_WRITE_BYTES);
+			harness_teardown(&h);
+		}
+}
+
 /* ---- the holding register of a port stopped without FIFOs ---- */
 
 /* A character left in the holding register of a stopped port (FEN already clear, so clearing
@@ -663,6 +749,7 @@ int main(void)
 		HARNESS_TEST(test_panic_never_calls_the_wait_hook, &h),
 		HARNESS_TEST(test_panic_beside_a_stopped_owner_on_another_core_never_overflows, &h),
 		HARNESS_TEST(test_interrupt_over_a_panic_beside_the_owner_lets_it_finish, &h),
+		HARNESS_TEST(test_shutdown_under_a_live_owner_never_counts_a_sent_byte, &h),
 		HARNESS_TEST(test_restart_flushes_the_holding_register_of_a_stopped_port, &h),
 		HARNESS_TEST(test_restart_waits_for_a_handler_on_another_core, &h),
 		HARNESS_TEST(test_long_write_on_an_instant_line_lets_a_panic_in, &h),
