@@ -84,9 +84,22 @@ static uint32_t owner_claim(const struct pl011 *uart)
 	return TX_OWNED | (core << TX_CORE_SHIFT);
 }
 
-/* After every successful take of TX: the mirror of the barrier before each release, so that
+/*
+ * After every successful take of TX: the mirror of the barrier before each release, so that
  * our FR reads and DR writes as the new owner reach the UART after the swap that gave us TX,
- * as every observer sees them (lib/pl011_io.h). Returns true, for the caller's return. */
+ * as every observer sees them (lib/pl011_io.h). Returns true, for the caller's return.
+ * It is also the fence between the swap and our loads of the ring's head, which tx_kick's
+ * fence pairs with (review S3). A writer that saw ARMED and nobody owning returns, counting on
+ * the interrupt's owner to see its head store; in C11 that needs seq_cst fences on both sides
+ * (C11 7.17.4p6 [C++ atomics.fences]: writer's store, fence X; our fence Y after the swap, then
+ * the load; X precedes Y in the total order because the writer's load of the word precedes our
+ * swap, so the load sees the store). A seq_cst swap alone does not order our later acquire
+ * loads: Armv8.3's LDAPR (RCpc, FEAT_LRCPC; Arm ARM B2.3, Load-AcquirePC) may be satisfied
+ * before an earlier store-release to another address, where LDAR (RCsc) may not, and a
+ * compiler may emit LDAPR for an acquire load. pl011_io_barrier is a DMB SY (a full barrier
+ * for every access type and observer) wherever there are two cores, and the C11 fence
+ * elsewhere, so one call covers both.
+ */
 static bool tx_acquired(void)
 {
 	pl011_io_barrier();
