@@ -312,7 +312,17 @@ struct pl011 {
  *    (new) ring once and in order, or counted in stats.rx_discarded. With pl011_write, pl011_read or another pl011_shutdown /
  *    pl011_init, and pl011_init with a flush (it clears the instance the flush reads): not
  *    allowed (they are the calls of whoever owns the port; stop your writer first).
- *  - the getters (pl011_get_stats, pl011_tx_queued, ...): safe, each a snapshot.
+ *  - pl011_read / pl011_getc with the writer, pl011_flush, pl011_send_break, the interrupt
+ *    handler and a panic write: safe (the RX ring has one producer, the handler, and one
+ *    consumer, the reader; neither touches TX).
+ *  - pl011_flush with pl011_flush: safe (both only wait; a stall guard sends through the TX
+ *    owner word like any other owner).
+ *  - pl011_irq_handler with itself on two cores at once: not allowed (route the UART's
+ *    interrupt to one core at a time: the RX drain is the RX ring's only producer). Its TX
+ *    part alone would be safe (the owner word decides).
+ *  - the getters (pl011_get_stats, pl011_tx_queued, ...): safe, each a snapshot;
+ *    pl011_error_name, pl011_compute_baud and pl011_backlog_deadline_us are pure (any
+ *    context, any core).
  * A core stopped inside a driver call (by a debugger, a higher-priority exception, a
  * hypervisor) for longer than that call's ownership bound in docs/waiting.md: a panic then
  * writes beside it, and the owner writes nothing more while it does, so no character is lost;
