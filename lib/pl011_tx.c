@@ -190,11 +190,18 @@ static bool tx_beside_present(const struct pl011 *uart)
 	return __atomic_load_n(&uart->tx.beside, __ATOMIC_SEQ_CST) != 0;
 }
 
-/* Whether shutdown, its wait for us run out, marked TX taken for good: an owner then writes
- * nothing more and lets go, so that shutdown counts as discarded exactly what it did not send. */
+/* Whether shutdown, its wait for us run out, marked TX taken for good: an owner then lets go
+ * after its pass, so that shutdown takes the ring and counts as discarded exactly what was not
+ * sent. */
 static bool tx_stopped(const struct pl011 *uart)
 {
 	return (owner_load(uart) & TX_STOPPED) != 0;
+}
+
+/* Whether the owner must stop: a panic writes beside it, or shutdown waits to take TX. */
+static bool tx_must_pause(const struct pl011 *uart)
+{
+	return tx_beside_present(uart) || tx_stopped(uart);
 }
 
 static bool tx_ring_empty(const struct pl011 *uart)
@@ -222,7 +229,7 @@ static uint32_t tx_burst_allowed(struct pl011 *uart, size_t want)
 {
 	uint32_t most = uart->line.fifo_depth - 1u;
 	pl011_io_barrier();
-	if (tx_beside_present(uart) || tx_stopped(uart))
+	if (tx_beside_present(uart))
 		return 0;
 	return want < most ? (uint32_t)want : most;
 }
@@ -669,21 +676,16 @@ static void tx_send_and_release(struct pl011 *uart, bool latched)
 	for (;;) {
 		bool sure;
 		bool limited = false;
+		bool latched_pass = latched;
 		if (latched)
 			refill_by_strategy(uart);
 		sure = latched || refill_until_full(uart, &limited);
 		latched = false;
 		if (pl011_ring_count(&uart->tx.ring) == 0) {
 			tx_arm(uart, false);
-		} else if (tx_beside_present(uart) || tx_stopped(uart)) {
-			/* A panic writes beside us and we may write nothing: let go masked, not
-			 * armed, and not spinning. It may be the context this interrupt preempted
-			 * (then neither spinning nor a TXIS left latched under TXIM, which calls
-			 * us straight back, lets it finish); it sends the rest when it leaves
-			 * (panic_beside_owner), or asks us for another pass (RETRY). Or shutdown
-			 * waits for us to let go (tx_take_for_good), and takes the ring. */
-			tx_arm(uart, false);
-		} else if (sure) {
+		} else if (latched_pass ? !tx_must_pause(uart) : sure) {
+			/* (A polling pass that saw the FIFO full may arm even beside a panic: the
+			 * drain brings the interrupt, which then finds the panic.) */
 			tx_arm(uart, true);
 		} else if (limited) {
 			/* A line as fast as we write: let go between passes, so that a panic
@@ -695,6 +697,16 @@ static void tx_send_and_release(struct pl011 *uart, bool latched)
 					return;
 			}
 			continue;
+		} else if (tx_must_pause(uart)) {
+			/* A panic writes beside us and we may write nothing: let go masked, not
+			 * armed, and not spinning. It may be the context this interrupt preempted
+			 * (then neither spinning nor a TXIS left latched under TXIM, which calls
+			 * us straight back, lets it finish); it sends the rest when it leaves
+			 * (panic_beside_owner), or asks us for another pass (RETRY). Or shutdown
+			 * waits for us to let go (tx_take_for_good), and takes the ring. Looked at
+			 * only where a pass stopped short: a full FIFO or a pass limit needs no
+			 * look, which keeps it off the per-byte path. */
+			tx_arm(uart, false);
 		} else {
 			continue; /* bytes came after the ring ran dry: send them too */
 		}
@@ -876,9 +888,10 @@ static bool tx_take_when_free(struct pl011 *uart, uint32_t claim, struct pl011_w
 
 /*
  * Shutdown: STOPPED set (with OWNED when we got it), so that no panic starts beside. An owner
- * still there when the first wait runs out is told by STOPPED to write nothing more: a live
- * one lets go at its next burst (tx_burst_allowed), within a second wait, and we take the ring
- * from it; counting the ring under a live owner counted bytes it went on to send (review S1).
+ * still there when the first wait runs out is told by STOPPED to let go: a live one does at the
+ * end of its pass (at most 2 x depth characters; tx_send_and_release), within a second wait,
+ * and we take the ring from it; counting the ring under a live owner counted bytes it went on
+ * to send (review S1). A POLLED writer has no ring to count.
  */
 static bool tx_take_for_good(struct pl011 *uart, struct pl011_wait *wait)
 {
@@ -939,7 +952,7 @@ static size_t write_bytes_polled(struct pl011 *uart, const uint8_t *data, size_t
 		/* A panic stops at every burst once a shutdown began, not only in a wait for room:
 		 * on a line as fast as the CPU that wait never comes, and shutdown would disable
 		 * the UART under bytes the panic still counts (shutdown waits out one burst). */
-		if (burst == 0 && (wait->panic ? !pl011_is_running(uart) : tx_stopped(uart)))
+		if (burst == 0 && wait->panic && !pl011_is_running(uart))
 			break;
 		if (burst == 0 && (burst = tx_burst_allowed(uart, len - done)) == 0) {
 			if (pl011_wait_expired(wait))
