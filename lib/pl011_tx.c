@@ -676,22 +676,16 @@ static void tx_send_and_release(struct pl011 *uart, bool latched)
 	for (;;) {
 		bool sure;
 		bool limited = false;
+		bool latched_pass = latched;
 		if (latched)
 			refill_by_strategy(uart);
 		sure = latched || refill_until_full(uart, &limited);
 		latched = false;
 		if (pl011_ring_count(&uart->tx.ring) == 0) {
 			tx_arm(uart, false);
-		} else if (tx_must_pause(uart)) {
-			/* A panic writes beside us and we may write nothing: let go masked, not
-			 * armed, and not spinning. It may be the context this interrupt preempted
-			 * (then neither spinning nor a TXIS left latched under TXIM, which calls
-			 * us straight back, lets it finish); it sends the rest when it leaves
-			 * (panic_beside_owner), or asks us for another pass (RETRY). Or shutdown
-			 * waits for us to let go (tx_take_for_good), and takes the ring. Once per
-			 * pass, not per burst: a look per burst cost an instruction per byte. */
-			tx_arm(uart, false);
-		} else if (sure) {
+		} else if (latched_pass ? !tx_must_pause(uart) : sure) {
+			/* (A polling pass that saw the FIFO full may arm even beside a panic: the
+			 * drain brings the interrupt, which then finds the panic.) */
 			tx_arm(uart, true);
 		} else if (limited) {
 			/* A line as fast as we write: let go between passes, so that a panic
@@ -703,6 +697,16 @@ static void tx_send_and_release(struct pl011 *uart, bool latched)
 					return;
 			}
 			continue;
+		} else if (tx_must_pause(uart)) {
+			/* A panic writes beside us and we may write nothing: let go masked, not
+			 * armed, and not spinning. It may be the context this interrupt preempted
+			 * (then neither spinning nor a TXIS left latched under TXIM, which calls
+			 * us straight back, lets it finish); it sends the rest when it leaves
+			 * (panic_beside_owner), or asks us for another pass (RETRY). Or shutdown
+			 * waits for us to let go (tx_take_for_good), and takes the ring. Looked at
+			 * only where a pass stopped short: a full FIFO or a pass limit needs no
+			 * look, which keeps it off the per-byte path. */
+			tx_arm(uart, false);
 		} else {
 			continue; /* bytes came after the ring ran dry: send them too */
 		}
