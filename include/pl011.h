@@ -327,10 +327,10 @@ struct pl011 {
  * hypervisor) for longer than that call's ownership bound in docs/waiting.md: a panic then
  * writes beside it, and the owner writes nothing more while it does, so no character is lost;
  * a shutdown marks TX taken for good (STOPPED) and waits as long again: an owner that is only
- * slow writes nothing more from its next burst and lets go, and shutdown takes the ring from
- * it (exactly once or counted holds). Only an owner stopped for both waits keeps the ring,
+ * slow lets go at the end of its pass (at most 2 x depth characters), and shutdown takes the
+ * ring from it (exactly once or counted holds). Only an owner stopped for both waits keeps the ring,
  * which is counted as discarded without being consumed; if that core resumes, it finishes the
- * burst it was in (at most depth - 1 characters) and writes nothing more: those characters go
+ * pass it was in (at most 2 x depth characters) and lets go: those characters go
  * into the UART shutdown disables, and may only reach the wire (counted too) if it resumes
  * before the disable, or after a new pl011_init: the one case where "never both" assumes the
  * bound (docs/design.md, "Panic writes").

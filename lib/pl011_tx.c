@@ -934,8 +934,8 @@ uint32_t pl011_tx_stop(struct pl011 *uart)
 	uint32_t dropped = (uint32_t)pl011_ring_count(&uart->tx.ring);
 	/* Only the owner consumes the ring. An owner that never let go (its core stopped for
 	 * longer than both waits) keeps it: the bytes are counted, not skipped under it; if that
-	 * core resumes, it finishes the burst it was in (at most depth - 1 characters, into the
-	 * UART shutdown disables) and writes nothing more. */
+	 * core resumes, it finishes the pass it was in (at most 2 x depth characters, into the
+	 * UART shutdown disables) and lets go. */
 	if (owned)
 		pl011_ring_skip(&uart->tx.ring, dropped);
 	return dropped;
