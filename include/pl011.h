@@ -349,6 +349,7 @@ struct pl011_tx {
 	uint32_t unowned_bytes; /* atomic: bytes panic writes sent without owning TX */
 	uint32_t beside;        /* atomic: panic writes writing beside the owner now */
 	uint32_t stall_feeding; /* atomic: the waits' stall guard feeds the FIFO (lib/pl011_tx.c) */
+	uint32_t panic_budget_us; /* atomic: the deadline of the panic that owns TX */
 	uint32_t level;         /* current TX trigger (enum pl011_level) */
 	uint32_t poll_next;     /* the FIFO was written outside a TX-interrupt refill */
 	uint32_t stall_pass;    /* the next polling pass is the stall guard's */
@@ -424,16 +425,31 @@ struct pl011 {
  *    (new) ring once and in order, or counted in stats.rx_discarded. With pl011_write, pl011_read or another pl011_shutdown /
  *    pl011_init, and pl011_init with a flush (it clears the instance the flush reads): not
  *    allowed (they are the calls of whoever owns the port; stop your writer first).
- *  - the getters (pl011_get_stats, pl011_tx_queued, ...): safe, each a snapshot.
+ *  - pl011_read / pl011_getc with the writer, pl011_flush, pl011_send_break, the interrupt
+ *    handler and a panic write: safe (the RX ring has one producer, the handler, and one
+ *    consumer, the reader; neither touches TX).
+ *  - pl011_flush with pl011_flush: safe (both only wait; a stall guard sends through the TX
+ *    owner word like any other owner).
+ *  - pl011_irq_handler with itself on two cores at once: not allowed (route the UART's
+ *    interrupt to one core at a time: the RX drain is the RX ring's only producer). Its TX
+ *    part alone would be safe (the owner word decides).
+ *  - the getters (pl011_get_stats, pl011_tx_queued, ...): safe, each a snapshot;
+ *    pl011_error_name, pl011_compute_baud and pl011_backlog_deadline_us are pure (any
+ *    context, any core).
  *  - pl011_event_tick counts as an interrupt handler: safe with every call the handler is
  *    safe with, and shutdown and init wait for it as for the handler. The explorers run it
  *    at every point of the thread scenarios (one core) and on the second core.
  * A core stopped inside a driver call (by a debugger, a higher-priority exception, a
  * hypervisor) for longer than that call's ownership bound in docs/waiting.md: a panic then
  * writes beside it, and the owner writes nothing more while it does, so no character is lost;
- * a shutdown counts the ring it could not take as discarded without consuming it, and if
- * that core later sends some of those bytes they are both sent and counted: the one case
- * where "never both" assumes the bound (docs/design.md, "Panic writes").
+ * a shutdown marks TX taken for good (STOPPED) and waits as long again: an owner that is only
+ * slow lets go at the end of its pass (at most 2 x depth characters), and shutdown takes the
+ * ring from it (exactly once or counted holds). Only an owner stopped for both waits keeps the ring,
+ * which is counted as discarded without being consumed; if that core resumes, it finishes the
+ * pass it was in (at most 2 x depth characters) and lets go: those characters go
+ * into the UART shutdown disables, and may only reach the wire (counted too) if it resumes
+ * before the disable, or after a new pl011_init: the one case where "never both" assumes the
+ * bound (docs/design.md, "Panic writes").
  */
 
 /*
@@ -492,9 +508,10 @@ int pl011_putc(struct pl011 *uart, uint8_t byte);
  * hold new bytes back during that pass, so it ends however fast they would queue):
  * the wire shows every byte accepted before the call, then data. It returns within: depth
  * frames + 100 us to own TX (an owner on another core lets go within one refill; in POLLED
- * mode the writer lets it in at its next byte; another panic within the deadline below), then
- * the backlog deadline of (bytes queued at the call + len), then its last pass or its wait for
- * the FIFO to empty ((depth + 2) frames + 1 ms). With config.core_id, a panic that finds TX
+ * mode the writer lets it in at its next byte; another panic that owns TX: that panic's own
+ * deadline, which it publishes, plus the same depth frames + 100 us for its last pass), then
+ * its own backlog deadline of (bytes queued at the call + len), which starts once that wait is
+ * over, then its last pass or its wait for the FIFO to empty ((depth + 2) frames + 1 ms). With config.core_id, a panic that finds TX
  * owned by its own core does not wait for it. If another
  * context owns TX (the panic preempted a writer or the TX interrupt, or another core is
  * sending), it never touches the ring: it writes one byte at a time, each only when the FIFO is

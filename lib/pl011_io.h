@@ -94,7 +94,9 @@ static inline void pl011_io_atomic_point(void)
  * ICR before its request, and a panic's last beside write before it is accounted are
  * preceded by this barrier; and every successful take of TX (tx_acquired) is followed by it,
  * the mirror on the acquiring side, so the new owner's first FR read cannot be satisfied
- * before the swap that handed it TX. Its cost is one DMB SY per release and one per take. ARMv6 spells it as a CP15
+ * before the swap that handed it TX. Its cost is one DMB SY per release and one per take.
+ * Every DMB above is also a full fence for normal memory, which the take relies on (and a
+ * target without one gets the C11 seq_cst fence): see tx_acquired in lib/pl011_tx.c. ARMv6 spells it as a CP15
  * operation; ARMv5 and ARMv6-M cores are treated as single, where program order is enough.
  * The model's posted-writes option (tests/model) holds each core's writes until its next
  * barrier or register read, and the call-matrix explorer fails without these barriers.
@@ -108,7 +110,7 @@ static inline void pl011_io_barrier(void)
 #elif defined(__ARM_ARCH_6M__) && defined(PL011_IO_MULTI_CORE)
 	__asm__ volatile("dmb" ::: "memory"); /* ARMv6-M's one DMB: full system */
 #else
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	pl011_atomic_fence(); /* at least the C11 fence tx_acquired relies on */
 #endif
 }
 #endif

@@ -84,9 +84,22 @@ static uint32_t owner_claim(const struct pl011 *uart)
 	return TX_OWNED | (core << TX_CORE_SHIFT);
 }
 
-/* After every successful take of TX: the mirror of the barrier before each release, so that
+/*
+ * After every successful take of TX: the mirror of the barrier before each release, so that
  * our FR reads and DR writes as the new owner reach the UART after the swap that gave us TX,
- * as every observer sees them (lib/pl011_io.h). Returns true, for the caller's return. */
+ * as every observer sees them (lib/pl011_io.h). Returns true, for the caller's return.
+ * It is also the fence between the swap and our loads of the ring's head, which tx_kick's
+ * fence pairs with (review S3). A writer that saw ARMED and nobody owning returns, counting on
+ * the interrupt's owner to see its head store; in C11 that needs seq_cst fences on both sides
+ * (C11 7.17.4p6 [C++ atomics.fences]: writer's store, fence X; our fence Y after the swap, then
+ * the load; X precedes Y in the total order because the writer's load of the word precedes our
+ * swap, so the load sees the store). A seq_cst swap alone does not order our later acquire
+ * loads: Armv8.3's LDAPR (RCpc, FEAT_LRCPC; Arm ARM B2.3, Load-AcquirePC) may be satisfied
+ * before an earlier store-release to another address, where LDAR (RCsc) may not, and a
+ * compiler may emit LDAPR for an acquire load. pl011_io_barrier is a DMB SY (a full barrier
+ * for every access type and observer) wherever there are two cores, and the C11 fence
+ * elsewhere, so one call covers both.
+ */
 static bool tx_acquired(void)
 {
 	pl011_io_barrier();
@@ -170,6 +183,27 @@ static void tx_disarmed(struct pl011 *uart)
 	tx_set_armed(uart, owner_load(uart), false);
 }
 
+/* Whether a panic writes beside the owner now (tx_burst_allowed then allows nothing). */
+static bool tx_beside_present(const struct pl011 *uart)
+{
+	pl011_io_atomic_point();
+	return __atomic_load_n(&uart->tx.beside, __ATOMIC_SEQ_CST) != 0;
+}
+
+/* Whether shutdown, its wait for us run out, marked TX taken for good: an owner then lets go
+ * after its pass, so that shutdown takes the ring and counts as discarded exactly what was not
+ * sent. */
+static bool tx_stopped(const struct pl011 *uart)
+{
+	return (owner_load(uart) & TX_STOPPED) != 0;
+}
+
+/* Whether the owner must stop: a panic writes beside it, or shutdown waits to take TX. */
+static bool tx_must_pause(const struct pl011 *uart)
+{
+	return tx_beside_present(uart) || tx_stopped(uart);
+}
+
 static bool tx_ring_empty(const struct pl011 *uart)
 {
 	return !pl011_tx_uses_ring(uart) || pl011_ring_count(&uart->tx.ring) == 0;
@@ -195,8 +229,7 @@ static uint32_t tx_burst_allowed(struct pl011 *uart, size_t want)
 {
 	uint32_t most = uart->line.fifo_depth - 1u;
 	pl011_io_barrier();
-	pl011_io_atomic_point();
-	if (__atomic_load_n(&uart->tx.beside, __ATOMIC_SEQ_CST) != 0)
+	if (tx_beside_present(uart))
 		return 0;
 	return want < most ? (uint32_t)want : most;
 }
@@ -284,6 +317,10 @@ static bool fill_polling(struct pl011 *uart, uint32_t limit, uint32_t *first_fr,
 			full = true;
 			break;
 		}
+		/* Room, yet the burst stopped: a panic writes beside us (tx_burst_allowed). Looping
+		 * until it leaves spun for ever where it is the context we preempted. */
+		if (i < n)
+			break;
 	}
 	uart->stats.tx_fr_reads += reads;
 	uart->stats.tx_bytes += done;
@@ -645,6 +682,7 @@ static void tx_send_and_release(struct pl011 *uart, bool latched)
 	for (;;) {
 		bool sure;
 		bool limited = false;
+		bool latched_pass = latched;
 		if (latched)
 			refill_by_strategy(uart);
 		sure = latched || refill_until_full(uart, &limited);
@@ -652,7 +690,9 @@ static void tx_send_and_release(struct pl011 *uart, bool latched)
 		if (pl011_ring_count(&uart->tx.ring) == 0) {
 			tx_arm(uart, false);
 			pl011_events_tx_ring_emptied(uart);
-		} else if (sure) {
+		} else if (latched_pass ? !tx_must_pause(uart) : sure) {
+			/* (A polling pass that saw the FIFO full may arm even beside a panic: the
+			 * drain brings the interrupt, which then finds the panic.) */
 			tx_arm(uart, true);
 		} else if (limited) {
 			/* A line as fast as we write: let go between passes, so that a panic
@@ -664,6 +704,16 @@ static void tx_send_and_release(struct pl011 *uart, bool latched)
 					return;
 			}
 			continue;
+		} else if (tx_must_pause(uart)) {
+			/* A panic writes beside us and we may write nothing: let go masked, not
+			 * armed, and not spinning. It may be the context this interrupt preempted
+			 * (then neither spinning nor a TXIS left latched under TXIM, which calls
+			 * us straight back, lets it finish); it sends the rest when it leaves
+			 * (panic_beside_owner), or asks us for another pass (RETRY). Or shutdown
+			 * waits for us to let go (tx_take_for_good), and takes the ring. Looked at
+			 * only where a pass stopped short: a full FIFO or a pass limit needs no
+			 * look, which keeps it off the per-byte path. */
+			tx_arm(uart, false);
 		} else {
 			continue; /* bytes came after the ring ran dry: send them too */
 		}
@@ -701,6 +751,7 @@ void pl011_tx_reset(struct pl011 *uart, uint32_t tx_level)
 	__atomic_store_n(&uart->tx.unowned_bytes, 0u, __ATOMIC_RELAXED);
 	__atomic_store_n(&uart->tx.beside, 0u, __ATOMIC_RELAXED);
 	__atomic_store_n(&uart->tx.stall_feeding, 0u, __ATOMIC_RELAXED);
+	__atomic_store_n(&uart->tx.panic_budget_us, 0u, __ATOMIC_RELAXED);
 	pl011_atomic_store(&uart->tx.owner, 0u, __ATOMIC_SEQ_CST);
 }
 
@@ -811,7 +862,7 @@ int pl011_tx_wait_drained(struct pl011 *uart, uint32_t budget_us)
 static bool tx_own_within(struct pl011 *uart, struct pl011_wait *wait)
 {
 	bool owned = tx_try_own(uart);
-	while (!owned && !pl011_wait_expired(wait))
+	while (!owned && !tx_stopped(uart) && !pl011_wait_expired(wait))
 		owned = tx_try_own(uart);
 	return owned;
 }
@@ -846,21 +897,35 @@ static uint32_t tx_stop_wait_us(const struct pl011 *uart)
 	return pl011_frames_us(uart, 2) + 1000u;
 }
 
-/* Shutdown: STOPPED set (with OWNED when we got it), so that no panic starts beside. */
-static bool tx_take_for_good(struct pl011 *uart, struct pl011_wait *wait)
+/* Take TX with `claim` once nobody owns it, within the wait. */
+static bool tx_take_when_free(struct pl011 *uart, uint32_t claim, struct pl011_wait *wait)
 {
-	uint32_t claim = owner_claim(uart) | TX_STOPPED;
 	for (;;) {
 		uint32_t word = owner_load(uart);
 		if ((word & TX_OWNED) == 0 && owner_swap(uart, &word, word | claim))
 			return tx_acquired();
-		if (pl011_wait_expired(wait)) {
-			word = owner_load(uart);
-			while (!owner_swap(uart, &word, word | TX_STOPPED))
-				;
+		if (pl011_wait_expired(wait))
 			return false;
-		}
 	}
+}
+
+/*
+ * Shutdown: STOPPED set (with OWNED when we got it), so that no panic starts beside. An owner
+ * still there when the first wait runs out is told by STOPPED to let go: a live one does at the
+ * end of its pass (at most 2 x depth characters; tx_send_and_release), within a second wait,
+ * and we take the ring from it; counting the ring under a live owner counted bytes it went on
+ * to send (review S1). A POLLED writer has no ring to count.
+ */
+static bool tx_take_for_good(struct pl011 *uart, struct pl011_wait *wait)
+{
+	uint32_t claim = owner_claim(uart) | TX_STOPPED;
+	if (tx_take_when_free(uart, claim, wait))
+		return true;
+	uint32_t word = owner_load(uart);
+	while (!owner_swap(uart, &word, word | TX_STOPPED))
+		;
+	pl011_wait_start(wait, uart, tx_stop_wait_us(uart));
+	return tx_take_when_free(uart, claim, wait);
 }
 
 /* A panic writing beside the owner holds tx.beside; it checks STOPPED after taking it, and
@@ -891,7 +956,9 @@ uint32_t pl011_tx_stop(struct pl011 *uart)
 		return 0;
 	uint32_t dropped = (uint32_t)pl011_ring_count(&uart->tx.ring);
 	/* Only the owner consumes the ring. An owner that never let go (its core stopped for
-	 * longer than the wait) keeps it: the bytes are counted, not skipped under it. */
+	 * longer than both waits) keeps it: the bytes are counted, not skipped under it; if that
+	 * core resumes, it finishes the pass it was in (at most 2 x depth characters, into the
+	 * UART shutdown disables) and lets go. */
 	if (owned)
 		pl011_ring_skip(&uart->tx.ring, dropped);
 	return dropped;
@@ -1062,6 +1129,16 @@ static bool drain_ring_polled(struct pl011 *uart, uint32_t count, struct pl011_w
 	return true;
 }
 
+/* Owner: the last pass sends what was queued meanwhile; holding writers back only for it keeps
+ * it bounded without starving a writer that streams beside a stream of panics. */
+static void panic_last_pass(struct pl011 *uart)
+{
+	uint32_t word = owner_load(uart);
+	while (!owner_swap(uart, &word, word | TX_PANIC))
+		;
+	tx_send_and_release(uart, false);
+}
+
 static size_t panic_as_owner(struct pl011 *uart, const uint8_t *data, size_t len, uint32_t queued,
 			     struct pl011_wait *wait)
 {
@@ -1074,12 +1151,7 @@ static size_t panic_as_owner(struct pl011 *uart, const uint8_t *data, size_t len
 	size_t done = drain_ring_polled(uart, queued, wait) || !pl011_is_running(uart)
 			      ? write_bytes_polled(uart, data, len, wait, false)
 			      : 0u;
-	/* The last pass sends what was queued meanwhile; holding writers back only for it keeps
-	 * it bounded without starving a writer that streams beside a stream of panics. */
-	uint32_t word = owner_load(uart);
-	while (!owner_swap(uart, &word, word | TX_PANIC))
-		;
-	tx_send_and_release(uart, false);
+	panic_last_pass(uart);
 	return done;
 }
 
@@ -1119,20 +1191,46 @@ static int panic_beside_owner(struct pl011 *uart, const uint8_t *data, size_t le
 	pl011_io_atomic_point();
 	(void)__atomic_fetch_add(&uart->tx.unowned_bytes, (uint32_t)done, __ATOMIC_RELAXED);
 	tx_beside_leave(uart);
+	/* An owner that found us here let go without sending (tx_send_and_release): the ring's
+	 * bytes are ours to start again, or the owner's once more (RETRY). After the leave, so
+	 * that an owner that still sees us is still owning when we ask. */
+	if (pl011_tx_uses_ring(uart) && pl011_ring_count(&uart->tx.ring) != 0 &&
+	    tx_own_or_request(uart))
+		panic_last_pass(uart);
 	return (int)done;
+}
+
+/*
+ * How long a panic waits for another panic that owns TX: that panic's own deadline (it
+ * publishes it once it owns TX; until then, or for a stale one, the longest seen counts), and
+ * then the ownership wait for its last pass. `since` started when we first saw it own TX.
+ */
+static bool panic_owner_expired(const struct pl011 *uart, struct pl011_wait *since,
+				uint32_t *longest_us)
+{
+	uint32_t budget = __atomic_load_n(&uart->tx.panic_budget_us, __ATOMIC_RELAXED);
+	if (budget > *longest_us)
+		*longest_us = budget;
+	uint64_t bound = (uint64_t)*longest_us + pl011_frames_us(uart, uart->line.fifo_depth) + 100u;
+	since->budget_us = bound >= PL011_WAIT_AUTO ? PL011_WAIT_AUTO - 1u : (uint32_t)bound;
+	return pl011_wait_expired(since);
 }
 
 /*
  * Own TX as a panic within the wait; false with *seen the word when another context keeps
  * it. An owner on our own core (we preempted it) cannot let go until we return: no wait.
+ * Another panic lets go within its own deadline (which may be longer than ours): we wait for
+ * that, from when we first see it own TX, not our own deadline (which left us 0 of our bytes).
  * In POLLED mode we ask the writer for TX (RETRY) and take it at its next byte.
  */
-static bool panic_own(struct pl011 *uart, struct pl011_wait *wait, struct pl011_wait *deadline,
-		      uint32_t *seen)
+static bool panic_own(struct pl011 *uart, struct pl011_wait *wait, uint32_t *seen)
 {
 	uint32_t claim = owner_claim(uart) | TX_PANIC_OWNER;
 	uint32_t mine = claim & TX_CORE_MASK;
 	bool polled = !pl011_tx_uses_ring(uart);
+	struct pl011_wait other;
+	bool other_seen = false;
+	uint32_t longest_us = 0;
 	for (;;) {
 		uint32_t word = owner_load(uart);
 		while ((word & (TX_OWNED | TX_STOPPED)) == 0)
@@ -1145,8 +1243,12 @@ static bool panic_own(struct pl011 *uart, struct pl011_wait *wait, struct pl011_
 			(void)owner_swap(uart, &word, word | TX_RETRY);
 		else if (!polled && (word & TX_PANIC_WAITS) == 0)
 			(void)owner_swap(uart, &word, word | TX_PANIC_WAITS);
-		/* Another panic lets go within its own deadline, which ours covers. */
-		if (pl011_wait_expired((word & TX_PANIC_OWNER) != 0 ? deadline : wait))
+		if ((word & TX_PANIC_OWNER) != 0 && !other_seen) {
+			pl011_wait_start_panic(&other, uart, 0u);
+			other_seen = true;
+		}
+		if ((word & TX_PANIC_OWNER) != 0 ? panic_owner_expired(uart, &other, &longest_us)
+						 : pl011_wait_expired(wait))
 			break;
 	}
 	if (polled) { /* withdraw the request: no writer may wait on a panic that gave up */
@@ -1171,20 +1273,21 @@ int pl011_write_panic(struct pl011 *uart, const void *data, size_t len)
 	/* What is queued now is ours to send first; what comes later is not ours to wait for. */
 	uint32_t queued = (uint32_t)pl011_tx_queued(uart);
 	/* An owner on another core lets go within one refill: wait for it, a FIFO's worth of
-	 * frames plus 100 us; another panic within the deadline, which then is shared. */
+	 * frames plus 100 us; another panic within its own deadline (panic_own). */
 	struct pl011_wait wait, deadline;
 	uint32_t word = 0;
 	pl011_wait_start_panic(&wait, uart, pl011_frames_us(uart, uart->line.fifo_depth) + 100u);
-	pl011_wait_start_panic(&deadline, uart,
-			       pl011_backlog_deadline_us(uart, (size_t)queued + len));
-	bool owned = panic_own(uart, &wait, &deadline, &word);
+	bool owned = panic_own(uart, &wait, &word);
 	if (!owned && (word & TX_STOPPED) != 0)
 		return PL011_ESHUTDOWN;
-	if ((word & TX_PANIC_OWNER) == 0)
-		pl011_wait_start_panic(&deadline, uart,
-				       pl011_backlog_deadline_us(uart, (size_t)queued + len));
-	if (owned)
+	/* Our deadline starts once the wait for TX is over, owning or beside: a deadline spent
+	 * waiting for another panic left none for our own bytes. */
+	pl011_wait_start_panic(&deadline, uart,
+			       pl011_backlog_deadline_us(uart, (size_t)queued + len));
+	if (owned) {
+		__atomic_store_n(&uart->tx.panic_budget_us, deadline.budget_us, __ATOMIC_RELAXED);
 		return (int)panic_as_owner(uart, data, len, queued, &deadline);
+	}
 	return panic_beside_owner(uart, data, len, &deadline);
 }
 
@@ -1200,6 +1303,11 @@ bool pl011_tx_hold(struct pl011 *uart)
 		uint32_t word = owner_load(uart);
 		while (!owner_swap(uart, &word, word & ~TX_STOPPED))
 			;
+		/* An owner that saw STOPPED let go masked at the end of its pass, perhaps just
+		 * after our wait ran out: nobody may own TX now with bytes queued and TXIM
+		 * masked. Start them again, as a writer's kick would. */
+		if (pl011_tx_uses_ring(uart))
+			tx_kick(uart);
 		return false;
 	}
 	pl011_wait_start(&wait, uart, tx_stop_wait_us(uart));

@@ -3,9 +3,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
+#include "cores.h"
 #include "harness.h"
 
 /*
@@ -133,6 +135,113 @@ static void test_panic_waits_its_backlog_deadline(void **state)
 	}
 }
 
+/* ---- a panic that finds another panic owning TX ---- */
+
+#define FIRST_PANIC_BYTES 40u
+#define LONG_FIRST_PANIC_BYTES 200u
+#define SECOND_PANIC_BYTES 5u
+
+static size_t first_len;
+
+static bool first_owns;
+static int second_result;
+static uint64_t first_start_us, second_start_us, second_end_us;
+
+static uint32_t current_core(void *context)
+{
+	(void)context;
+	return (uint32_t)cores_current();
+}
+
+/* Core 0 runs alone until its panic owns TX, then the cores alternate at every point. */
+static void alternate_once_owned(void *context)
+{
+	(void)context;
+	if (!first_owns && (h.uart.tx.owner & 1u) == 0)
+		return;
+	first_owns = true;
+	cores_yield();
+}
+
+static void two_panics_body(int core, void *context)
+{
+	(void)context;
+	static uint8_t first[LONG_FIRST_PANIC_BYTES];
+	if (core == 0) {
+		memset(first, 'f', sizeof first);
+		first_start_us = now_us();
+		(void)pl011_write_panic(&h.uart, first, first_len);
+		return;
+	}
+	second_start_us = now_us();
+	second_result = pl011_write_panic(&h.uart, "PANIC", SECOND_PANIC_BYTES);
+	second_end_us = now_us();
+}
+
+static void run_two_panics(enum pl011_tx_mode mode, unsigned depth, bool held, size_t first_bytes)
+{
+	first_len = first_bytes;
+	harness_setup(&h, 48000000u, depth);
+	h.config.tx_mode = mode;
+	h.config.flags = PL011_FLAG_RTS_CTS;
+	h.config.core_id = current_core;
+	assert_int_equal(harness_start(&h), 0);
+	pl011_model_set_cts(h.model, !held);
+	first_owns = false;
+	second_result = -100;
+	struct cores_plan plan = {.first_slice = UINT64_MAX / 2u, .slice = UINT64_MAX / 2u,
+				  .at_point = alternate_once_owned};
+	cores_run(&plan, two_panics_body, NULL);
+	assert_true(first_owns);
+}
+
+/*
+ * The second panic waits for the first one's deadline (the backlog deadline of its bytes),
+ * then the ownership wait for its last pass, and then has a deadline of its own: at most
+ * D_first + depth frames + 100 us + D_second from its call. With CTS held both deadlines run
+ * out, so it also takes at least what is left of the first one's plus all of its own (it
+ * spent its own deadline waiting for the first panic, and returned at once beside it).
+ */
+static void test_panic_waits_for_another_panic_within_that_ones_deadline(void **state)
+{
+	(void)state;
+	for (size_t m = 0; m < 2; m++)
+		for (unsigned depth = 16; depth <= 32; depth += 16) {
+			run_two_panics(modes[m], depth, true, FIRST_PANIC_BYTES);
+			uint64_t first_deadline = backlog_us(FIRST_PANIC_BYTES);
+			uint64_t own = backlog_us(SECOND_PANIC_BYTES);
+			uint64_t documented = first_deadline + frames_us(depth) + 100u + own;
+			uint64_t took = second_end_us - second_start_us;
+			uint64_t least = first_start_us + first_deadline - second_start_us + own;
+			print_message("panic behind a panic, mode %d, FIFO %u: took %llu us, at "
+				      "least %llu, docs/waiting.md says at most %llu us\n",
+				      modes[m], depth, (unsigned long long)took,
+				      (unsigned long long)least, (unsigned long long)documented);
+			assert_int_equal(second_result, 0);
+			assert_true(took <= documented + SLACK_US);
+			assert_true(took + SLACK_US >= least);
+			harness_teardown(&h);
+		}
+}
+
+/* The line moving: the second panic sends all its bytes after the first one's (it returned 0
+ * of 5 at 115,200 behind a 200-byte panic: review finding F4). */
+static void test_panic_behind_a_longer_panic_sends_all_its_bytes(void **state)
+{
+	(void)state;
+	for (size_t m = 0; m < 2; m++) {
+		run_two_panics(modes[m], 16, false, LONG_FIRST_PANIC_BYTES);
+		assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+		print_message("panic behind a panic, mode %d, line moving: returned %d, %zu on the "
+			      "wire\n",
+			      modes[m], second_result, pl011_model_wire_len(h.model));
+		assert_int_equal(second_result, (int)SECOND_PANIC_BYTES);
+		assert_int_equal(pl011_model_wire_len(h.model),
+				 LONG_FIRST_PANIC_BYTES + SECOND_PANIC_BYTES);
+		harness_teardown(&h);
+	}
+}
+
 /* pl011_read: PL011_WAIT_AUTO = the backlog deadline of len, for the first byte. */
 static void test_read_waits_its_backlog_deadline(void **state)
 {
@@ -238,6 +347,8 @@ int main(void)
 		HARNESS_TEST(test_flush_waits_its_backlog_deadline, &h),
 		HARNESS_TEST(test_shutdown_with_cts_held_waits_what_the_page_adds_up, &h),
 		HARNESS_TEST(test_panic_waits_its_backlog_deadline, &h),
+		HARNESS_TEST(test_panic_waits_for_another_panic_within_that_ones_deadline, &h),
+		HARNESS_TEST(test_panic_behind_a_longer_panic_sends_all_its_bytes, &h),
 		HARNESS_TEST(test_read_waits_its_backlog_deadline, &h),
 		HARNESS_TEST(test_send_break_holds_the_line_its_duration, &h),
 		HARNESS_TEST(test_set_line_waits_its_backlog_deadline_then_two_frames, &h),
