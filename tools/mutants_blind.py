@@ -767,3 +767,80 @@ MUTANTS = [
            "\treturn __atomic_load_n(word, __ATOMIC_RELAXED);",
            "the order argument dropped in the multi-core branch"),
 ]
+
+# Anchors moved by later changes to lib/ (the merges of the same round: the 64-bit division
+# helper, line control, the stall guard, the panic's shared deadline, shutdown's second wait).
+# Each keeps the fault its mutant above describes, on the code as it reads now; none was
+# changed to make it die or survive. id: (file, search, replace).
+REANCHORED = {
+    "b-arm-after-dry-pass": (TX,
+        "} else if (latched_pass ? !tx_must_pause(uart) : sure) {",
+        "} else if (latched_pass ? !tx_must_pause(uart) : (sure || !limited)) {"),
+    "b-panic-deadline-without-queued": (TX,
+        "pl011_backlog_deadline_us(uart, (size_t)queued + len));",
+        "pl011_backlog_deadline_us(uart, len));"),
+    "b-panic-deadline-restart-inverted": (TX,
+        "if ((word & TX_PANIC_OWNER) != 0 && !other_seen) {",
+        "if ((word & TX_PANIC_OWNER) != 0) {"),
+    "b-panic-own-deadlines-swapped": (TX,
+        "if ((word & TX_PANIC_OWNER) != 0 ? panic_owner_expired(",
+        "if ((word & TX_PANIC_OWNER) == 0 ? panic_owner_expired("),
+    "b-take-for-good-no-stopped": (TX,
+        "\twhile (!owner_swap(uart, &word, word | TX_STOPPED))\n\t\t;\n\tpl011_wait_start(wait,",
+        "\tpl011_wait_start(wait,"),
+    "b-stall-guard-empty-ring": (TX,
+        "if (tail != watch->tail || empty) {",
+        "if (tail != watch->tail) {"),
+    "b-stall-keeps-patient-window": (TX,
+        "feeding ? 1u : 0u, __ATOMIC_RELAXED);\n"
+        "\twatch->window_us = feeding ? watch->feeding_us : watch->patient_us;",
+        "feeding ? 1u : 0u, __ATOMIC_RELAXED);\n\twatch->window_us = watch->patient_us;"),
+    "b-stop-masks-tx-only": (TX,
+        "nobody can raise. */\n\tpl011_imsc_update(uart, 0, PL011_IMSC_FROZEN);",
+        "nobody can raise. */\n\tpl011_imsc_update(uart, PL011_INT_TX, 0);"),
+    "b-stop-beside-shares-wait": (TX,
+        "\tbool owned = tx_take_for_good(uart, &wait);\n"
+        "\tpl011_wait_start(&wait, uart, tx_stop_wait_us(uart));\n\ttx_wait_beside_done",
+        "\tbool owned = tx_take_for_good(uart, &wait);\n\ttx_wait_beside_done"),
+    "b-baud-truncated": (CORE,
+        "pl011_divide_u64((uint64_t)clock_hz * 4u + baud / 2u, baud);",
+        "pl011_divide_u64((uint64_t)clock_hz * 4u, baud);"),
+    "b-baud-tolerance-one-sided": (CORE,
+        "\tif (error_ppm > tolerance)\n\t\treturn PL011_EBAUD;",
+        "\tif (error_ppm > tolerance && actual > baud)\n\t\treturn PL011_EBAUD;"),
+    "b-baud-error-sign": (CORE,
+        "out->error_ppm = actual > baud ? (int32_t)error_ppm",
+        "out->error_ppm = actual < baud ? (int32_t)error_ppm"),
+    "b-baud-actual-truncated": (CORE,
+        "uint64_t actual = pl011_divide_u64((uint64_t)clock_hz * 4u + q / 2u, q);",
+        "uint64_t actual = pl011_divide_u64((uint64_t)clock_hz * 4u, q);"),
+    "b-frame-bits-stick-parity": ("lib/pl011_line.c",
+        "((lcr_h & PL011_LCR_H_PEN) ? 1u : 0u)",
+        "((lcr_h & (PL011_LCR_H_PEN | PL011_LCR_H_SPS)) == PL011_LCR_H_PEN ? 1u : 0u)"),
+    "b-config-base-unaligned": (CORE,
+        "if (config->base == 0 || (config->base & 3u) != 0)",
+        "if (config->base == 0)"),
+    "b-program-lcr-before-divisors": (CORE,
+        "\tpl011_reg_write(uart, PL011_IBRD, baud->ibrd);\n"
+        "\tpl011_reg_write(uart, PL011_FBRD, baud->fbrd);\n"
+        "\t/* LCR_H last: its write latches IBRD and FBRD too (TRM 3.3.7). */\n"
+        "\tpl011_reg_write(uart, PL011_LCR_H, lcr_h);",
+        "\tpl011_reg_write(uart, PL011_LCR_H, lcr_h);\n"
+        "\tpl011_reg_write(uart, PL011_IBRD, baud->ibrd);\n"
+        "\tpl011_reg_write(uart, PL011_FBRD, baud->fbrd);"),
+    "b-icr-acks-every-cause": (CORE,
+        "pl011_reg_write(uart, PL011_ICR, mis & (PL011_INT_ERRORS | PL011_INT_MODEM));",
+        "pl011_reg_write(uart, PL011_ICR, mis);"),
+    "b-irq-no-second-state-look": (CORE,
+        "\tif (pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST) != PL011_STATE_STOPPED) {\n"
+        "\t\tstruct pl011_event_watch watch;",
+        "\tif (1) {\n\t\tstruct pl011_event_watch watch;"),
+    "b-frames-us-no-ceiling": (WAIT,
+        "\tif (frame_ns != 0 && frames > pl011_divide_u64(ceiling, frame_ns))\n"
+        "\t\treturn PL011_WAIT_AUTO;\n",
+        ""),
+}
+
+for _mutant in MUTANTS:
+    if _mutant.id in REANCHORED:
+        _mutant.file, _mutant.search, _mutant.replace = REANCHORED[_mutant.id]
