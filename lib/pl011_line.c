@@ -149,12 +149,20 @@ static void imsc_thaw(struct pl011 *uart)
 						__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 			break;
 	}
-	/* A reader that resumed RX while IMSC was frozen cleared the pause but could not unmask:
-	 * look at the pause after the thaw, so that it or we unmask. */
-	uint32_t rx = 0;
-	if (pl011_rx_uses_ring(uart) && !rx_paused(uart))
-		rx = uart->line.rx_imsc & (PL011_INT_RX | PL011_INT_RT);
-	pl011_imsc_update(uart, 0, rx);
+	/* While frozen, neither a pause (the handler on another core) nor a resume (a reader)
+	 * could change the word: RX and RT are still as before the freeze. Set them from the
+	 * pause as it is after the thaw; a pause after our look masks by itself. A resume between
+	 * our look and our mask unmasks first and our mask would undo it: look again. */
+	uint32_t rx = uart->line.rx_imsc & (PL011_INT_RX | PL011_INT_RT);
+	if (!pl011_rx_uses_ring(uart)) {
+		pl011_imsc_update(uart, 0, 0);
+	} else if (rx_paused(uart)) {
+		pl011_imsc_update(uart, rx, 0);
+		if (!rx_paused(uart))
+			pl011_imsc_update(uart, 0, rx);
+	} else {
+		pl011_imsc_update(uart, 0, rx);
+	}
 }
 
 static void resume(struct pl011 *uart)
