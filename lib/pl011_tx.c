@@ -694,6 +694,7 @@ void pl011_tx_reset(struct pl011 *uart, uint32_t tx_level)
 	measured_reset(uart);
 	__atomic_store_n(&uart->tx.unowned_bytes, 0u, __ATOMIC_RELAXED);
 	__atomic_store_n(&uart->tx.beside, 0u, __ATOMIC_RELAXED);
+	pl011_io_barrier(); /* init's register writes land before another core can take TX */
 	pl011_atomic_store(&uart->tx.owner, 0u, __ATOMIC_SEQ_CST);
 }
 
