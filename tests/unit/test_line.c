@@ -606,6 +606,21 @@ static void test_adopt_reports_the_firmware_line_and_writes_no_line_register(voi
 		assert_int_equal(pl011_model_peek(h.model, PL011_LCR_H), lcr_h_8e1);
 		harness_teardown(&h);
 	}
+	/* After a line change the divisors are ours: the port is no longer adopted, so the next
+	 * change and the shutdown flush the FIFOs (FEN set and cleared) as on any port. */
+	start_adopting(PL011_TX_HALF_FIFO, CLOCK_HZ, 0);
+	firmware_programs(lcr_h_8e1);
+	assert_int_equal(harness_start(&h), 0);
+	const struct pl011_line_config line = {.baud = 57600, .data_bits = 8, .stop_bits = 1};
+	assert_int_equal(pl011_set_line(&h.uart, &line, PL011_WAIT_AUTO), 0);
+	assert_int_equal(h.uart.config.flags & PL011_FLAG_ADOPT_LINE, 0);
+	uint64_t lcr_h_writes = writes_of(PL011_LCR_H);
+	assert_int_equal(pl011_set_line(&h.uart, &line, PL011_WAIT_AUTO), 0);
+	assert_int_equal(writes_of(PL011_LCR_H), lcr_h_writes + 3u); /* FEN on, off, the line */
+	lcr_h_writes = writes_of(PL011_LCR_H);
+	assert_int_equal(pl011_shutdown(&h.uart, PL011_WAIT_AUTO), 0);
+	assert_int_equal(writes_of(PL011_LCR_H), lcr_h_writes + 2u);
+	harness_teardown(&h);
 }
 
 /* The Pi 5: no clock given, the firmware's rate stated; the bounds use it. */
@@ -620,6 +635,15 @@ static void test_adopt_without_a_clock_takes_the_stated_rate(void **state)
 	/* No divisor can be computed for a new rate without the clock. */
 	const struct pl011_line_config other = {.baud = 115200, .data_bits = 8, .stop_bits = 1};
 	assert_int_equal(pl011_set_line(&h.uart, &other, PL011_WAIT_AUTO), PL011_EBAUD);
+	/* Bad fields are PL011_EINVAL first, as with a clock. */
+	const struct pl011_line_config bad[] = {
+		{.baud = 115200, .data_bits = 9, .stop_bits = 1},
+		{.baud = 115200, .data_bits = 8, .stop_bits = 3},
+		{.baud = 115200, .data_bits = 8, .stop_bits = 1, .parity = (enum pl011_parity)9},
+		{.baud = 0, .data_bits = 8, .stop_bits = 1},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		assert_int_equal(pl011_set_line(&h.uart, &bad[i], PL011_WAIT_AUTO), PL011_EINVAL);
 	harness_teardown(&h);
 	/* Neither a clock nor a rate: refused, nothing written. */
 	start_adopting(PL011_TX_HALF_FIFO, 0, 0);
@@ -838,6 +862,13 @@ static void test_modem_lines_by_hand_and_status(void **state)
 	assert_int_equal(pl011_model_peek(h.model, PL011_CR), cr);
 	assert_int_equal(pl011_set_modem_lines(&h.uart, PL011_MODEM_DTR, 0), 0);
 	assert_int_equal(pl011_model_peek(h.model, PL011_CR), cr & ~PL011_CR_DTR);
+	/* RTS was deasserted by hand before flow control: leaving flow control asserts it (as
+	 * pl011_init does), as include/pl011.h says; DTR stays as set. */
+	assert_int_equal(pl011_set_line(&h.uart, &line, PL011_WAIT_AUTO), 0);
+	assert_int_equal(pl011_model_peek(h.model, PL011_CR) &
+				 (PL011_CR_RTS | PL011_CR_DTR | PL011_CR_RTSEN),
+			 PL011_CR_RTS);
+	assert_true(pl011_model_rts(h.model));
 	assert_int_equal(pl011_shutdown(&h.uart, PL011_WAIT_AUTO), 0);
 	assert_int_equal(pl011_set_modem_lines(&h.uart, PL011_MODEM_DTR, 0), PL011_ESHUTDOWN);
 	harness_teardown(&h);
