@@ -75,14 +75,21 @@ static void expect_frames(size_t from, size_t to, uint32_t divisor, uint32_t lcr
 	}
 }
 
-static void start(enum pl011_tx_mode tx_mode, enum pl011_rx_mode rx_mode, uint32_t flags)
+static void start_with_rx_ring(enum pl011_tx_mode tx_mode, enum pl011_rx_mode rx_mode,
+			       uint32_t flags, size_t rx_ring)
 {
 	harness_setup(&h, CLOCK_HZ, 16);
 	h.config.tx_mode = tx_mode;
 	h.config.rx_mode = rx_mode;
 	h.config.flags = flags;
+	h.config.rx_buffer_size = rx_ring;
 	assert_int_equal(harness_start(&h), 0);
 	rx_count = 0;
+}
+
+static void start(enum pl011_tx_mode tx_mode, enum pl011_rx_mode rx_mode, uint32_t flags)
+{
+	start_with_rx_ring(tx_mode, rx_mode, flags, HARNESS_RX_RING);
 }
 
 static const enum pl011_tx_mode all_modes[] = {
@@ -393,12 +400,7 @@ static void test_a_pause_while_imsc_is_frozen_leaves_rx_masked(void **state)
 		read_after_thaw = run % 11u;
 		points_after_thaw = 0;
 		runs++;
-		harness_setup(&h, CLOCK_HZ, 16);
-		h.config.tx_mode = PL011_TX_HALF_FIFO;
-		h.config.rx_mode = PL011_RX_LOW_LATENCY;
-		h.config.rx_buffer_size = PAUSE_RING;
-		assert_int_equal(harness_start(&h), 0);
-		rx_count = 0;
+		start_with_rx_ring(PL011_TX_HALF_FIFO, PL011_RX_LOW_LATENCY, 0, PAUSE_RING);
 		/* The ring 4 short of full, then 8 characters (the RX trigger) the handler is for. */
 		uint64_t end = pl011_model_rx_inject_stream(h.model, rx_sent, PAUSE_RING - 4u,
 							    pl011_model_now_ns(h.model));
