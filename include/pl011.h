@@ -117,7 +117,11 @@ enum pl011_rx_mode {
  * did not drain must be flushed. baud, data_bits, stop_bits and parity are then not used, and
  * clock_hz may be 0 when not known: config.baud is then the rate the firmware is known to use,
  * taken for the time bounds only (one of the two must be given). pl011_get_line reports what
- * was found. docs/design.md, "Line control". */
+ * was found. Premise: the firmware's last IBRD/FBRD write was followed by an LCR_H write (the
+ * TRM requires it for a divisor to take effect, 3.3.6): the line runs on the copies that write
+ * latched, which no register reads back, so the holding registers are what is read. With the
+ * FIFOs off, init's LCR_H write latches the holding values. After a pl011_set_line the port is
+ * no longer adopted. docs/design.md, "Line control". */
 #define PL011_FLAG_ADOPT_LINE (1u << 2)
 
 /* Wait bounds are in microseconds. PL011_WAIT_AUTO derives the bound from the backlog. */
@@ -618,7 +622,8 @@ uint32_t pl011_backlog_deadline_us(const struct pl011 *uart, size_t queued);
 /*
  * Send a break: wait for TX to drain (backlog deadline), hold the line low for duration_us
  * (at least two frame times are enforced), release. Errors: PL011_EINVAL, PL011_ESHUTDOWN,
- * PL011_ETIMEDOUT (TX did not drain; no break sent). Context: thread.
+ * PL011_ETIMEDOUT (TX did not drain; no break sent). Context: thread; not beside
+ * pl011_set_line (both write LCR_H).
  */
 int pl011_send_break(struct pl011 *uart, uint32_t duration_us);
 
@@ -655,9 +660,11 @@ struct pl011_line_config {
  * normally, and a panic that owns TX for longer than the hold waits makes it PL011_ETIMEDOUT;
  * pl011_flush, the interrupt handler and the getters are safe; pl011_read / pl011_getc on another core are
  * safe (a resume they make during the switch takes effect after it). Not with pl011_init,
- * pl011_shutdown, pl011_set_modem_lines or another pl011_set_line.
+ * pl011_shutdown, pl011_set_modem_lines, pl011_send_break (both write LCR_H) or another
+ * pl011_set_line.
  * Errors, each with the line, the rings and the counters as before: PL011_EINVAL (NULL, baud
- * 0, data bits, stop bits or parity out of range, flow control on a port with config.rs485); PL011_ESHUTDOWN (not started, or shutting down);
+ * 0, data bits, stop bits or parity out of range, flow control on a port with config.rs485;
+ * checked before PL011_EBAUD); PL011_ESHUTDOWN (not started, or shutting down);
  * PL011_EBAUD (the clock cannot make the baud within tolerance, or an adopted port with no
  * clock_hz); PL011_EBUSY (RX paused because the ring is full, with flow control RTS held off:
  * read first; or, once RTS is deasserted, the ring has no room for a FIFO's worth while the
@@ -683,7 +690,8 @@ int pl011_get_line(const struct pl011 *uart, struct pl011_line_config *out);
 
 /*
  * Set the outputs in `mask` (PL011_MODEM_RTS, PL011_MODEM_DTR) to `values`; the others keep
- * their state, which pl011_set_line keeps too. pl011_init asserts RTS and leaves DTR off.
+ * their state, which pl011_set_line keeps too, except that a pl011_set_line turning flow
+ * control off asserts RTS (as pl011_init does). pl011_init asserts RTS and leaves DTR off.
  * Errors, nothing changed: PL011_EINVAL (NULL, other bits in mask), PL011_ESHUTDOWN,
  * PL011_EBUSY (RTS in mask while hardware flow control or the RS-485 driver enable drives it;
  * DTR may still be set). Context: thread; not beside

@@ -60,9 +60,9 @@ static int check_ring_buffer(const uint8_t *buffer, size_t size)
 }
 
 /* The line fields, which an adopted line (PL011_FLAG_ADOPT_LINE) does not use. */
-static int check_format(const struct pl011_config *config)
+int pl011_check_format(const struct pl011_config *config)
 {
-	if (config->clock_hz == 0 || config->baud == 0)
+	if (config->baud == 0)
 		return PL011_EINVAL;
 	if (config->data_bits < 5 || config->data_bits > 8)
 		return PL011_EINVAL;
@@ -77,8 +77,9 @@ static int check_config(const struct pl011_config *config)
 {
 	if (config->base == 0 || (config->base & 3u) != 0)
 		return PL011_EINVAL;
-	if ((config->flags & PL011_FLAG_ADOPT_LINE) != 0 ? config->clock_hz == 0 && config->baud == 0
-							 : check_format(config) != 0)
+	if ((config->flags & PL011_FLAG_ADOPT_LINE) != 0
+		    ? config->clock_hz == 0 && config->baud == 0
+		    : config->clock_hz == 0 || pl011_check_format(config) != 0)
 		return PL011_EINVAL;
 	if ((unsigned)config->tx_mode > (unsigned)PL011_TX_MEASURED)
 		return PL011_EINVAL;

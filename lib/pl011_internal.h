@@ -306,6 +306,8 @@ struct pl011_plan {
 /* Check a config and compute what programming it means (lib/pl011.c); 0 or PL011_EINVAL,
  * PL011_EBAUD. Reads registers only for PL011_FLAG_ADOPT_LINE. */
 int pl011_make_plan(const struct pl011_config *config, struct pl011_plan *plan);
+/* PL011_EINVAL when baud is 0 or data_bits, stop_bits or parity is out of range, else 0. */
+int pl011_check_format(const struct pl011_config *config);
 /* TRM 3.3.8 (lib/pl011.c): disable, wait for BUSY to clear within frame_budget_us, move the RX
  * FIFO into `received` (NULL: count it discarded), flush the FIFOs by clearing FEN, mask and
  * clear every interrupt. */

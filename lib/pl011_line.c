@@ -75,24 +75,38 @@ int pl011_get_line(const struct pl011 *uart, struct pl011_line_config *out)
 
 /* ---- changing the line on a running port ---- */
 
-/* The config the new line means: the port's own, with the line's fields. */
+/* The config the new line means: the port's own, with the line's fields, no longer adopted. */
 static int plan_line(const struct pl011 *uart, const struct pl011_line_config *line,
-		     struct pl011_plan *plan)
+		     struct pl011_config *wanted, struct pl011_plan *plan)
 {
-	struct pl011_config wanted = uart->config;
-	wanted.baud = line->baud;
-	wanted.data_bits = line->data_bits;
-	wanted.stop_bits = line->stop_bits;
-	wanted.parity = line->parity;
+	*wanted = uart->config;
+	wanted->baud = line->baud;
+	wanted->data_bits = line->data_bits;
+	wanted->stop_bits = line->stop_bits;
+	wanted->parity = line->parity;
 	if (line->baud_tolerance_ppm != 0)
-		wanted.baud_tolerance_ppm = line->baud_tolerance_ppm;
-	wanted.flags &= ~(PL011_FLAG_ADOPT_LINE | PL011_FLAG_RTS_CTS);
+		wanted->baud_tolerance_ppm = line->baud_tolerance_ppm;
+	wanted->flags &= ~(PL011_FLAG_ADOPT_LINE | PL011_FLAG_RTS_CTS);
 	if (line->flow_control)
-		wanted.flags |= PL011_FLAG_RTS_CTS;
-	/* An adopted line of unknown clock: no divisor can be computed for any rate. */
-	if (wanted.clock_hz == 0)
-		return line->baud == 0 ? PL011_EINVAL : PL011_EBAUD;
-	return pl011_make_plan(&wanted, plan);
+		wanted->flags |= PL011_FLAG_RTS_CTS;
+	/* An adopted line of unknown clock: no divisor can be computed for any rate; bad fields
+	 * are still PL011_EINVAL first, as with a clock. */
+	if (wanted->clock_hz == 0)
+		return pl011_check_format(wanted) != 0 ? PL011_EINVAL : PL011_EBAUD;
+	return pl011_make_plan(wanted, plan);
+}
+
+/* The port's config says the line it now runs: the divisors are ours, so a later shutdown or
+ * line change treats the port as not adopted (pl011_line_keeps_format). Only the line's
+ * fields: the rest may be read by a writer on another core meanwhile. */
+static void remember_line(struct pl011 *uart, const struct pl011_config *wanted)
+{
+	uart->config.baud = wanted->baud;
+	uart->config.data_bits = wanted->data_bits;
+	uart->config.stop_bits = wanted->stop_bits;
+	uart->config.parity = wanted->parity;
+	uart->config.baud_tolerance_ppm = wanted->baud_tolerance_ppm;
+	uart->config.flags = wanted->flags;
 }
 
 /* The new CR: the plan's, with DTR as set by hand, and RTS too while no flow control drives it
@@ -149,12 +163,20 @@ static void imsc_thaw(struct pl011 *uart)
 						__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 			break;
 	}
-	/* A reader that resumed RX while IMSC was frozen cleared the pause but could not unmask:
-	 * look at the pause after the thaw, so that it or we unmask. */
-	uint32_t rx = 0;
-	if (pl011_rx_uses_ring(uart) && !rx_paused(uart))
-		rx = uart->line.rx_imsc & (PL011_INT_RX | PL011_INT_RT);
-	pl011_imsc_update(uart, 0, rx);
+	/* While frozen, neither a pause (the handler on another core) nor a resume (a reader)
+	 * could change the word: RX and RT are still as before the freeze. Set them from the
+	 * pause as it is after the thaw; a pause after our look masks by itself. A resume between
+	 * our look and our mask unmasks first and our mask would undo it: look again. */
+	uint32_t rx = uart->line.rx_imsc & (PL011_INT_RX | PL011_INT_RT);
+	if (!pl011_rx_uses_ring(uart)) {
+		pl011_imsc_update(uart, 0, 0);
+	} else if (rx_paused(uart)) {
+		pl011_imsc_update(uart, rx, 0);
+		if (!rx_paused(uart))
+			pl011_imsc_update(uart, 0, rx);
+	} else {
+		pl011_imsc_update(uart, 0, rx);
+	}
 }
 
 static void resume(struct pl011 *uart)
@@ -184,8 +206,9 @@ int pl011_set_line(struct pl011 *uart, const struct pl011_line_config *line, uin
 		return PL011_EINVAL;
 	if (!pl011_is_running(uart))
 		return PL011_ESHUTDOWN;
+	struct pl011_config wanted;
 	struct pl011_plan plan;
-	int err = plan_line(uart, line, &plan);
+	int err = plan_line(uart, line, &wanted, &plan);
 	if (err != 0)
 		return err;
 	if (rx_paused(uart))
@@ -220,6 +243,7 @@ int pl011_set_line(struct pl011 *uart, const struct pl011_line_config *line, uin
 		return err;
 	}
 	switch_line(uart, &plan);
+	remember_line(uart, &wanted);
 	resume(uart);
 	return 0;
 }

@@ -752,6 +752,7 @@ void pl011_tx_reset(struct pl011 *uart, uint32_t tx_level)
 	__atomic_store_n(&uart->tx.beside, 0u, __ATOMIC_RELAXED);
 	__atomic_store_n(&uart->tx.stall_feeding, 0u, __ATOMIC_RELAXED);
 	__atomic_store_n(&uart->tx.panic_budget_us, 0u, __ATOMIC_RELAXED);
+	pl011_io_barrier(); /* init's register writes land before another core can take TX */
 	pl011_atomic_store(&uart->tx.owner, 0u, __ATOMIC_SEQ_CST);
 }
 

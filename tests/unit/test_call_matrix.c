@@ -12,6 +12,7 @@
 #include "cores.h"
 #include "harness.h"
 #include "invariants.h"
+#include "pl011_io.h"
 #include "pl011_regs.h"
 
 /*
@@ -656,6 +657,85 @@ static void test_call_matrix_under_scripted_slices(void **state)
 	for_each_pair(scripted, "scripted slices");
 }
 
+/*
+ * pl011_init on core 0, then a panic (or a write) on core 1 the moment TX is free, with posted
+ * Device writes: init's last register writes (the FEN set and clear of the quiesce, the line,
+ * CR, IMSC) may still be in flight when core 1 takes TX, and unless init orders them before
+ * freeing TX, its FEN clear lands after core 1's first DR write and flushes it. Core 0 goes on
+ * with work that touches no register (its steps still pass: the model's points, which land
+ * core 1's writes), the cores alternating every 1 to 3 points; init's writes stay in flight
+ * for 6, 8 or 16 of core 1's points (the panic's first DR write lands after about 7).
+ */
+static const unsigned init_posted_points[] = {6u, 8u, 16u};
+static bool init_done;
+static int init_result, after_init_result;
+static bool after_init_writes;
+static const uint8_t after_init_bytes[PANIC_BYTES] = {'P', 'A', 'N', 'I', 'C'};
+
+static void init_then_panic_body(int core, void *context)
+{
+	(void)context;
+	if (core == 0) {
+		init_result = harness_start(&h);
+		init_done = true;
+		while (!cores_finished(1))
+			pl011_io_atomic_point();
+		return;
+	}
+	while (!init_done)
+		cores_yield();
+	after_init_result = after_init_writes
+				    ? pl011_write(&h.uart, after_init_bytes, PANIC_BYTES, PL011_NO_WAIT)
+				    : pl011_write_panic(&h.uart, after_init_bytes, PANIC_BYTES);
+}
+
+static void test_init_orders_its_writes_before_freeing_tx(void **state)
+{
+	(void)state;
+	unsigned runs = 0, lost = 0;
+	for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
+		for (size_t l = 0; l < sizeof lines / sizeof lines[0]; l++)
+			for (unsigned k = 0; k < 18u; k++) {
+				int writes = (int)(k % 2u);
+				unsigned in_flight = init_posted_points[k / 2u % 3u];
+				harness_setup(&h, lines[l].uartclk_hz, 16);
+				h.config.baud = lines[l].baud;
+				h.config.tx_mode = modes[m];
+				h.config.rx_mode = PL011_RX_LOW_LATENCY;
+				after_init_writes = writes != 0;
+				init_done = false;
+				init_result = after_init_result = -100;
+				const struct cores_plan plan = {.first_slice = 1,
+								.slice = 1u + k / 6u};
+				pl011_model_set_posted_writes(cores_current, in_flight, false);
+				cores_run(&plan, init_then_panic_body, NULL);
+				pl011_model_set_posted_writes(NULL, 0, false);
+				assert_int_equal(init_result, 0);
+				assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+				runs++;
+				uint8_t got[2u * PANIC_BYTES];
+				size_t len = harness_wire(&h, got, sizeof got);
+				if (after_init_result != (int)PANIC_BYTES || len != PANIC_BYTES ||
+				    memcmp(got, after_init_bytes, PANIC_BYTES) != 0 ||
+				    pl011_model_counters(h.model)->tx_fen_flushed != 0) {
+					print_message("%s after init, mode %d, %s line, slices of %u, "
+						      "writes in flight for %u points: returned %d, wire "
+						      "has %zu bytes, %llu flushed by FEN\n",
+						      writes ? "write" : "panic", modes[m],
+						      lines[l].name, (unsigned)plan.slice, in_flight,
+						      after_init_result, len,
+						      (unsigned long long)pl011_model_counters(h.model)
+							      ->tx_fen_flushed);
+					lost++;
+				}
+				harness_teardown(&h);
+			}
+	print_message("init then a panic or a write on the other core, posted writes: %u runs, "
+		      "%u lost a byte\n",
+		      runs, lost);
+	assert_int_equal(lost, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -664,6 +744,7 @@ int main(void)
 		cmocka_unit_test(test_call_matrix_at_zero_interrupt_latency),
 		cmocka_unit_test(test_call_matrix_with_posted_writes),
 		cmocka_unit_test(test_call_matrix_catches_the_barriers_removed),
+		cmocka_unit_test(test_init_orders_its_writes_before_freeing_tx),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

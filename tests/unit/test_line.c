@@ -7,6 +7,7 @@
 
 #include <cmocka.h>
 
+#include "cores.h"
 #include "harness.h"
 #include "pl011_io.h"
 #include "pl011_regs.h"
@@ -74,14 +75,21 @@ static void expect_frames(size_t from, size_t to, uint32_t divisor, uint32_t lcr
 	}
 }
 
-static void start(enum pl011_tx_mode tx_mode, enum pl011_rx_mode rx_mode, uint32_t flags)
+static void start_with_rx_ring(enum pl011_tx_mode tx_mode, enum pl011_rx_mode rx_mode,
+			       uint32_t flags, size_t rx_ring)
 {
 	harness_setup(&h, CLOCK_HZ, 16);
 	h.config.tx_mode = tx_mode;
 	h.config.rx_mode = rx_mode;
 	h.config.flags = flags;
+	h.config.rx_buffer_size = rx_ring;
 	assert_int_equal(harness_start(&h), 0);
 	rx_count = 0;
+}
+
+static void start(enum pl011_tx_mode tx_mode, enum pl011_rx_mode rx_mode, uint32_t flags)
+{
+	start_with_rx_ring(tx_mode, rx_mode, flags, HARNESS_RX_RING);
 }
 
 static const enum pl011_tx_mode all_modes[] = {
@@ -327,6 +335,126 @@ static void test_reads_during_the_switch_resume_rx_after_it(void **state)
 }
 
 /*
+ * A handler on core 1 that has read MIS (RX) drains into a ring that fills with characters
+ * still in the FIFO, and pauses RX while set_line on core 0 has IMSC frozen: its mask does
+ * nothing then, so the thaw must mask for it. Directed: core 1 yields at the j-th point after
+ * its MIS read, core 0 yields back at its first point with IMSC frozen, then core 1 finishes.
+ * After the call, RX and RT are masked exactly while RX is paused (else the handler is entered
+ * endlessly with nothing it can drain), also when a reader resumes RX at the n-th point after
+ * the thaw (n = 1..10, or no reader), and a read resumes RX.
+ */
+#define PAUSE_RING 64u
+static uint64_t mis_reads_before;
+static unsigned points_after_mis, yield_after, points_after_thaw, read_after_thaw;
+static bool core1_yielded, core0_yielded, paused_while_frozen, in_thaw_reader;
+static unsigned resumed_after_thaw;
+
+static void pause_under_freeze_at_point(void *context)
+{
+	(void)context;
+	if (cores_current() == 1 && !core1_yielded &&
+	    pl011_model_counters(h.model)->reads[PL011_MIS / 4u] > mis_reads_before &&
+	    points_after_mis++ == yield_after) {
+		core1_yielded = true;
+		cores_yield();
+	} else if (cores_current() == 0 && core1_yielded && !core0_yielded &&
+		   (h.uart.imsc & (1u << 31)) != 0) {
+		core0_yielded = true;
+		bool paused = h.uart.rx.paused != 0;
+		cores_yield();
+		paused_while_frozen = !paused && h.uart.rx.paused != 0;
+	} else if (core0_yielded && read_after_thaw != 0 && !in_thaw_reader &&
+		   (h.uart.imsc & (1u << 31)) == 0 && ++points_after_thaw == read_after_thaw) {
+		/* A reader on a third context, right after the thaw: it resumes RX. */
+		in_thaw_reader = true;
+		bool paused = h.uart.rx.paused != 0;
+		read_some();
+		resumed_after_thaw += paused && h.uart.rx.paused == 0;
+		in_thaw_reader = false;
+	}
+}
+
+static int pause_under_freeze_result;
+
+static void pause_under_freeze_body(int core, void *context)
+{
+	(void)context;
+	static const struct pl011_line_config line = {.baud = 57600, .data_bits = 8,
+						      .stop_bits = 1};
+	if (core == 1)
+		pl011_irq_handler(&h.uart);
+	else {
+		cores_yield(); /* the handler first */
+		pause_under_freeze_result = pl011_set_line(&h.uart, &line, PL011_WAIT_AUTO);
+	}
+}
+
+static void test_a_pause_while_imsc_is_frozen_leaves_rx_masked(void **state)
+{
+	(void)state;
+	harness_fill_random(rx_sent, sizeof rx_sent, 77u);
+	unsigned hits = 0, refused = 0, wrong = 0, runs = 0;
+	resumed_after_thaw = 0;
+	for (unsigned run = 0; run < 24u * 11u; run++) {
+		yield_after = run / 11u;
+		read_after_thaw = run % 11u;
+		points_after_thaw = 0;
+		runs++;
+		start_with_rx_ring(PL011_TX_HALF_FIFO, PL011_RX_LOW_LATENCY, 0, PAUSE_RING);
+		/* The ring 4 short of full, then 8 characters (the RX trigger) the handler is for. */
+		uint64_t end = pl011_model_rx_inject_stream(h.model, rx_sent, PAUSE_RING - 4u,
+							    pl011_model_now_ns(h.model));
+		pl011_model_advance_to(h.model, end + 1000000u);
+		assert_int_equal(pl011_ring_count(&h.uart.rx.ring), PAUSE_RING - 4u);
+		pl011_model_set_irq_handler(h.model, NULL, NULL);
+		end = pl011_model_rx_inject_stream(h.model, rx_sent + PAUSE_RING - 4u, 8u,
+						   pl011_model_now_ns(h.model));
+		pl011_model_advance_to(h.model, end + 1000u);
+		assert_true(pl011_model_irq_line(h.model));
+
+		mis_reads_before = pl011_model_counters(h.model)->reads[PL011_MIS / 4u];
+		points_after_mis = 0;
+		core1_yielded = core0_yielded = paused_while_frozen = false;
+		const struct cores_plan plan = {.first_slice = UINT64_MAX, .slice = UINT64_MAX,
+						.at_point = pause_under_freeze_at_point};
+		cores_run(&plan, pause_under_freeze_body, NULL);
+		harness_route_irq(&h);
+		hits += paused_while_frozen;
+		refused += pause_under_freeze_result == PL011_EBUSY;
+		assert_true(pause_under_freeze_result == 0 || pause_under_freeze_result == PL011_EBUSY);
+
+		bool paused = h.uart.rx.paused != 0;
+		uint32_t rx_bits = pl011_model_peek(h.model, PL011_IMSC) &
+				   (PL011_INT_RX | PL011_INT_RT);
+		if (paused == (rx_bits != 0)) {
+			print_message("point %u after MIS, reader at %u after the thaw: set_line "
+				      "returned %s with RX %s and IMSC 0x%x\n",
+				      yield_after, read_after_thaw,
+				      pl011_error_name(pause_under_freeze_result),
+				      paused ? "paused" : "running",
+				      pl011_model_peek(h.model, PL011_IMSC));
+			wrong++;
+			harness_teardown(&h);
+			continue;
+		}
+		/* A reader frees room: RX resumes and every character arrives, in order. */
+		for (unsigned i = 0; i < 1000u && rx_count < PAUSE_RING + 4u; i++) {
+			read_some();
+			pl011_model_advance(h.model, 100000u);
+		}
+		assert_int_equal(rx_count, PAUSE_RING + 4u);
+		assert_memory_equal(rx_got, rx_sent, rx_count);
+		harness_teardown(&h);
+	}
+	print_message("pause under the freeze: %u runs, %u paused while frozen, %u resumed by a "
+		      "reader after the thaw, %u refused with PL011_EBUSY, %u left IMSC against "
+		      "the pause\n",
+		      runs, hits, resumed_after_thaw, refused, wrong);
+	assert_int_equal(wrong, 0);
+	assert_true(hits > 0 && resumed_after_thaw > 0);
+}
+
+/*
  * A writer on another core that primes the FIFO after the drain ended and before TX is held:
  * modelled by a pl011_write run at the n-th preemption point (register access or atomic
  * operation) after the port was first seen drained, for every n up to 40. Its bytes must all
@@ -480,6 +608,21 @@ static void test_adopt_reports_the_firmware_line_and_writes_no_line_register(voi
 		assert_int_equal(pl011_model_peek(h.model, PL011_LCR_H), lcr_h_8e1);
 		harness_teardown(&h);
 	}
+	/* After a line change the divisors are ours: the port is no longer adopted, so the next
+	 * change and the shutdown flush the FIFOs (FEN set and cleared) as on any port. */
+	start_adopting(PL011_TX_HALF_FIFO, CLOCK_HZ, 0);
+	firmware_programs(lcr_h_8e1);
+	assert_int_equal(harness_start(&h), 0);
+	const struct pl011_line_config line = {.baud = 57600, .data_bits = 8, .stop_bits = 1};
+	assert_int_equal(pl011_set_line(&h.uart, &line, PL011_WAIT_AUTO), 0);
+	assert_int_equal(h.uart.config.flags & PL011_FLAG_ADOPT_LINE, 0);
+	uint64_t lcr_h_writes = writes_of(PL011_LCR_H);
+	assert_int_equal(pl011_set_line(&h.uart, &line, PL011_WAIT_AUTO), 0);
+	assert_int_equal(writes_of(PL011_LCR_H), lcr_h_writes + 3u); /* FEN on, off, the line */
+	lcr_h_writes = writes_of(PL011_LCR_H);
+	assert_int_equal(pl011_shutdown(&h.uart, PL011_WAIT_AUTO), 0);
+	assert_int_equal(writes_of(PL011_LCR_H), lcr_h_writes + 2u);
+	harness_teardown(&h);
 }
 
 /* The Pi 5: no clock given, the firmware's rate stated; the bounds use it. */
@@ -494,6 +637,15 @@ static void test_adopt_without_a_clock_takes_the_stated_rate(void **state)
 	/* No divisor can be computed for a new rate without the clock. */
 	const struct pl011_line_config other = {.baud = 115200, .data_bits = 8, .stop_bits = 1};
 	assert_int_equal(pl011_set_line(&h.uart, &other, PL011_WAIT_AUTO), PL011_EBAUD);
+	/* Bad fields are PL011_EINVAL first, as with a clock. */
+	const struct pl011_line_config bad[] = {
+		{.baud = 115200, .data_bits = 9, .stop_bits = 1},
+		{.baud = 115200, .data_bits = 8, .stop_bits = 3},
+		{.baud = 115200, .data_bits = 8, .stop_bits = 1, .parity = (enum pl011_parity)9},
+		{.baud = 0, .data_bits = 8, .stop_bits = 1},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		assert_int_equal(pl011_set_line(&h.uart, &bad[i], PL011_WAIT_AUTO), PL011_EINVAL);
 	harness_teardown(&h);
 	/* Neither a clock nor a rate: refused, nothing written. */
 	start_adopting(PL011_TX_HALF_FIFO, 0, 0);
@@ -712,6 +864,13 @@ static void test_modem_lines_by_hand_and_status(void **state)
 	assert_int_equal(pl011_model_peek(h.model, PL011_CR), cr);
 	assert_int_equal(pl011_set_modem_lines(&h.uart, PL011_MODEM_DTR, 0), 0);
 	assert_int_equal(pl011_model_peek(h.model, PL011_CR), cr & ~PL011_CR_DTR);
+	/* RTS was deasserted by hand before flow control: leaving flow control asserts it (as
+	 * pl011_init does), as include/pl011.h says; DTR stays as set. */
+	assert_int_equal(pl011_set_line(&h.uart, &line, PL011_WAIT_AUTO), 0);
+	assert_int_equal(pl011_model_peek(h.model, PL011_CR) &
+				 (PL011_CR_RTS | PL011_CR_DTR | PL011_CR_RTSEN),
+			 PL011_CR_RTS);
+	assert_true(pl011_model_rts(h.model));
 	assert_int_equal(pl011_shutdown(&h.uart, PL011_WAIT_AUTO), 0);
 	assert_int_equal(pl011_set_modem_lines(&h.uart, PL011_MODEM_DTR, 0), PL011_ESHUTDOWN);
 	harness_teardown(&h);
@@ -725,6 +884,7 @@ int main(void)
 		HARNESS_TEST(test_200_switches_under_a_fast_stream_lose_nothing_with_flow_control, &h),
 		HARNESS_TEST(test_reads_during_the_switch_resume_rx_after_it, &h),
 		HARNESS_TEST(test_a_write_beside_the_switch_is_never_flushed, &h),
+		HARNESS_TEST(test_a_pause_while_imsc_is_frozen_leaves_rx_masked, &h),
 		HARNESS_TEST(test_adopt_reports_the_firmware_line_and_writes_no_line_register, &h),
 		HARNESS_TEST(test_adopt_without_a_clock_takes_the_stated_rate, &h),
 		HARNESS_TEST(test_adopt_turns_fifos_on_and_refuses_an_unprogrammed_uart, &h),
