@@ -862,8 +862,12 @@ int pl011_tx_wait_drained(struct pl011 *uart, uint32_t budget_us)
 /* Own TX within a bounded wait: another core may hold it for a refill or a polled write. */
 static bool tx_own_within(struct pl011 *uart, struct pl011_wait *wait)
 {
+	/* STOPPED with the port no longer running is shutdown's (or init's) for good: no use
+	 * waiting. pl011_set_line holds TX with STOPPED too, on a running port, and gives it
+	 * back: wait for it within the bound. */
 	bool owned = tx_try_own(uart);
-	while (!owned && !tx_stopped(uart) && !pl011_wait_expired(wait))
+	while (!owned && !(tx_stopped(uart) && !pl011_is_running(uart)) &&
+	       !pl011_wait_expired(wait))
 		owned = tx_try_own(uart);
 	return owned;
 }
@@ -1296,21 +1300,13 @@ int pl011_write_panic(struct pl011 *uart, const void *data, size_t len)
 
 bool pl011_tx_hold(struct pl011 *uart)
 {
+	/* As shutdown takes TX, without its second wait: STOPPED set under a live owner tells it
+	 * to let go (a POLLED writer gives up its write there), which a line change that may give
+	 * up itself must not cause. An owner that keeps TX past the wait changes nothing. */
 	struct pl011_wait wait;
 	pl011_wait_start(&wait, uart, tx_stop_wait_us(uart));
-	if (!tx_take_for_good(uart, &wait)) {
-		/* The owner kept TX: take back the STOPPED that tx_take_for_good set anyway (a
-		 * release clears only the owner's bits), so that nothing changed. */
-		uint32_t word = owner_load(uart);
-		while (!owner_swap(uart, &word, word & ~TX_STOPPED))
-			;
-		/* An owner that saw STOPPED let go masked at the end of its pass, perhaps just
-		 * after our wait ran out: nobody may own TX now with bytes queued and TXIM
-		 * masked. Start them again, as a writer's kick would. */
-		if (pl011_tx_uses_ring(uart))
-			tx_kick(uart);
+	if (!tx_take_when_free(uart, owner_claim(uart) | TX_STOPPED, &wait))
 		return false;
-	}
 	pl011_wait_start(&wait, uart, tx_stop_wait_us(uart));
 	tx_wait_beside_done(uart, &wait);
 	/* As pl011_tx_stop: frozen only with TX taken, then the word says TXIM is masked. */
