@@ -437,10 +437,13 @@ static void test_set_line_changes_rs485_on_a_running_port(void **state)
 		expect_bracketed_by(&second, 200, 250, on_second, off, "second");
 		assert_true(pl011_model_rts(h.model)); /* RTS asserted, as pl011_init leaves it */
 		size_t after_off = pl011_model_rts_edge_count(h.model);
+		advance_with_timer(pl011_model_now_ns(h.model) + settle); /* a tick still due */
+		size_t arms = harness_timer.arms;
 		queue_bytes(50, 7);
 		advance_with_timer(pl011_model_now_ns(h.model) + settle);
 		assert_int_equal(pl011_model_wire_len(h.model), 300);
 		assert_int_equal(pl011_model_rts_edge_count(h.model), after_off);
+		assert_int_equal(harness_timer.arms, arms); /* TX done no longer wanted: no tick */
 		assert_int_equal(pl011_set_modem_lines(&h.uart, PL011_MODEM_RTS, 0), 0);
 		assert_false(pl011_model_rts(h.model));
 		harness_teardown(&h);
