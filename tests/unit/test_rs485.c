@@ -163,25 +163,35 @@ static void test_a_send_during_the_after_delay_keeps_de_on(void **state)
 	harness_teardown(&h);
 }
 
-/* Every wire character lies inside a DE bracket: DE on from before_us ahead of its start bit
- * to after_us past its stop bit, with no edge between. */
-static void expect_every_character_bracketed(uint32_t flags, uint32_t before_us, uint32_t after_us)
+/* Wire characters [from, to) each inside a bracket of `bus` read from edges [edge_from,
+ * edge_to) only, DE off before the first of them: DE on from before_us ahead of the start bit
+ * to after_us past the stop bit, with no edge between. */
+static void expect_bracketed_by(const struct pl011_rs485 *bus, size_t from, size_t to,
+				size_t edge_from, size_t edge_to, const char *what)
 {
-	size_t edges = pl011_model_rts_edge_count(h.model);
-	for (size_t i = 0; i < pl011_model_wire_len(h.model); i++) {
-		uint64_t from = pl011_model_wire_start_ns(h.model, i) - before_us * 1000u;
-		uint64_t to = pl011_model_wire_end_ns(h.model, i) + after_us * 1000u;
+	for (size_t i = from; i < to; i++) {
+		uint64_t start_ns = pl011_model_wire_start_ns(h.model, i);
+		uint64_t end_ns = pl011_model_wire_end_ns(h.model, i);
 		bool on = false;
-		for (size_t e = 0; e < edges; e++) {
+		for (size_t e = edge_from; e < edge_to; e++) {
 			uint64_t at = pl011_model_rts_edge_ns(h.model, e);
-			if (at <= from)
-				on = de_edge_on(e, flags);
-			else if (at < to)
-				fail_msg("character %zu: DE edge %zu inside its bracket", i, e);
+			if (at + bus->delay_before_us * 1000u <= start_ns)
+				on = de_edge_on(e, bus->flags);
+			else if (at < end_ns + bus->delay_after_us * 1000u)
+				fail_msg("%s: character %zu has DE edge %zu inside its bracket", what, i,
+					 e);
 		}
 		if (!on)
-			fail_msg("character %zu sent with DE off", i);
+			fail_msg("%s: character %zu sent without its DE on", what, i);
 	}
+}
+
+/* Every wire character lies inside a DE bracket of these settings, over the whole edge log. */
+static void expect_every_character_bracketed(uint32_t flags, uint32_t before_us, uint32_t after_us)
+{
+	const struct pl011_rs485 bus = {flags, before_us, after_us};
+	expect_bracketed_by(&bus, 0, pl011_model_wire_len(h.model), 0,
+			    pl011_model_rts_edge_count(h.model), "every send");
 }
 
 /* A write that comes during a tick (an interrupt of higher priority, at each point of the TX
@@ -325,29 +335,6 @@ static void test_shutdown_releases_de(void **state)
 }
 
 /* ---- RS-485 changed by pl011_set_line on a running port ---- */
-
-/* Wire characters [from, to) each inside a bracket of `bus` read from edges [edge_from,
- * edge_to) only, DE off before the first of them: DE on from before_us ahead of the start bit
- * to after_us past the stop bit, with no edge between. */
-static void expect_bracketed_by(const struct pl011_rs485 *bus, size_t from, size_t to,
-				size_t edge_from, size_t edge_to, const char *what)
-{
-	for (size_t i = from; i < to; i++) {
-		uint64_t start_ns = pl011_model_wire_start_ns(h.model, i);
-		uint64_t end_ns = pl011_model_wire_end_ns(h.model, i);
-		bool on = false;
-		for (size_t e = edge_from; e < edge_to; e++) {
-			uint64_t at = pl011_model_rts_edge_ns(h.model, e);
-			if (at + bus->delay_before_us * 1000u <= start_ns)
-				on = de_edge_on(e, bus->flags);
-			else if (at < end_ns + bus->delay_after_us * 1000u)
-				fail_msg("%s: character %zu has DE edge %zu inside its bracket", what, i,
-					 e);
-		}
-		if (!on)
-			fail_msg("%s: character %zu sent without its DE on", what, i);
-	}
-}
 
 /* Queue `n` bytes (no wait: what the FIFO does not take is still queued when the caller goes
  * on). */
