@@ -224,7 +224,7 @@ typedef void (*pl011_timer_fn)(uint32_t delay_us, void *context);
  * the driver waits delay_after_us (a second tick) and releases DE. Needs an interrupt TX mode
  * and config.event_timer; not with PL011_FLAG_RTS_CTS (flow control owns RTS). A panic write
  * does not drive DE (docs/events.md says why). Errors at init: PL011_EINVAL, nothing touched.
- * The settings change only with pl011_init (no setter on a running port).
+ * On a running port pl011_set_line changes, turns on or turns off the settings.
  */
 #define PL011_RS485_DELAY_MAX_US 10000u /* each delay at most 10 ms (docs/waiting.md) */
 /* nUARTRTS low while sending (CR.RTS set), high otherwise. Without it: high while sending
@@ -638,6 +638,11 @@ struct pl011_line_config {
 	enum pl011_parity parity;
 	bool flow_control;           /* RTS/CTS, as PL011_FLAG_RTS_CTS */
 	uint32_t baud_tolerance_ppm; /* 0 = the config's (or PL011_BAUD_TOLERANCE_PPM) */
+	/* RS-485 (config.rs485): NULL keeps the port's as it is (on or off), a pointer turns it on
+	 * with those settings (copied), rs485_off (with NULL) turns it off. pl011_get_line reports
+	 * NULL and false: what it returns, given back, keeps RS-485. */
+	const struct pl011_rs485 *rs485;
+	bool rs485_off;
 };
 
 /*
@@ -662,9 +667,15 @@ struct pl011_line_config {
  * safe (a resume they make during the switch takes effect after it). Not with pl011_init,
  * pl011_shutdown, pl011_set_modem_lines, pl011_send_break (both write LCR_H) or another
  * pl011_set_line.
+ * RS-485 (line->rs485, line->rs485_off): a change is made in the same hold, TX drained: DE, if
+ * still on from the last send, is released by the old settings first (their after-delay, + 1
+ * us, waited here), and every send after the switch is bracketed by the new ones. Turned off,
+ * RTS is left asserted, as pl011_init leaves it.
  * Errors, each with the line, the rings and the counters as before: PL011_EINVAL (NULL, baud
- * 0, data bits, stop bits or parity out of range, flow control on a port with config.rs485;
- * checked before PL011_EBAUD); PL011_ESHUTDOWN (not started, or shutting down);
+ * 0, data bits, stop bits or parity out of range; RS-485 together with flow control, after the
+ * call or by keeping the port's; RS-485 settings pl011_init would refuse: unknown flags, a
+ * delay above PL011_RS485_DELAY_MAX_US, no config.event_timer, PL011_TX_POLLED; rs485 and
+ * rs485_off both given; checked before PL011_EBAUD); PL011_ESHUTDOWN (not started, or shutting down);
  * PL011_EBAUD (the clock cannot make the baud within tolerance, or an adopted port with no
  * clock_hz); PL011_EBUSY (RX paused because the ring is full, with flow control RTS held off:
  * read first; or, once RTS is deasserted, the ring has no room for a FIFO's worth while the

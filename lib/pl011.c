@@ -298,7 +298,7 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 	uart->line.rx_imsc = plan.imsc;
 	uart->line.irq_passes = plan.tx_level > PL011_LEVEL_1_2 ? 4u : 1u;
 	uart->line.fifo_depth = fifo_depth_from_id(uart);
-	pl011_rs485_adopt(uart, config);
+	pl011_rs485_adopt(uart, config->rs485);
 
 	/* The character in flight runs at the old rate: budget by the slower of the two. */
 	uint64_t old_frame_ns = frame_ns_in_hardware(uart);

@@ -254,8 +254,9 @@ static inline void pl011_events_tx_ring_emptied(struct pl011 *uart)
 
 /* pl011_init: PL011_EINVAL for an RS-485 setting the config cannot serve (include/pl011.h). */
 int pl011_rs485_check(const struct pl011_config *config);
-/* pl011_init, after the instance is cleared: copy the settings in, point the config at them. */
-void pl011_rs485_adopt(struct pl011 *uart, const struct pl011_config *config);
+/* pl011_init after the config is copied, or pl011_set_line with TX held and DE released: copy
+ * the settings in (NULL = off), point the config at them, TX done wanted as they need it. */
+void pl011_rs485_adopt(struct pl011 *uart, const struct pl011_rs485 *rs485);
 /* CR.RTS for DE asserted (sending) or released, by the polarity in flags. */
 uint32_t pl011_rs485_rts(uint32_t flags, bool sending);
 /* The CR bits DE owns (RTS, and RXE with PL011_RS485_RX_OFF): pl011_set_line keeps them. */
@@ -264,7 +265,7 @@ void pl011_rs485_assert(struct pl011 *uart);
 /* The tick: a drain ended (TX_DONE); release DE after the delay, as the TX owner. */
 void pl011_rs485_drain_ended(struct pl011 *uart, uint32_t sent);
 void pl011_rs485_tick(struct pl011 *uart);
-/* Shutdown, TX taken for good and drained: the after-delay, then DE released. */
+/* Shutdown or pl011_set_line, TX taken and drained: the after-delay, then DE released. */
 void pl011_rs485_stop(struct pl011 *uart);
 
 /* The TX owner, before the first DR write of a pass: DE asserted (RS-485). One load unused. */

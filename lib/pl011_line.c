@@ -70,6 +70,8 @@ int pl011_get_line(const struct pl011 *uart, struct pl011_line_config *out)
 	out->parity = parity_of(lcr_h);
 	out->flow_control = (uart->line.cr & PL011_CR_RTSEN) != 0;
 	out->baud_tolerance_ppm = 0;
+	out->rs485 = NULL;
+	out->rs485_off = false;
 	return 0;
 }
 
@@ -89,6 +91,11 @@ static int plan_line(const struct pl011 *uart, const struct pl011_line_config *l
 	wanted->flags &= ~(PL011_FLAG_ADOPT_LINE | PL011_FLAG_RTS_CTS);
 	if (line->flow_control)
 		wanted->flags |= PL011_FLAG_RTS_CTS;
+	/* RS-485 as pl011_init would check it, against the rest of the new line. */
+	if (line->rs485 != NULL && line->rs485_off)
+		return PL011_EINVAL;
+	if (line->rs485 != NULL || line->rs485_off)
+		wanted->rs485 = line->rs485;
 	/* An adopted line of unknown clock: no divisor can be computed for any rate; bad fields
 	 * are still PL011_EINVAL first, as with a clock. */
 	if (wanted->clock_hz == 0)
@@ -110,12 +117,16 @@ static void remember_line(struct pl011 *uart, const struct pl011_config *wanted)
 }
 
 /* The new CR: the plan's, with DTR as set by hand, and RTS too while no flow control drives it
- * before or after. */
-static uint32_t new_control(const struct pl011 *uart, const struct pl011_plan *plan)
+ * before or after. An RS-485 change takes RTS and RXE from the plan: DE was released first. */
+static uint32_t new_control(const struct pl011 *uart, const struct pl011_plan *plan,
+			    bool rs485_changes)
 {
-	uint32_t kept = PL011_CR_DTR | pl011_rs485_cr_bits(uart);
-	if (((uart->line.cr | plan->cr) & PL011_CR_RTSEN) == 0)
-		kept |= PL011_CR_RTS;
+	uint32_t kept = PL011_CR_DTR;
+	if (!rs485_changes) {
+		kept |= pl011_rs485_cr_bits(uart);
+		if (((uart->line.cr | plan->cr) & PL011_CR_RTSEN) == 0)
+			kept |= PL011_CR_RTS;
+	}
 	return (plan->cr & ~kept) | (uart->line.cr & kept);
 }
 
@@ -185,10 +196,17 @@ static void resume(struct pl011 *uart)
 	pl011_tx_give_back(uart);
 }
 
-/* TX held, IMSC frozen, the handlers out, the RX FIFO fits: the TRM sequence. */
-static void switch_line(struct pl011 *uart, const struct pl011_plan *plan)
+/* TX held, IMSC frozen, the handlers out, the RX FIFO fits: the TRM sequence, then the new
+ * RS-485 settings, DE released by the old ones before (TX drained, so no send is cut). */
+static void switch_line(struct pl011 *uart, const struct pl011_plan *plan,
+			const struct pl011_line_config *line)
 {
-	uint32_t cr = new_control(uart, plan);
+	bool rs485_changes = line->rs485 != NULL || line->rs485_off;
+	/* DE still on (within the after-delay of the last send) holds the bus: no station answers
+	 * before it goes off, so the receiver masked meanwhile misses nothing it should hear. */
+	if (rs485_changes)
+		pl011_rs485_stop(uart);
+	uint32_t cr = new_control(uart, plan, rs485_changes);
 	pl011_rx_count_masked_overrun(uart);
 	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u,
 			 pl011_rx_uses_ring(uart) ? &uart->rx.ring : NULL);
@@ -198,6 +216,8 @@ static void switch_line(struct pl011 *uart, const struct pl011_plan *plan)
 	uart->line.cr = cr;
 	uart->line.frame_ns = pl011_lcr_h_frame_ns(plan->lcr_h, plan->baud.actual_baud);
 	pl011_reg_write(uart, PL011_CR, cr);
+	if (rs485_changes)
+		pl011_rs485_adopt(uart, line->rs485);
 }
 
 int pl011_set_line(struct pl011 *uart, const struct pl011_line_config *line, uint32_t bound_us)
@@ -242,7 +262,7 @@ int pl011_set_line(struct pl011 *uart, const struct pl011_line_config *line, uin
 		resume(uart);
 		return err;
 	}
-	switch_line(uart, &plan);
+	switch_line(uart, &plan, line);
 	remember_line(uart, &wanted);
 	resume(uart);
 	return 0;

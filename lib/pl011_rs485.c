@@ -38,13 +38,14 @@ uint32_t pl011_rs485_cr_bits(const struct pl011 *uart)
 	       ((uart->events.rs485.flags & PL011_RS485_RX_OFF) != 0 ? PL011_CR_RXE : 0u);
 }
 
-void pl011_rs485_adopt(struct pl011 *uart, const struct pl011_config *config)
+void pl011_rs485_adopt(struct pl011 *uart, const struct pl011_rs485 *rs485)
 {
-	uart->events.tx_done_wanted = (config->event_mask & PL011_EVENT_TX_DONE) != 0 ||
-				      config->rs485 != NULL;
-	if (config->rs485 == NULL)
+	uart->events.tx_done_wanted = (uart->config.event_mask & PL011_EVENT_TX_DONE) != 0 ||
+				      rs485 != NULL;
+	uart->config.rs485 = NULL;
+	if (rs485 == NULL)
 		return;
-	uart->events.rs485 = *config->rs485;
+	uart->events.rs485 = *rs485;
 	uart->config.rs485 = &uart->events.rs485;
 }
 

@@ -340,6 +340,28 @@ static void test_rs485_shutdown_waits_the_after_delay(void **state)
 	harness_teardown(&h);
 }
 
+/* pl011_set_line changing RS-485 with DE still asserted: the old after-delay + 1 (then the
+ * switch's own register accesses and its two-frame BUSY wait, which the drained line ends at
+ * once), and DE released under the new settings. */
+static void test_rs485_set_line_waits_the_old_after_delay(void **state)
+{
+	(void)state;
+	static const struct pl011_rs485 rs485 = {.delay_after_us = PL011_RS485_DELAY_MAX_US};
+	static const struct pl011_rs485 low = {.flags = PL011_RS485_DE_LOW};
+	start_rs485(&rs485);
+	assert_int_equal(pl011_write(&h.uart, "a", 1, PL011_NO_WAIT), 1);
+	pl011_model_advance(h.model, 4u * pl011_model_frame_ns(h.model));
+	assert_false(pl011_model_rts(h.model)); /* DE asserted: pin high */
+	struct pl011_line_config line;
+	assert_int_equal(pl011_get_line(&h.uart, &line), 0);
+	line.rs485 = &low;
+	uint64_t start = now_us();
+	assert_int_equal(pl011_set_line(&h.uart, &line, PL011_WAIT_AUTO), 0);
+	expect_took(start, PL011_RS485_DELAY_MAX_US + 1u, "rs485 set_line after-delay");
+	assert_false(pl011_model_rts(h.model)); /* DE_LOW released: pin high */
+	harness_teardown(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -354,6 +376,7 @@ int main(void)
 		HARNESS_TEST(test_set_line_waits_its_backlog_deadline_then_two_frames, &h),
 		HARNESS_TEST(test_rs485_before_delay_waits_its_bound, &h),
 		HARNESS_TEST(test_rs485_shutdown_waits_the_after_delay, &h),
+		HARNESS_TEST(test_rs485_set_line_waits_the_old_after_delay, &h),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -163,25 +163,35 @@ static void test_a_send_during_the_after_delay_keeps_de_on(void **state)
 	harness_teardown(&h);
 }
 
-/* Every wire character lies inside a DE bracket: DE on from before_us ahead of its start bit
- * to after_us past its stop bit, with no edge between. */
-static void expect_every_character_bracketed(uint32_t flags, uint32_t before_us, uint32_t after_us)
+/* Wire characters [from, to) each inside a bracket of `bus` read from edges [edge_from,
+ * edge_to) only, DE off before the first of them: DE on from before_us ahead of the start bit
+ * to after_us past the stop bit, with no edge between. */
+static void expect_bracketed_by(const struct pl011_rs485 *bus, size_t from, size_t to,
+				size_t edge_from, size_t edge_to, const char *what)
 {
-	size_t edges = pl011_model_rts_edge_count(h.model);
-	for (size_t i = 0; i < pl011_model_wire_len(h.model); i++) {
-		uint64_t from = pl011_model_wire_start_ns(h.model, i) - before_us * 1000u;
-		uint64_t to = pl011_model_wire_end_ns(h.model, i) + after_us * 1000u;
+	for (size_t i = from; i < to; i++) {
+		uint64_t start_ns = pl011_model_wire_start_ns(h.model, i);
+		uint64_t end_ns = pl011_model_wire_end_ns(h.model, i);
 		bool on = false;
-		for (size_t e = 0; e < edges; e++) {
+		for (size_t e = edge_from; e < edge_to; e++) {
 			uint64_t at = pl011_model_rts_edge_ns(h.model, e);
-			if (at <= from)
-				on = de_edge_on(e, flags);
-			else if (at < to)
-				fail_msg("character %zu: DE edge %zu inside its bracket", i, e);
+			if (at + bus->delay_before_us * 1000u <= start_ns)
+				on = de_edge_on(e, bus->flags);
+			else if (at < end_ns + bus->delay_after_us * 1000u)
+				fail_msg("%s: character %zu has DE edge %zu inside its bracket", what, i,
+					 e);
 		}
 		if (!on)
-			fail_msg("character %zu sent with DE off", i);
+			fail_msg("%s: character %zu sent without its DE on", what, i);
 	}
+}
+
+/* Every wire character lies inside a DE bracket of these settings, over the whole edge log. */
+static void expect_every_character_bracketed(uint32_t flags, uint32_t before_us, uint32_t after_us)
+{
+	const struct pl011_rs485 bus = {flags, before_us, after_us};
+	expect_bracketed_by(&bus, 0, pl011_model_wire_len(h.model), 0,
+			    pl011_model_rts_edge_count(h.model), "every send");
 }
 
 /* A write that comes during a tick (an interrupt of higher priority, at each point of the TX
@@ -324,6 +334,213 @@ static void test_shutdown_releases_de(void **state)
 	harness_teardown(&h);
 }
 
+/* ---- RS-485 changed by pl011_set_line on a running port ---- */
+
+/* Queue `n` bytes (no wait: what the FIFO does not take is still queued when the caller goes
+ * on). */
+static void queue_bytes(size_t n, uint32_t seed)
+{
+	harness_fill_random(data, n, seed);
+	assert_int_equal(pl011_write(&h.uart, data, n, PL011_NO_WAIT), (int)n);
+	if (n > 32u)
+		assert_true(pl011_tx_queued(&h.uart) > 0);
+}
+
+static int set_rs485(const struct pl011_rs485 *bus, bool off)
+{
+	struct pl011_line_config line;
+	assert_int_equal(pl011_get_line(&h.uart, &line), 0);
+	assert_null(line.rs485); /* given back as it is, RS-485 is kept */
+	assert_false(line.rs485_off);
+	line.rs485 = bus;
+	line.rs485_off = off;
+	return pl011_set_line(&h.uart, &line, PL011_WAIT_AUTO);
+}
+
+/*
+ * On a running port with bytes queued each time: RS-485 turned on, its polarity and delays
+ * changed, turned off. The bytes queued before each call leave under the settings before it
+ * (none of them bracketed by the new ones: the edges they see end before the call returns),
+ * every send after it is bracketed by the new settings, and off means no DE edge at all and RTS
+ * free for pl011_set_modem_lines again.
+ */
+static void test_set_line_changes_rs485_on_a_running_port(void **state)
+{
+	(void)state;
+	const struct pl011_rs485 first = {.flags = PL011_RS485_RX_OFF,
+					  .delay_before_us = 30,
+					  .delay_after_us = 80};
+	const struct pl011_rs485 second = {.flags = PL011_RS485_DE_LOW,
+					   .delay_before_us = 150,
+					   .delay_after_us = 300};
+	for (int mode = PL011_TX_HALF_FIFO; mode <= PL011_TX_MEASURED; mode++) {
+		configure((enum pl011_tx_mode)mode, PL011_RX_LOW_LATENCY, 0, 0, 0);
+		h.config.rs485 = NULL;
+		assert_int_equal(harness_start(&h), 0);
+		uint64_t frame = pl011_model_frame_ns(h.model);
+		uint64_t settle = 3000u * frame + 2000000u;
+
+		/* Off -> first, 40 bytes queued: they leave before the switch, with RTS untouched. */
+		size_t edges = pl011_model_rts_edge_count(h.model);
+		queue_bytes(40, 1);
+		assert_int_equal(set_rs485(&first, false), 0);
+		assert_int_equal(pl011_model_wire_len(h.model), 40);
+		assert_int_equal(pl011_tx_queued(&h.uart), 0);
+		/* At most the switch's own edge (init's RTS asserted -> DE released). */
+		size_t on_first = pl011_model_rts_edge_count(h.model);
+		assert_true(on_first <= edges + 1u);
+		for (size_t e = edges; e < on_first; e++)
+			assert_true(pl011_model_rts_edge_ns(h.model, e) >=
+				    pl011_model_wire_end_ns(h.model, 39));
+		assert_false(de_now(first.flags));
+		assert_int_equal(pl011_set_modem_lines(&h.uart, PL011_MODEM_RTS, 0), PL011_EBUSY);
+		queue_bytes(100, 2);
+		advance_with_timer(pl011_model_now_ns(h.model) + settle);
+		assert_int_equal(pl011_model_wire_len(h.model), 140);
+		assert_false(de_now(first.flags));
+
+		/* first -> second, 60 bytes queued and DE on: they leave under the first settings,
+		 * whose after-delay set_line waits out before the switch. */
+		queue_bytes(60, 3);
+		assert_true(de_now(first.flags));
+		assert_int_equal(set_rs485(&second, false), 0);
+		assert_int_equal(pl011_model_wire_len(h.model), 200);
+		size_t on_second = pl011_model_rts_edge_count(h.model);
+		expect_bracketed_by(&first, 40, 200, on_first, on_second, "first");
+		assert_true(pl011_model_rts_edge_ns(h.model, on_second - 1u) >=
+			    pl011_model_wire_end_ns(h.model, 199) + first.delay_after_us * 1000u);
+		assert_false(de_now(second.flags));
+		queue_bytes(17, 4);
+		advance_with_timer(pl011_model_now_ns(h.model) + settle);
+		queue_bytes(3, 5); /* a second send under the same settings */
+		advance_with_timer(pl011_model_now_ns(h.model) + settle);
+		assert_int_equal(pl011_model_wire_len(h.model), 220);
+
+		/* second -> off, 30 bytes queued: bracketed by the second settings, then no edge. */
+		queue_bytes(30, 6);
+		assert_int_equal(set_rs485(NULL, true), 0);
+		assert_int_equal(pl011_model_wire_len(h.model), 250);
+		size_t off = pl011_model_rts_edge_count(h.model);
+		expect_bracketed_by(&second, 200, 250, on_second, off, "second");
+		assert_true(pl011_model_rts(h.model)); /* RTS asserted, as pl011_init leaves it */
+		size_t after_off = pl011_model_rts_edge_count(h.model);
+		advance_with_timer(pl011_model_now_ns(h.model) + settle); /* a tick still due */
+		size_t arms = harness_timer.arms;
+		queue_bytes(50, 7);
+		advance_with_timer(pl011_model_now_ns(h.model) + settle);
+		assert_int_equal(pl011_model_wire_len(h.model), 300);
+		assert_int_equal(pl011_model_rts_edge_count(h.model), after_off);
+		assert_int_equal(harness_timer.arms, arms); /* TX done no longer wanted: no tick */
+		assert_int_equal(pl011_set_modem_lines(&h.uart, PL011_MODEM_RTS, 0), 0);
+		assert_false(pl011_model_rts(h.model));
+		harness_teardown(&h);
+	}
+}
+
+struct port_snapshot {
+	struct pl011_stats stats;
+	size_t tx_queued, rx_available, edges;
+	uint64_t writes;
+	uint32_t cr, imsc;
+	struct pl011_rs485 settings;
+	bool rs485_on;
+};
+
+static void take_port_snapshot(struct port_snapshot *s)
+{
+	memset(s, 0, sizeof *s);
+	assert_int_equal(pl011_get_stats(&h.uart, &s->stats), 0);
+	s->tx_queued = pl011_tx_queued(&h.uart);
+	s->rx_available = pl011_ring_count(&h.uart.rx.ring);
+	s->edges = pl011_model_rts_edge_count(h.model);
+	s->writes = pl011_model_counters(h.model)->total_writes;
+	s->cr = pl011_model_peek(h.model, PL011_CR);
+	s->imsc = pl011_model_peek(h.model, PL011_IMSC);
+	s->rs485_on = h.uart.config.rs485 != NULL;
+	if (s->rs485_on)
+		s->settings = *h.uart.config.rs485;
+}
+
+static void expect_port_unchanged(const struct port_snapshot *before, const char *what)
+{
+	struct port_snapshot now;
+	take_port_snapshot(&now);
+	if (memcmp(&before->stats, &now.stats, sizeof now.stats) != 0)
+		fail_msg("%s: a counter moved", what);
+	if (before->tx_queued != now.tx_queued || before->rx_available != now.rx_available)
+		fail_msg("%s: a ring changed", what);
+	if (before->writes != now.writes || before->cr != now.cr || before->imsc != now.imsc ||
+	    before->edges != now.edges)
+		fail_msg("%s: a register was written", what);
+	if (before->rs485_on != now.rs485_on ||
+	    memcmp(&before->settings, &now.settings, sizeof now.settings) != 0)
+		fail_msg("%s: the RS-485 settings changed", what);
+}
+
+/* Every refused RS-485 change: PL011_EINVAL, with bytes queued both ways and nothing changed
+ * (registers, rings, counters, settings); the port then still sends with its old settings. */
+static void test_set_line_refuses_bad_rs485_and_changes_nothing(void **state)
+{
+	(void)state;
+	static const struct pl011_rs485 good = {.delay_before_us = 10, .delay_after_us = 10};
+	static const struct pl011_rs485 bad[] = {
+		{.delay_before_us = PL011_RS485_DELAY_MAX_US + 1u},
+		{.delay_after_us = PL011_RS485_DELAY_MAX_US + 1u},
+		{.flags = 1u << 2},
+	};
+	for (int on = 0; on <= 1; on++) {
+		start(PL011_TX_HYBRID, PL011_RX_LOW_LATENCY, 0, 20, 40);
+		if (on == 0)
+			assert_int_equal(set_rs485(NULL, true), 0);
+		queue_bytes(300, 9);
+		pl011_model_rx_inject(h.model, 'r', 0, pl011_model_now_ns(h.model));
+		advance_with_timer(pl011_model_now_ns(h.model) + 10u * pl011_model_frame_ns(h.model));
+		assert_true(pl011_tx_queued(&h.uart) > 0);
+		assert_int_equal(pl011_ring_count(&h.uart.rx.ring), 1);
+		struct port_snapshot before;
+		take_port_snapshot(&before);
+		for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+			assert_int_equal(set_rs485(&bad[i], false), PL011_EINVAL);
+			expect_port_unchanged(&before, "settings out of range");
+		}
+		assert_int_equal(set_rs485(&good, true), PL011_EINVAL);
+		expect_port_unchanged(&before, "settings and off together");
+		struct pl011_line_config line;
+		assert_int_equal(pl011_get_line(&h.uart, &line), 0);
+		line.flow_control = true;
+		line.rs485 = &good; /* turned on with flow control */
+		assert_int_equal(pl011_set_line(&h.uart, &line, PL011_WAIT_AUTO), PL011_EINVAL);
+		expect_port_unchanged(&before, "with flow control");
+		if (on != 0) {
+			line.rs485 = NULL; /* kept on, flow control turned on */
+			assert_int_equal(pl011_set_line(&h.uart, &line, PL011_WAIT_AUTO), PL011_EINVAL);
+			expect_port_unchanged(&before, "kept with flow control");
+		}
+		/* The config's own gaps: no timer to end a send, no ring for polled TX. */
+		h.uart.config.event_timer = NULL;
+		assert_int_equal(set_rs485(&good, false), PL011_EINVAL);
+		h.uart.config.event_timer = harness_timer_arm;
+		expect_port_unchanged(&before, "no event_timer");
+		advance_with_timer(pl011_model_now_ns(h.model) + 320u * pl011_model_frame_ns(h.model) +
+				   2000000u);
+		assert_int_equal(pl011_model_wire_len(h.model), 300);
+		if (on != 0)
+			expect_every_character_bracketed(0, 20, 40);
+		else
+			assert_int_equal(pl011_model_rts_edge_count(h.model), before.edges);
+		harness_teardown(&h);
+	}
+	/* Polled TX: no ring whose emptying ends a send. */
+	configure(PL011_TX_POLLED, PL011_RX_POLLED, 0, 0, 0);
+	h.config.rs485 = NULL;
+	assert_int_equal(harness_start(&h), 0);
+	struct port_snapshot before;
+	take_port_snapshot(&before);
+	assert_int_equal(set_rs485(&good, false), PL011_EINVAL);
+	expect_port_unchanged(&before, "polled TX");
+	harness_teardown(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -334,6 +551,8 @@ int main(void)
 		HARNESS_TEST(test_unsupported_combinations_change_nothing, &h),
 		HARNESS_TEST(test_the_largest_delays_are_kept, &h),
 		HARNESS_TEST(test_shutdown_releases_de, &h),
+		HARNESS_TEST(test_set_line_changes_rs485_on_a_running_port, &h),
+		HARNESS_TEST(test_set_line_refuses_bad_rs485_and_changes_nothing, &h),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
