@@ -4,22 +4,31 @@
  * The processes are the rows of docs/design.md's transition table: a writer thread on core 0
  * that queues W bytes one at a time and primes (tx_kick, tx_own_or_request), a panic write
  * that interrupts that thread at any point (panic_own; as owner it drains what was queued at
- * its entry, then its own bytes; beside a preempted owner it writes only into an empty FIFO
- * and leaves it empty), the UART interrupt handler on core 1 (pl011_tx_service_irq: the
- * latched refill with its blind count, or ICR then a request), the line, which empties the
- * FIFO one character at a time and latches TXRIS as the level passes down through the
- * trigger (TRM 2.8), and shutdown on core 0 after the writer (pl011_tx_stop). Sequential
- * consistency: lib/pl011_io.h's barrier before every release is what makes the register
- * writes part of that order. The FR read and the DR write it allows are separate steps.
+ * its entry, then its own bytes, then its last pass with PANIC; beside a preempted owner it
+ * writes only into an empty FIFO, leaves it empty, then restarts the ring: panic_last_pass),
+ * the UART interrupt handler on core 1 (pl011_tx_service_irq: the latched refill with its
+ * blind count, or ICR then a request), the line, which empties the FIFO one character at a
+ * time and latches TXRIS as the level passes down through the trigger (TRM 2.8), and
+ * shutdown on core 0 after the writer (pl011_tx_stop: tx_take_for_good's first wait, STOPPED,
+ * the second wait, tx_wait_beside_done). tx_send_and_release's rules: a pass that wrote
+ * PASS_LIMIT bytes without TXFF lets go, waits while PANIC_WAITS says a panic wants TX
+ * (tx_let_panic_in), then owns again or requests; a pass that stopped short beside a panic or
+ * under STOPPED masks and lets go (tx_must_pause). Sequential consistency: lib/pl011_io.h's
+ * barrier before every release is what makes the register writes part of that order. The FR
+ * read and the DR write it allows are separate steps.
  *
  * Checked in every interleaving (`make spin-check`): no DR write into a full FIFO, only the
- * owner consumes the ring, IMSC equals ARMED whenever nobody owns TX, and no accepted byte is
- * stranded (the writer waits for an empty ring at the end: otherwise an invalid end state).
- * PANIC_ON_OTHER_CORE puts the panic on the TX interrupt's core instead, where it may give up
- * waiting for any owner and write beside it while that owner runs on (tx.beside and
- * tx_burst_allowed); poll_next is tx.poll_next, without which the interrupt's blind count
- * would overflow after any other writer. The mutations RELEASE_IGNORES_RETRY,
- * PANIC_WRITES_ON_ROOM and NO_BESIDE_CHECK must each be caught.
+ * owner consumes the ring, IMSC equals ARMED whenever nobody owns TX, no byte both sent and
+ * counted discarded by shutdown, a waiting panic overtaken by at most two passes at the
+ * limit, and no accepted byte stranded (the writer waits for an empty ring, or one shutdown
+ * counted, at the end: otherwise an invalid end state).
+ * PANIC_ON_OTHER_CORE puts the panic on the TX interrupt's core instead (the interrupt
+ * preempts it), where it sets PANIC_WAITS while it waits and may give up waiting for any owner
+ * and write beside it while that owner runs on (tx.beside and tx_burst_allowed); poll_next is
+ * tx.poll_next, without which the interrupt's blind count would overflow after any other
+ * writer. The mutations RELEASE_IGNORES_RETRY, PANIC_WRITES_ON_ROOM, NO_BESIDE_CHECK and
+ * STOP_WITHOUT_STOPPED must each be caught. OWNER_SPINS_BESIDE and LIMIT_IGNORES_PANIC_WAITS
+ * are not caught yet at the bounds `make spin-check` affords (docs/testing.md).
  */
 
 #define DEPTH 4
