@@ -4,31 +4,47 @@
  * The processes are the rows of docs/design.md's transition table: a writer thread on core 0
  * that queues W bytes one at a time and primes (tx_kick, tx_own_or_request), a panic write
  * that interrupts that thread at any point (panic_own; as owner it drains what was queued at
- * its entry, then its own bytes; beside a preempted owner it writes only into an empty FIFO
- * and leaves it empty), the UART interrupt handler on core 1 (pl011_tx_service_irq: the
- * latched refill with its blind count, or ICR then a request), the line, which empties the
- * FIFO one character at a time and latches TXRIS as the level passes down through the
- * trigger (TRM 2.8), and shutdown on core 0 after the writer (pl011_tx_stop). Sequential
- * consistency: lib/pl011_io.h's barrier before every release is what makes the register
- * writes part of that order. The FR read and the DR write it allows are separate steps.
+ * its entry, then its own bytes, then its last pass with PANIC; beside a preempted owner it
+ * writes only into an empty FIFO, leaves it empty, then restarts the ring: panic_last_pass),
+ * the UART interrupt handler on core 1 (pl011_tx_service_irq: the latched refill with its
+ * blind count, or ICR then a request), the line, which empties the FIFO one character at a
+ * time and latches TXRIS as the level passes down through the trigger (TRM 2.8), and
+ * shutdown on core 0 after the writer (pl011_tx_stop: tx_take_for_good's first wait, STOPPED,
+ * the second wait, tx_wait_beside_done). tx_send_and_release's rules: a pass that wrote
+ * PASS_LIMIT bytes without TXFF lets go, waits while PANIC_WAITS says a panic wants TX
+ * (tx_let_panic_in), then owns again or requests; a pass that stopped short beside a panic or
+ * under STOPPED masks and lets go (tx_must_pause). Sequential consistency: lib/pl011_io.h's
+ * barrier before every release is what makes the register writes part of that order. The FR
+ * read and the DR write it allows are separate steps.
  *
  * Checked in every interleaving (`make spin-check`): no DR write into a full FIFO, only the
- * owner consumes the ring, IMSC equals ARMED whenever nobody owns TX, and no accepted byte is
- * stranded (the writer waits for an empty ring at the end: otherwise an invalid end state).
- * PANIC_ON_OTHER_CORE puts the panic on the TX interrupt's core instead, where it may give up
- * waiting for any owner and write beside it while that owner runs on (tx.beside and
- * tx_burst_allowed); poll_next is tx.poll_next, without which the interrupt's blind count
- * would overflow after any other writer. The mutations RELEASE_IGNORES_RETRY,
- * PANIC_WRITES_ON_ROOM and NO_BESIDE_CHECK must each be caught.
+ * owner consumes the ring, IMSC equals ARMED whenever nobody owns TX, no byte both sent and
+ * counted discarded by shutdown, a waiting panic overtaken by at most two passes at the
+ * limit, and no accepted byte stranded (the writer waits for an empty ring, or one shutdown
+ * counted, at the end: otherwise an invalid end state).
+ * PANIC_ON_OTHER_CORE puts the panic on the TX interrupt's core instead (the interrupt
+ * preempts it), where it sets PANIC_WAITS while it waits and may give up waiting for any owner
+ * and write beside it while that owner runs on (tx.beside and tx_burst_allowed); poll_next is
+ * tx.poll_next, without which the interrupt's blind count would overflow after any other
+ * writer. The mutations RELEASE_IGNORES_RETRY, PANIC_WRITES_ON_ROOM, NO_BESIDE_CHECK and
+ * STOP_WITHOUT_STOPPED must each be caught. OWNER_SPINS_BESIDE and LIMIT_IGNORES_PANIC_WAITS
+ * are not caught yet at the bounds `make spin-check` affords (docs/testing.md).
  */
 
 #define DEPTH 4
 #define TRIGGER 2   /* entries at the trigger: TXIS as the level goes from 3 to 2 */
 #ifndef WRITES
-#define WRITES 3    /* bytes the writer queues (5 with the panic on the other core: more than
+#define WRITES 3    /* bytes the writer queues (4 with the panic on the other core: as many as
                      * the FIFO holds, so that an owner could overflow it) */
 #endif
+#ifndef PANIC_BYTES
 #define PANIC_BYTES 2
+#endif
+/* tx_pass_limit: 2 x depth characters in the code; 2 here, so that the model's small ring can
+ * reach it (the rule is the same: a pass that wrote its limit without seeing TXFF lets go). */
+#ifndef PASS_LIMIT
+#define PASS_LIMIT 2
+#endif
 
 #define NOBODY 0
 #define WRITER 1
@@ -39,16 +55,30 @@
 byte fifo;        /* TX FIFO level */
 byte ring;        /* TX ring count */
 bool owned, retry, armed, panic_owns, stopped;
+bool panic_waits; /* PANIC_WAITS */
 byte who;         /* which context owns TX (the test's view, not a field of the driver) */
 bool txim;        /* IMSC.TXIM */
 bool latched;     /* RIS.TXRIS */
 bool preempted;   /* the panic runs on core 0: the writer does not */
+bool in_irq;      /* the handler runs: with the panic on its core, the panic does not */
 bool beside;      /* tx.beside: a panic writes beside the owner */
 bool poll_next;   /* tx.poll_next: someone other than the interrupt's refill wrote the FIFO */
 bool writer_done;
+bool stopping;    /* shutdown began: the port is no longer running */
+byte overtaken;   /* passes stopped at the limit while PANIC_WAITS was set (the test's view) */
+bool second_wait; /* shutdown's second wait began */
+byte stop_passes; /* pass ends of any owner since then, up to 2 (the test's view) */
+bool counted;     /* shutdown counted the ring as discarded without taking it */
 
 /* A step of the writer: only while the panic that interrupted it has not returned. */
 #define W_STEP (!preempted)
+/* A step of the panic: with it on the TX interrupt's core, only while the handler is not
+ * running over it (an RX callback's panic, preempted by the TX interrupt). */
+#ifdef PANIC_ON_OTHER_CORE
+#define P_STEP (!in_irq)
+#else
+#define P_STEP true
+#endif
 
 inline dr_write() {
 	assert(fifo < DEPTH);
@@ -61,16 +91,29 @@ inline dr_write() {
 
 /*
  * tx_burst_allowed, before an owner's DR write: with the panic on the other core, the owner
- * looks at tx.beside at least every DEPTH - 1 characters (the code looks more often) and
- * writes nothing while it is set. NO_BESIDE_CHECK removes the look: the mutant.
+ * looks at tx.beside at least every DEPTH - 1 characters (the code looks more often) and,
+ * while it is set, writes nothing and ends its pass (paused): tx_send_and_release then lets
+ * go masked. NO_BESIDE_CHECK removes the look; OWNER_SPINS_BESIDE waits for the panic to
+ * leave instead of ending the pass (the code before the nested-panic fix): both mutants.
  */
-inline owner_burst() {
+inline owner_burst(paused) {
 #if defined(PANIC_ON_OTHER_CORE) && !defined(NO_BESIDE_CHECK)
 	if
-	:: burst == 0 -> atomic { !beside -> burst = DEPTH - 1 }
+	:: burst == 0 ->
+#ifdef OWNER_SPINS_BESIDE
+		atomic { !beside -> burst = DEPTH - 1 }
+#else
+		atomic { if
+		:: beside -> paused = true
+		:: else -> burst = DEPTH - 1
+		fi }
+#endif
 	:: else -> skip
 	fi;
-	burst--
+	if
+	:: !paused -> burst--
+	:: else -> skip
+	fi
 #else
 	skip
 #endif
@@ -79,78 +122,45 @@ inline owner_burst() {
 /* One byte from the ring by the owner `me`. */
 inline consume(me) {
 	assert(owned && who == me);
+	assert(!counted);   /* never both sent and counted discarded (review S1) */
 	ring--
 }
 
-/* Owner: fill while FR shows room, until TXFF or the ring is empty; saw_full says which. */
+/* Owner: fill while FR shows room, until TXFF, the ring is empty, the pass limit or a panic
+ * beside; saw_full says whether it saw TXFF, limited whether it stopped at the limit. */
 inline fill_polling(me, guard, saw_full) {
 	saw_full = false;
+	written = 0;
 	do
 	:: guard;
 		atomic { if
 		:: fifo == DEPTH -> saw_full = true; break
 		:: ring == 0 -> break
+		:: written == PASS_LIMIT -> limited = true; break
 		:: else -> skip
 		fi }
 		guard;
-		owner_burst();
-		atomic { dr_write(); consume(me); poll_next = true }
+		owner_burst(paused);
+		if
+		:: paused -> break
+		:: else -> skip
+		fi;
+		atomic { dr_write(); consume(me); poll_next = true };
+		written++
 	od
 }
 
-/* tx_send_and_release: refill (blind if latched), arm or mask, release unless RETRY. */
-inline send_and_release(me, guard, latch) {
-	burst = 0;
-	do
-	:: guard ->
-		if
-		:: latch && poll_next ->
-			/* refill_by_strategy after another writer: poll this once */
-			poll_next = false;
-			fill_polling(me, guard, sure);
-			poll_next = false;
-			sure = true
-		:: latch && !poll_next ->
-			/* the blind count: depth - trigger, no FR read */
-			blind = 0;
-			do
-			:: blind < DEPTH - TRIGGER && ring > 0 ->
-				guard;
-				owner_burst();
-				atomic { dr_write(); consume(me) };
-				blind++
-			:: else -> break
-			od;
-			sure = true
-		:: else -> fill_polling(me, guard, sure)
-		fi;
-		latch = false;
-		guard;
-		if
-		:: ring == 0 -> atomic { txim = false; armed = false }; pass = true
-		:: ring != 0 && sure -> atomic { txim = true; armed = true }; pass = true
-		:: ring != 0 && !sure -> pass = false   /* bytes came after the ring ran dry */
-		fi;
-		if
-		:: pass ->
-			/* tx_release */
-			guard;
+/* tx_release: let go unless RETRY, which it takes instead (released says which). */
+inline release(released) {
 #ifdef RELEASE_IGNORES_RETRY
-			atomic { owned = false; retry = false; who = NOBODY; panic_owns = false };
-			break
+	atomic { owned = false; retry = false; who = NOBODY; panic_owns = false };
+	released = true
 #else
-			atomic { if
-				:: retry -> retry = false; pass = false
-				:: else -> owned = false; who = NOBODY; panic_owns = false
-				fi };
-			if
-			:: pass -> break
-			:: else -> skip
-			fi
+	atomic { if
+		:: retry -> retry = false; released = false
+		:: else -> owned = false; who = NOBODY; panic_owns = false; released = true
+		fi }
 #endif
-		:: else -> skip
-		fi
-	od
 }
 
 /* tx_own_or_request: take TX, or ask the owner for one more pass. */
@@ -162,10 +172,108 @@ inline own_or_request(me, got) {
 		fi }
 }
 
+/*
+ * tx_send_and_release: refill (blind if latched), then arm, mask, or let go between passes
+ * at the pass limit (tx_let_panic_in: while PANIC_WAITS is set, wait for the panic to own TX,
+ * then own again or request), or mask and let go beside a panic or under STOPPED
+ * (tx_must_pause); release unless RETRY.
+ */
+inline send_and_release(me, guard, latch) {
+	burst = 0;
+	do
+	:: guard ->
+		limited = false;
+		paused = false;
+		latched_pass = latch;
+		if
+		:: latch && poll_next ->
+			/* refill_by_strategy after another writer: poll this once */
+			poll_next = false;
+			fill_polling(me, guard, sure);
+			poll_next = false
+		:: latch && !poll_next ->
+			/* the blind count: depth - trigger, no FR read */
+			blind = 0;
+			do
+			:: blind < DEPTH - TRIGGER && ring > 0 ->
+				guard;
+				owner_burst(paused);
+				if
+				:: paused -> break
+				:: else -> skip
+				fi;
+				atomic { dr_write(); consume(me) };
+				blind++
+			:: else -> break
+			od
+		:: else -> fill_polling(me, guard, sure)
+		fi;
+		/* the latched refill's limit sets nothing: only refill_until_full's does */
+		if
+		:: latch -> sure = true; limited = false
+		:: else -> skip
+		fi;
+		latch = false;
+		guard;
+		atomic { if
+		:: second_wait && stop_passes < 2 -> stop_passes++
+		:: else -> skip
+		fi;
+		if
+		:: ring == 0 -> step = 0
+		:: ring != 0 && latched_pass && !(beside || stopped) -> step = 1
+		:: ring != 0 && !latched_pass && sure -> step = 1
+		:: ring != 0 && !(latched_pass && !(beside || stopped)) && !(!latched_pass && sure) &&
+			limited -> step = 2
+		:: ring != 0 && !(latched_pass && !(beside || stopped)) && !(!latched_pass && sure) &&
+			!limited && (beside || stopped) -> step = 0
+		:: ring != 0 && !(latched_pass && !(beside || stopped)) && !(!latched_pass && sure) &&
+			!limited && !(beside || stopped) -> step = 3   /* bytes came after the ring ran dry */
+		fi;
+		if
+		:: step == 2 && panic_waits -> overtaken++
+		:: else -> skip
+		fi }
+		if
+		:: step == 0 -> atomic { txim = false; armed = false }
+		:: step == 1 -> atomic { txim = true; armed = true }
+		:: else -> skip
+		fi;
+		if
+		:: step == 2 ->
+			guard;
+			release(released);
+			if
+			:: released ->
+#ifndef LIMIT_IGNORES_PANIC_WAITS
+				/* tx_let_panic_in: its 100 us are the panic's spin, which takes TX */
+				guard;
+				(owned || !panic_waits);
+#endif
+				guard;
+				own_or_request(me, got);
+				if
+				:: !got -> break
+				:: else -> skip
+				fi
+			:: else -> skip
+			fi
+		:: step == 3 -> skip
+		:: else ->
+			guard;
+			release(released);
+			if
+			:: released -> break
+			:: else -> skip
+			fi
+		fi
+	od
+}
+
 active proctype writer() {
-	byte i = 0, blind = 0;
+	byte i = 0, blind = 0, written = 0, step = 0;
 	byte burst = 0;
-	bool got, sure, pass, latch = false;
+	bool got, sure, pass, latch = false, limited, paused, latched_pass, released;
 	do
 	:: i < WRITES ->
 		W_STEP -> !panic_owns;   /* write_queued: nothing queued while a panic owns TX */
@@ -184,20 +292,44 @@ active proctype writer() {
 	:: else -> break
 	od;
 #ifdef SHUTDOWN_AFTER
-	/* pl011_tx_stop: take TX for good, mask, discard the ring (counted) */
-	W_STEP -> atomic { !owned -> owned = true; who = SHUTDOWN; stopped = true };
-	atomic { txim = false; armed = false; ring = 0 };
+	/* pl011_tx_stop, without waiting for the ring: tx_take_for_good's first wait (it may run
+	 * out while the handler owns TX on the other core), then STOPPED and a second wait, which
+	 * runs out only after the owner has ended a pass twice (the owner's core runs: it ends a
+	 * pass within the wait); then the ring is taken, or counted but left to the owner. */
+	W_STEP -> stopping = true;
+	if
+	:: atomic { W_STEP && !owned -> owned = true; who = SHUTDOWN; stopped = true; got = true }
+	:: atomic { W_STEP && owned -> got = false }   /* the first wait ran out */
+	fi;
+	if
+	:: !got ->
+#ifdef STOP_WITHOUT_STOPPED
+		W_STEP -> second_wait = true;
+#else
+		W_STEP -> atomic { stopped = true; second_wait = true };
+#endif
+		if
+		:: atomic { W_STEP && !owned -> owned = true; who = SHUTDOWN; stopped = true; got = true }
+		:: atomic { W_STEP && owned && stop_passes >= 2 -> got = false }
+		fi
+	:: else -> skip
+	fi;
+	W_STEP -> !beside;   /* tx_wait_beside_done */
+	if
+	:: got -> atomic { txim = false; armed = false; ring = 0 }
+	:: else -> atomic { txim = false; counted = true }
+	fi;
 #endif
 	writer_done = true;
 	/* every accepted byte leaves (or was counted discarded) */
-	ring == 0
+	ring == 0 || counted
 }
 
 active proctype handler() {
-	byte blind = 0, burst = 0;
-	bool got, sure, pass, latch;
+	byte blind = 0, burst = 0, written = 0, step = 0;
+	bool got, sure, pass, latch, limited, paused, latched_pass, released;
 end:	do
-	:: atomic { latched && txim -> skip };
+	:: atomic { latched && txim -> in_irq = true };
 		latch = true;
 		atomic { if
 			:: !owned && !stopped -> owned = true; who = HANDLER; got = true
@@ -212,7 +344,8 @@ end:	do
 			:: got -> latch = false; send_and_release(HANDLER, true, latch)
 			:: else -> skip
 			fi
-		fi
+		fi;
+		in_irq = false
 	od
 }
 
@@ -227,11 +360,12 @@ end:	do
 }
 
 /* A panic write interrupting the writer on core 0, once, at any point; with
- * PANIC_ON_OTHER_CORE it runs on core 1 beside the writer instead, and may give up waiting
- * for any owner (that owner's core was stopped for longer than the panic's wait). */
+ * PANIC_ON_OTHER_CORE it runs on core 1 beside the writer instead (where the TX interrupt may
+ * preempt it), and may give up waiting for any owner (that owner's core was stopped for
+ * longer than the panic's wait). */
 active proctype panic() {
-	byte snapshot, n = 0, blind = 0, burst = 0;
-	bool got, sure, pass, latch = false;
+	byte snapshot, n = 0, blind = 0, burst = 0, written = 0, step = 0;
+	bool got, sure, pass, latch = false, limited, paused, latched_pass, released;
 end_idle:
 #ifdef PANIC_ON_OTHER_CORE
 	!writer_done;
@@ -239,47 +373,76 @@ end_idle:
 	atomic { !writer_done -> preempted = true };
 #endif
 	snapshot = ring;
-	/* panic_own: the owner on this core cannot let go; one on core 1 does, within a refill */
+	/* panic_own: the owner on this core cannot let go; one on core 1 does, within a refill;
+	 * while it waits, PANIC_WAITS, which it clears when it owns TX or gives up */
 	do
-	:: atomic { !owned && !stopped -> owned = true; who = PANIC; panic_owns = true; got = true }; break
-	:: atomic { owned && who == WRITER -> got = false }; break
-#ifdef PANIC_ON_OTHER_CORE
-	:: atomic { owned -> got = false }; break
+	:: atomic { P_STEP && !owned && !stopped -> owned = true; who = PANIC; got = true;
+		panic_waits = false; overtaken = 0 }; break
+#ifndef PANIC_ON_OTHER_CORE
+	:: atomic { owned && who == WRITER && !stopped -> got = false }; break
+#else
+	:: atomic { P_STEP && owned && !panic_waits && !stopped -> panic_waits = true }
+	:: atomic { P_STEP && owned && !stopped -> got = false; panic_waits = false; overtaken = 0 }; break
 #endif
-	:: atomic { stopped -> got = false }; goto done
+	:: atomic { P_STEP && stopped -> got = false; panic_waits = false }; goto done
 	od;
+	/* a waiting panic is overtaken by at most two passes at the limit (the owner's, then the
+	 * one of an interrupt that took TX before it) */
 	if
 	:: got ->
-		/* drain_ring_polled: at most the snapshot, then our bytes, polling FR */
+		/* drain_ring_polled: at most the snapshot, then our bytes, polling FR; it stops
+		 * once a shutdown began */
 		do
-		:: snapshot > 0 && ring > 0 -> atomic { fifo < DEPTH -> dr_write(); consume(PANIC) }; snapshot--
+		:: snapshot > 0 && ring > 0 && !stopping ->
+			atomic { P_STEP && fifo < DEPTH -> dr_write(); consume(PANIC) }; snapshot--
 		:: else -> break
 		od;
 		do
-		:: n < PANIC_BYTES -> atomic { fifo < DEPTH -> dr_write(); poll_next = true }; n++
+		:: n < PANIC_BYTES && !stopping ->
+			atomic { P_STEP && fifo < DEPTH -> dr_write(); poll_next = true }; n++
 		:: else -> break
 		od;
-		send_and_release(PANIC, true, latch)
+		/* panic_last_pass: PANIC, then a pass */
+		P_STEP -> panic_owns = true;
+		send_and_release(PANIC, P_STEP, latch)
 	:: else ->
 		/* panic_beside_owner: only into an empty FIFO, and leave it empty */
-		beside = true;
+		P_STEP -> beside = true;
+		if
+		:: P_STEP && stopped -> beside = false; goto done
+		:: P_STEP && !stopped -> skip
+		fi;
 		do
-		:: n < PANIC_BYTES ->
+		:: n < PANIC_BYTES && !stopping ->
 #ifdef PANIC_WRITES_ON_ROOM
-			fifo < DEPTH;
+			P_STEP && fifo < DEPTH;
 #else
-			fifo == 0;
+			P_STEP && fifo == 0;
 #endif
-			atomic { dr_write(); n++ }
+			atomic { P_STEP -> dr_write(); n++ }
 		:: else -> break
 		od;
-		fifo == 0;
-		beside = false
+		P_STEP && fifo == 0;
+		P_STEP -> beside = false;
+		/* an owner that found us here let go masked: the ring's bytes are ours to start
+		 * again (panic_last_pass), or the owner's once more (RETRY) */
+		if
+		:: P_STEP && ring != 0 ->
+			own_or_request(PANIC, got);
+			if
+			:: got -> panic_owns = true; send_and_release(PANIC, P_STEP, latch)
+			:: else -> skip
+			fi
+		:: P_STEP && ring == 0 -> skip
+		fi
 	fi;
 done:	preempted = false
 }
 
-/* IMSC says what the word says whenever nobody owns TX: checked at every reachable state. */
+/* Checked at every reachable state: IMSC says what the word says whenever nobody owns TX
+ * (but for shutdown's frozen IMSC under an owner that kept TX past both waits);
+ * a panic waiting for TX is overtaken by at most two passes at the limit. */
 active proctype monitor() {
-	assert(owned || txim == armed)
+	assert(owned || txim == armed || counted);
+	assert(overtaken <= 2)
 }

@@ -27,20 +27,25 @@ verify() {
 failed=0
 verify "protocol" "" ""
 [ "$errors" = 0 ] || failed=1
-verify "protocol with shutdown" "-DSHUTDOWN_AFTER" ""
+# Shutdown after five bytes, with the handler on the other core owning TX through both waits.
+verify "protocol with shutdown's two waits" "-DSHUTDOWN_AFTER -DWRITES=5" ""
 [ "$errors" = 0 ] || failed=1
 verify "protocol, the panic beside a stopped owner on the other core" \
-	"-DPANIC_ON_OTHER_CORE -DWRITES=4" ""
+	"-DPANIC_ON_OTHER_CORE -DWRITES=4 -DPANIC_BYTES=1" ""
 [ "$errors" = 0 ] || failed=1
-verify "mutant: release ignores RETRY" "-DRELEASE_IGNORES_RETRY" ""
-grep -q "invalid end state" "mutant: release ignores RETRY.txt" || { echo "  not caught"; failed=1; }
-# -E: invalid end states ignored, so that the overflow assertion is what must fire.
-verify "mutant: panic writes whenever FR shows room" "-DPANIC_WRITES_ON_ROOM" "-E"
-grep -q "assertion violated (fifo<4)" "mutant: panic writes whenever FR shows room.txt" ||
-	{ echo "  not caught"; failed=1; }
-verify "mutant: the owner ignores a panic beside it" \
-	"-DPANIC_ON_OTHER_CORE -DWRITES=4 -DNO_BESIDE_CHECK" "-E"
-grep -q "assertion violated (fifo<4)" "mutant: the owner ignores a panic beside it.txt" ||
-	{ echo "  not caught"; failed=1; }
-[ "$failed" = 0 ] && echo "spin-check: the model holds and the three mutants are caught"
+# caught NAME FLAGS PAN_FLAGS PATTERN: the mutant's run must report PATTERN.
+caught() {
+	verify "$1" "$2" "$3"
+	grep -q "$4" "$1.txt" || { echo "  not caught"; failed=1; }
+}
+caught "mutant: release ignores RETRY" "-DRELEASE_IGNORES_RETRY" "" "invalid end state"
+# -E: invalid end states ignored, so that the assertion named is what must fire.
+caught "mutant: panic writes whenever FR shows room" "-DPANIC_WRITES_ON_ROOM" "-E" \
+	"assertion violated (fifo<4)"
+caught "mutant: the owner ignores a panic beside it" \
+	"-DPANIC_ON_OTHER_CORE -DWRITES=4 -DPANIC_BYTES=1 -DNO_BESIDE_CHECK" "-E" \
+	"assertion violated (fifo<4)"
+caught "mutant: shutdown's second wait without STOPPED" \
+	"-DSHUTDOWN_AFTER -DWRITES=5 -DSTOP_WITHOUT_STOPPED" "-E" "assertion violated  !(counted)"
+[ "$failed" = 0 ] && echo "spin-check: the model holds and the four mutants are caught"
 exit "$failed"
