@@ -88,6 +88,14 @@ enum posting { POSTING_OFF, POSTING_ON, POSTING_NO_BARRIERS };
 static enum posting posting;
 #define POSTED_OTHER_POINTS 6u
 static bool port_stopped;     /* a shutdown ran; a restart follows the run */
+/* POLLED: the characters the UART had taken when the first panic of each core asked the
+ * writer for TX (RETRY), or SIZE_MAX; and whether that panic wrote. */
+static size_t retry_mark[2];
+static bool first_panic_wrote[2];
+/* A panic's last pass (TX_PANIC): the ring's head at the last point, and its moves since. */
+static bool last_pass_seen;
+static uint32_t last_pass_head;
+static unsigned last_pass_moves;
 static bool checking;
 static struct invariants invariants;
 /* The model's interrupt latency where it dispatches the handler itself (no handler core). */
@@ -157,8 +165,11 @@ static void panic_once(int core)
 	panic_queued[core] = h.uart.tx.ring.head - h.uart.tx.ring.tail;
 	panic_entering[core] = true;
 	uint64_t start = pl011_model_now_ns(h.model);
+	bool first = panic_written[core] == 0 && !first_panic_wrote[core];
 	int n = pl011_write_panic(&h.uart, panic_message(core), PANIC_BYTES);
 	uint64_t took = pl011_model_now_ns(h.model) - start;
+	if (first && n > 0)
+		first_panic_wrote[core] = true;
 	panic_entering[core] = false;
 	size_t queued = panic_queued[core];
 	/* During a line switch TX is held as by a shutdown: a panic is refused (include/pl011.h). */
@@ -308,12 +319,54 @@ static void core_body(int core, void *unused)
 /* ---- invariants ---- */
 
 #define OWNER_OWNED 1u /* lib/pl011_tx.c's bits of tx.owner */
+#define OWNER_RETRY 2u /* TX_RETRY */
+#define OWNER_LAST_PASS 8u /* TX_PANIC */
 #define OWNER_STOPPED 16u /* TX_STOPPED */
 #define OWNER_PANIC 32u /* TX_PANIC_OWNER */
 
 /* Once shutdown or init took TX for good, the word stays taken until the UART was disabled
  * and programmed again: a panic that passed its state check before the stop would otherwise
  * own TX, and write, under a UART being reprogrammed. */
+/* include/pl011.h: "While a panic on another core makes its last pass, a write queues nothing
+ * new". A writer that looked at the word just before the pass began may still queue the
+ * chunk it looked for: one move of the ring's head, no more. */
+static void check_last_pass_holds_writers(uint32_t word)
+{
+	uint32_t head = (uint32_t)h.uart.tx.ring.head;
+	if ((word & OWNER_LAST_PASS) == 0) {
+		last_pass_seen = false;
+		return;
+	}
+	if (!last_pass_seen) {
+		last_pass_seen = true;
+		last_pass_moves = 0;
+	} else if (head != last_pass_head && ++last_pass_moves > 1u) {
+		fail_run("the ring's head moved %u times in a panic's last pass", last_pass_moves);
+	}
+	last_pass_head = head;
+}
+
+/* include/pl011.h: "in POLLED mode the writer lets it in at its next byte": from the panic's
+ * request (RETRY) to its first character, at most one of the writer's. */
+static void check_polled_writer_lets_panic_in(size_t wire_len)
+{
+	for (int core = 0; core < 2; core++) {
+		if (retry_mark[core] == SIZE_MAX || !first_panic_wrote[core])
+			continue;
+		const uint8_t *message = panic_message(core);
+		size_t letters = 0;
+		for (size_t i = retry_mark[core]; i < wire_len; i++) {
+			if (wire[i] >= message[0] && wire[i] <= message[PANIC_BYTES - 1u])
+				break;
+			if (wire[i] >= 'a' && wire[i] <= 'z')
+				letters++;
+		}
+		if (letters > 1u)
+			fail_run("POLLED: the writer sent %zu characters after the panic on core %d "
+				 "asked for TX", letters, core);
+	}
+}
+
 static void check_stop_holds_tx(uint32_t word)
 {
 	bool enabled = (pl011_model_peek(h.model, PL011_CR) & PL011_CR_UARTEN) != 0;
@@ -353,6 +406,12 @@ static void check_point(void *unused)
 			panic_entering[core] = false;
 	}
 	check_stop_holds_tx(word);
+	check_last_pass_holds_writers(word);
+	if (run->mode == PL011_TX_POLLED && panic_entering[core] && (word & OWNER_RETRY) != 0 &&
+	    retry_mark[core] == SIZE_MAX &&
+	    !first_panic_wrote[core] && panic_written[core] == 0)
+		retry_mark[core] = pl011_model_wire_len(h.model) + pl011_model_tx_level(h.model) +
+				   (pl011_model_tx_shifting(h.model) ? 1u : 0u);
 	const char *broken = invariants_check_point(&invariants, &h, core, 0);
 	if (broken != NULL)
 		fail_run("%s", broken);
@@ -405,6 +464,7 @@ static void check_after_run(void)
 	if (letters + stats.tx_discarded != accepted)
 		fail_run("wire %zu + discarded %u != accepted %zu", letters, stats.tx_discarded,
 			 accepted);
+	check_polled_writer_lets_panic_in(wire_len);
 	for (int core = 0; core < 2; core++)
 		if (count_panic(core, wire_len) != (size_t)panic_written[core])
 			fail_run("panic of core %d reported %d bytes, the wire shows %zu", core,
@@ -449,6 +509,9 @@ static void setup_run(const struct run *r)
 	panic_entering[0] = panic_entering[1] = false;
 	port_stopped = false;
 	stop_phase = STOP_OUTSIDE;
+	retry_mark[0] = retry_mark[1] = SIZE_MAX;
+	first_panic_wrote[0] = first_panic_wrote[1] = false;
+	last_pass_seen = false;
 	checking = false;
 	invariants_reset(&invariants);
 	/* Inside pl011_write a writer may be between its queueing and its look at the owner
@@ -698,9 +761,11 @@ static void test_call_matrix_under_scripted_slices(void **state)
 	for_each_pair(scripted, "scripted slices");
 }
 
+enum strategies { ALL_STRATEGIES, POLLED_ONLY, RING_STRATEGIES };
+
 /* Dense scripted schedules for one ordered pair: every first slice up to `firsts` points, then
- * alternation every 1, 3, 7 or 20 points, every strategy, FIFO 16, both lines. */
-static unsigned long dense_pair(enum call a, enum call b, uint64_t firsts)
+ * alternation every 1, 3, 7 or 20 points, the strategies chosen, FIFO 16, both lines. */
+static unsigned long dense_pair(enum call a, enum call b, uint64_t firsts, enum strategies which)
 {
 	static const uint64_t slices[] = {1, 3, 7, 20};
 	struct tally tally = {0, 0, 0, 0};
@@ -711,7 +776,10 @@ static unsigned long dense_pair(enum call a, enum call b, uint64_t firsts)
 	r.depth = 16;
 	for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
 		for (size_t l = 0; l < sizeof lines / sizeof lines[0]; l++)
-			for (uint64_t f = 1; f <= firsts; f++)
+			for (uint64_t f = 1; f <= firsts; f++) {
+				if ((which == POLLED_ONLY && modes[m] != PL011_TX_POLLED) ||
+				    (which == RING_STRATEGIES && modes[m] == PL011_TX_POLLED))
+					break;
 				for (size_t s = 0; s < sizeof slices / sizeof slices[0]; s++) {
 					r.mode = modes[m];
 					r.line = &lines[l];
@@ -720,6 +788,7 @@ static unsigned long dense_pair(enum call a, enum call b, uint64_t firsts)
 					r.plan.seed = (uint32_t)(f + s);
 					report(&r, &tally);
 				}
+			}
 	print_message("call matrix, dense %s | %s: %lu runs, %lu failures\n", call_names[a],
 		      call_names[b], tally.runs, tally.failures);
 	return tally.failures;
@@ -731,29 +800,38 @@ static unsigned long dense_pair(enum call a, enum call b, uint64_t firsts)
 static void test_init_frees_the_owner_word_once_programmed(void **state)
 {
 	(void)state;
-	unsigned long failures = dense_pair(CALL_PANIC, CALL_REINIT, 40);
-	failures += dense_pair(CALL_REINIT, CALL_PANIC, 40);
+	unsigned long failures = dense_pair(CALL_PANIC, CALL_REINIT, 40, ALL_STRATEGIES);
+	failures += dense_pair(CALL_REINIT, CALL_PANIC, 40, ALL_STRATEGIES);
 	assert_int_equal(failures, 0);
 }
 
-static void test_dense_probe(void **state)
+/* include/pl011.h: "in POLLED mode the writer lets it in at its next byte" (checked from the
+ * panic's request to its first character on the wire). */
+static void test_polled_writer_lets_a_panic_in_at_its_next_byte(void **state)
 {
 	(void)state;
-	unsigned long f = 0;
-	f += dense_pair(CALL_PANIC, CALL_SHUTDOWN, 60);
-	f += dense_pair(CALL_SHUTDOWN, CALL_PANIC, 60);
-	f += dense_pair(CALL_PANIC, CALL_WRITE_WAIT, 60);
-	f += dense_pair(CALL_WRITE_WAIT, CALL_PANIC, 60);
-	f += dense_pair(CALL_PANIC, CALL_WRITE_NO_WAIT, 60);
-	f += dense_pair(CALL_WRITE_NO_WAIT, CALL_PANIC, 60);
-	assert_int_equal(f, 0);
+	unsigned long failures = dense_pair(CALL_PANIC, CALL_WRITE_WAIT, 20, POLLED_ONLY);
+	failures += dense_pair(CALL_WRITE_WAIT, CALL_PANIC, 20, POLLED_ONLY);
+	assert_int_equal(failures, 0);
+}
+
+/* include/pl011.h: "While a panic on another core makes its last pass, a write queues nothing
+ * new" (the ring's head at every point of the pass). */
+static void test_writes_queue_nothing_during_a_panics_last_pass(void **state)
+{
+	(void)state;
+	unsigned long failures = dense_pair(CALL_PANIC, CALL_WRITE_WAIT, 20, RING_STRATEGIES);
+	failures += dense_pair(CALL_WRITE_WAIT, CALL_PANIC, 20, RING_STRATEGIES);
+	failures += dense_pair(CALL_WRITE_NO_WAIT, CALL_PANIC, 20, RING_STRATEGIES);
+	assert_int_equal(failures, 0);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_init_frees_the_owner_word_once_programmed),
-		cmocka_unit_test(test_dense_probe),
+		cmocka_unit_test(test_polled_writer_lets_a_panic_in_at_its_next_byte),
+		cmocka_unit_test(test_writes_queue_nothing_during_a_panics_last_pass),
 		cmocka_unit_test(test_call_matrix_under_seeded_schedules),
 		cmocka_unit_test(test_call_matrix_under_scripted_slices),
 		cmocka_unit_test(test_call_matrix_at_zero_interrupt_latency),
