@@ -147,11 +147,15 @@ static void panic_interrupt(void *context)
 	panic_took_ns = pl011_model_now_ns(h.model) - start;
 }
 
-/* Deliver the panic at the first register access after the writer took TX. */
+/* 0: deliver the panic at the first register access after the writer took TX; else once the
+ * writer has this many characters in the FIFO. */
+static unsigned deliver_at_level;
+
 static void at_owned_point(void *context)
 {
 	(void)context;
-	if (delivered || pl011_model_in_irq(h.model) || (h.uart.tx.owner & 1u) == 0)
+	if (delivered || pl011_model_in_irq(h.model) || (h.uart.tx.owner & 1u) == 0 ||
+	    pl011_model_tx_level(h.model) < deliver_at_level)
 		return;
 	delivered = true;
 	pl011_model_run_as_irq(h.model, panic_interrupt, NULL);
@@ -190,6 +194,41 @@ static void test_same_core_panic_writes_beside_a_preempted_owner_at_once(void **
 			      bauds[i], depths[i], (unsigned long long)(panic_took_ns / 1000u));
 		assert_int_equal(panic_result, 5);
 		assert_true(panic_took_ns <= 7u * frame_ns + 1000000u);
+		harness_teardown(&h);
+	}
+}
+
+/* include/pl011.h: beside an owner the panic "writes one byte at a time, each only when the FIFO
+ * is empty, and waits for the FIFO to empty again before returning, so the preempted owner
+ * finds the FIFO no fuller than it left it": preempted with a full FIFO, no overflow, and
+ * every byte on the wire. */
+static void test_panic_beside_an_owner_writes_only_into_an_empty_fifo(void **state)
+{
+	(void)state;
+	static const char text[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN";
+	for (unsigned depth = 16u; depth <= 32u; depth += 16u) {
+		harness_setup(&h, 48000000u, depth);
+		h.config.baud = 115200u;
+		h.config.tx_mode = PL011_TX_MEASURED;
+		h.config.core_id = always_core_0;
+		assert_int_equal(harness_start(&h), 0);
+		delivered = false;
+		deliver_at_level = depth;
+		pl011_model_set_preempt_hook(at_owned_point, NULL);
+		int n = pl011_write(&h.uart, text, sizeof text - 1u, PL011_NO_WAIT);
+		pl011_model_set_preempt_hook(NULL, NULL);
+		deliver_at_level = 0;
+		assert_true(delivered);
+		assert_int_equal(n, (int)(sizeof text - 1u));
+		assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+		uint8_t wire[96];
+		size_t len = harness_wire(&h, wire, sizeof wire);
+		print_message("panic beside an owner with a full FIFO of %u: returned %d, %zu on the "
+			      "wire, %llu overflows\n", depth, panic_result, len,
+			      (unsigned long long)pl011_model_counters(h.model)->tx_overflows);
+		assert_int_equal(pl011_model_counters(h.model)->tx_overflows, 0);
+		assert_int_equal(panic_result, 5);
+		assert_int_equal(len, sizeof text - 1u + 5u);
 		harness_teardown(&h);
 	}
 }
@@ -770,6 +809,7 @@ int main(void)
 		HARNESS_TEST(test_smp_pattern_no_panic_is_short_when_polled, &h),
 		HARNESS_TEST(test_same_core_panic_writes_beside_a_preempted_owner_at_once, &h),
 		HARNESS_TEST(test_panic_never_calls_the_wait_hook, &h),
+		HARNESS_TEST(test_panic_beside_an_owner_writes_only_into_an_empty_fifo, &h),
 		HARNESS_TEST(test_panic_beside_a_stopped_owner_on_another_core_never_overflows, &h),
 		HARNESS_TEST(test_interrupt_over_a_panic_beside_the_owner_lets_it_finish, &h),
 		HARNESS_TEST(test_shutdown_under_a_live_owner_never_counts_a_sent_byte, &h),
