@@ -65,6 +65,8 @@ static const struct line lines[] = {{"115200", 48000000u, 115200u},
 
 struct run {
 	enum call call[2];
+	/* A triple: the call each core runs after its first (CALLS: none). */
+	enum call then[2];
 	enum pl011_tx_mode mode;
 	unsigned depth;
 	const struct line *line;
@@ -101,6 +103,17 @@ static struct invariants invariants;
 /* The model's interrupt latency where it dispatches the handler itself (no handler core). */
 static uint64_t latency_ns = 1000u;
 static uint8_t wire[1u << 14];
+
+/* Whether the core runs the call, first or after its first. */
+static bool core_runs(int core, enum call c)
+{
+	return run->call[core] == c || run->then[core] == c;
+}
+
+static bool any_core_runs(enum call c)
+{
+	return core_runs(0, c) || core_runs(1, c);
+}
 
 static void fail_run(const char *format, ...)
 {
@@ -173,15 +186,15 @@ static void panic_once(int core)
 	panic_entering[core] = false;
 	size_t queued = panic_queued[core];
 	/* During a line switch TX is held as by a shutdown: a panic is refused (include/pl011.h). */
-	if (n == PL011_ESHUTDOWN && run->call[1 - core] != CALL_SHUTDOWN &&
-	    run->call[1 - core] != CALL_REINIT && run->call[1 - core] != CALL_SET_LINE)
+	if (n == PL011_ESHUTDOWN && !core_runs(1 - core, CALL_SHUTDOWN) &&
+	    !core_runs(1 - core, CALL_REINIT) && !core_runs(1 - core, CALL_SET_LINE))
 		fail_run("panic refused on a running port");
 	if (n >= 0) {
 		memcpy(panic_stream[core] + panic_written[core], panic_message(core), (size_t)n);
 		panic_written[core] += n;
 	}
 	if (n >= 0 && n != (int)PANIC_BYTES && !port_stopped &&
-	    run->call[1 - core] != CALL_SHUTDOWN && run->call[1 - core] != CALL_REINIT)
+	    !core_runs(1 - core, CALL_SHUTDOWN) && !core_runs(1 - core, CALL_REINIT))
 		fail_run("panic on core %d returned %d of %u", core, n, PANIC_BYTES);
 	if (took > panic_bound_ns(queued))
 		fail_run("panic on core %d took %llu us, bound %llu us", core,
@@ -278,10 +291,9 @@ static void do_set_line(void)
 		set_line_timed_out++;
 }
 
-static void core_body(int core, void *unused)
+static void run_call(int core, enum call call)
 {
-	(void)unused;
-	switch (run->call[core]) {
+	switch (call) {
 	case CALL_WRITE_WAIT:
 		writer(true);
 		break;
@@ -314,6 +326,14 @@ static void core_body(int core, void *unused)
 		take_interrupts(core, true);
 		break;
 	}
+}
+
+static void core_body(int core, void *unused)
+{
+	(void)unused;
+	run_call(core, run->call[core]);
+	if (run->then[core] != CALLS && !failed)
+		run_call(core, run->then[core]);
 }
 
 /* ---- invariants ---- */
@@ -469,7 +489,7 @@ static void check_after_run(void)
 		if (count_panic(core, wire_len) != (size_t)panic_written[core])
 			fail_run("panic of core %d reported %d bytes, the wire shows %zu", core,
 				 panic_written[core], count_panic(core, wire_len));
-	if (port_stopped || run->call[0] == CALL_REINIT || run->call[1] == CALL_REINIT) {
+	if (port_stopped || any_core_runs(CALL_REINIT)) {
 		/* Restarted: nothing of the old run may come out before the new run's data. */
 		checking = true;
 		if (port_stopped && harness_start(&h) != 0)
@@ -488,7 +508,7 @@ static void check_after_run(void)
 		fail_run("%llu TX FIFO overflows",
 			 (unsigned long long)pl011_model_counters(h.model)->tx_overflows);
 	const struct pl011_model_counters *c = pl011_model_counters(h.model);
-	if ((run->call[0] == CALL_SET_LINE || run->call[1] == CALL_SET_LINE) &&
+	if (any_core_runs(CALL_SET_LINE) &&
 	    (c->order_violations != 0 || c->reprogram_while_shifting != 0 ||
 	     c->tx_fen_flushed != 0 || c->rx_fen_flushed != 0))
 		fail_run("line switch: %llu order violations, %llu reprogrammed while shifting, "
@@ -631,6 +651,7 @@ static void for_each_pair(void (*schedules)(struct run *r, struct tally *tally),
 	struct tally tally = {0, 0, 0, 0};
 	struct run r;
 	memset(&r, 0, sizeof r);
+	r.then[0] = r.then[1] = CALLS;
 	set_line_done = set_line_timed_out = 0;
 	for (unsigned a = 0; a < CALLS; a++)
 		for (unsigned b = 0; b < CALLS; b++) {
@@ -702,6 +723,7 @@ static unsigned long posted_pairs(void)
 	struct tally tally = {0, 0, 0, 0};
 	struct run r;
 	memset(&r, 0, sizeof r);
+	r.then[0] = r.then[1] = CALLS;
 	for (size_t a = 0; a < 3; a++)
 		for (size_t b = 0; b < 3; b++) {
 			if (!allowed(calls[a], calls[b]))
@@ -771,6 +793,7 @@ static unsigned long dense_pair(enum call a, enum call b, uint64_t firsts, enum 
 	struct tally tally = {0, 0, 0, 0};
 	struct run r;
 	memset(&r, 0, sizeof r);
+	r.then[0] = r.then[1] = CALLS;
 	r.call[0] = a;
 	r.call[1] = b;
 	r.depth = 16;
@@ -825,9 +848,59 @@ static void test_writes_queue_nothing_during_a_panics_last_pass(void **state)
 	assert_int_equal(failures, 0);
 }
 
+/*
+ * Selected triples: core 0 runs a streaming write and then a second call (the port's owner
+ * shuts down, re-initialises, panics or switches the line once its writer is done, while the
+ * other core's call may still run), core 1 a third; seeded and scripted schedules, every
+ * strategy, FIFO 16 and 32, both lines, the same invariants at every point and after.
+ */
+static void test_call_matrix_selected_triples(void **state)
+{
+	(void)state;
+	static const enum call triples[][3] = {
+		{CALL_WRITE_WAIT, CALL_SHUTDOWN, CALL_PANIC},
+		{CALL_WRITE_WAIT, CALL_REINIT, CALL_HANDLER},
+		{CALL_WRITE_WAIT, CALL_PANIC, CALL_PANIC},
+		{CALL_WRITE_WAIT, CALL_PANIC, CALL_RX_PANIC},
+		{CALL_WRITE_WAIT, CALL_SET_LINE, CALL_PANIC},
+	};
+	struct tally all = {0, 0, 0, 0};
+	struct run r;
+	memset(&r, 0, sizeof r);
+	set_line_done = set_line_timed_out = 0;
+	for (size_t t = 0; t < sizeof triples / sizeof triples[0]; t++) {
+		struct tally tally = {0, 0, 0, 0};
+		r.call[0] = triples[t][0];
+		r.then[0] = triples[t][1];
+		r.call[1] = triples[t][2];
+		r.then[1] = CALLS;
+		for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
+			for (unsigned depth = 16; depth <= 32; depth += 16)
+				for (size_t l = 0; l < sizeof lines / sizeof lines[0]; l++) {
+					r.mode = modes[m];
+					r.depth = depth;
+					r.line = &lines[l];
+					seeded(&r, &tally);
+					scripted(&r, &tally);
+				}
+		print_message("call matrix, triple %s then %s | %s: %lu runs, %lu failures\n",
+			      call_names[triples[t][0]], call_names[triples[t][1]],
+			      call_names[triples[t][2]], tally.runs, tally.failures);
+		all.runs += tally.runs;
+		all.failures += tally.failures;
+	}
+	print_message("call matrix, triples: %zu triples, %lu runs, %lu failures; pl011_set_line "
+		      "switched %lu times, timed out %lu\n",
+		      sizeof triples / sizeof triples[0], all.runs, all.failures, set_line_done,
+		      set_line_timed_out);
+	assert_int_equal(all.failures, 0);
+	assert_true(set_line_done > set_line_timed_out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_call_matrix_selected_triples),
 		cmocka_unit_test(test_init_frees_the_owner_word_once_programmed),
 		cmocka_unit_test(test_polled_writer_lets_a_panic_in_at_its_next_byte),
 		cmocka_unit_test(test_writes_queue_nothing_during_a_panics_last_pass),
