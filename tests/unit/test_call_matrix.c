@@ -381,7 +381,9 @@ static void check_polled_writer_lets_panic_in(size_t wire_len)
 			if (wire[i] >= 'a' && wire[i] <= 'z')
 				letters++;
 		}
-		if (letters > 1u)
+		/* With posted writes one more: the writer's DR write before the request may land
+		 * after it (its next FR read, before its next DR write, lands it). */
+		if (letters > (posting == POSTING_OFF ? 1u : 2u))
 			fail_run("POLLED: the writer sent %zu characters after the panic on core %d "
 				 "asked for TX", letters, core);
 	}
@@ -645,6 +647,20 @@ static bool allowed(enum call a, enum call b)
 	return !(is_handler(a) && is_handler(b));
 }
 
+/* The run's calls in every strategy, FIFO 16 and 32, on both lines. */
+static void each_regime(struct run *r, void (*schedules)(struct run *r, struct tally *tally),
+			struct tally *tally)
+{
+	for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
+		for (unsigned depth = 16; depth <= 32; depth += 16)
+			for (size_t l = 0; l < sizeof lines / sizeof lines[0]; l++) {
+				r->mode = modes[m];
+				r->depth = depth;
+				r->line = &lines[l];
+				schedules(r, tally);
+			}
+}
+
 static void for_each_pair(void (*schedules)(struct run *r, struct tally *tally),
 			  const char *name)
 {
@@ -661,14 +677,7 @@ static void for_each_pair(void (*schedules)(struct run *r, struct tally *tally),
 			tally.pair_failures = 0;
 			r.call[0] = (enum call)a;
 			r.call[1] = (enum call)b;
-			for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
-				for (unsigned depth = 16; depth <= 32; depth += 16)
-					for (size_t l = 0; l < sizeof lines / sizeof lines[0]; l++) {
-						r.mode = modes[m];
-						r.depth = depth;
-						r.line = &lines[l];
-						schedules(&r, &tally);
-					}
+			each_regime(&r, schedules, &tally);
 		}
 	print_message("call matrix, %s: %u ordered pairs of %d calls, %lu runs, %lu failures\n",
 		      name, tally.pairs, CALLS, tally.runs, tally.failures);
@@ -848,6 +857,12 @@ static void test_writes_queue_nothing_during_a_panics_last_pass(void **state)
 	assert_int_equal(failures, 0);
 }
 
+static void seeded_and_scripted(struct run *r, struct tally *tally)
+{
+	seeded(r, tally);
+	scripted(r, tally);
+}
+
 /*
  * Selected triples: core 0 runs a streaming write and then a second call (the port's owner
  * shuts down, re-initialises, panics or switches the line once its writer is done, while the
@@ -874,15 +889,7 @@ static void test_call_matrix_selected_triples(void **state)
 		r.then[0] = triples[t][1];
 		r.call[1] = triples[t][2];
 		r.then[1] = CALLS;
-		for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
-			for (unsigned depth = 16; depth <= 32; depth += 16)
-				for (size_t l = 0; l < sizeof lines / sizeof lines[0]; l++) {
-					r.mode = modes[m];
-					r.depth = depth;
-					r.line = &lines[l];
-					seeded(&r, &tally);
-					scripted(&r, &tally);
-				}
+		each_regime(&r, seeded_and_scripted, &tally);
 		print_message("call matrix, triple %s then %s | %s: %lu runs, %lu failures\n",
 			      call_names[triples[t][0]], call_names[triples[t][1]],
 			      call_names[triples[t][2]], tally.runs, tally.failures);
