@@ -66,6 +66,8 @@ static const struct line lines[] = {{"115200", 48000000u, 115200u},
 
 struct run {
 	enum call call[2];
+	/* A triple: the call each core runs after its first (CALLS: none). */
+	enum call then[2];
 	enum pl011_tx_mode mode;
 	unsigned depth;
 	const struct line *line;
@@ -89,11 +91,30 @@ enum posting { POSTING_OFF, POSTING_ON, POSTING_NO_BARRIERS };
 static enum posting posting;
 #define POSTED_OTHER_POINTS 6u
 static bool port_stopped;     /* a shutdown ran; a restart follows the run */
+/* POLLED: the characters the UART had taken when the first panic of each core asked the
+ * writer for TX (RETRY), or SIZE_MAX; and whether that panic wrote. */
+static size_t retry_mark[2];
+static bool first_panic_wrote[2];
+/* A panic's last pass (TX_PANIC): the ring's head at the last point, and its moves since. */
+static bool last_pass_seen;
+static uint32_t last_pass_head;
+static unsigned last_pass_moves;
 static bool checking;
 static struct invariants invariants;
 /* The model's interrupt latency where it dispatches the handler itself (no handler core). */
 static uint64_t latency_ns = 1000u;
 static uint8_t wire[1u << 14];
+
+/* Whether the core runs the call, first or after its first. */
+static bool core_runs(int core, enum call c)
+{
+	return run->call[core] == c || run->then[core] == c;
+}
+
+static bool any_core_runs(enum call c)
+{
+	return core_runs(0, c) || core_runs(1, c);
+}
 
 static void fail_run(const char *format, ...)
 {
@@ -158,20 +179,23 @@ static void panic_once(int core)
 	panic_queued[core] = h.uart.tx.ring.head - h.uart.tx.ring.tail;
 	panic_entering[core] = true;
 	uint64_t start = pl011_model_now_ns(h.model);
+	bool first = panic_written[core] == 0 && !first_panic_wrote[core];
 	int n = pl011_write_panic(&h.uart, panic_message(core), PANIC_BYTES);
 	uint64_t took = pl011_model_now_ns(h.model) - start;
+	if (first && n > 0)
+		first_panic_wrote[core] = true;
 	panic_entering[core] = false;
 	size_t queued = panic_queued[core];
 	/* During a line switch TX is held as by a shutdown: a panic is refused (include/pl011.h). */
-	if (n == PL011_ESHUTDOWN && run->call[1 - core] != CALL_SHUTDOWN &&
-	    run->call[1 - core] != CALL_REINIT && run->call[1 - core] != CALL_SET_LINE)
+	if (n == PL011_ESHUTDOWN && !core_runs(1 - core, CALL_SHUTDOWN) &&
+	    !core_runs(1 - core, CALL_REINIT) && !core_runs(1 - core, CALL_SET_LINE))
 		fail_run("panic refused on a running port");
 	if (n >= 0) {
 		memcpy(panic_stream[core] + panic_written[core], panic_message(core), (size_t)n);
 		panic_written[core] += n;
 	}
 	if (n >= 0 && n != (int)PANIC_BYTES && !port_stopped &&
-	    run->call[1 - core] != CALL_SHUTDOWN && run->call[1 - core] != CALL_REINIT)
+	    !core_runs(1 - core, CALL_SHUTDOWN) && !core_runs(1 - core, CALL_REINIT))
 		fail_run("panic on core %d returned %d of %u", core, n, PANIC_BYTES);
 	if (took > panic_bound_ns(queued))
 		fail_run("panic on core %d took %llu us, bound %llu us", core,
@@ -222,10 +246,21 @@ static void take_interrupts(int core, bool rx_panics)
 	}
 }
 
+/*
+ * Where shutdown or init on a running port is with the owner word (docs/design.md's table:
+ * shutdown takes it for good with STOPPED; "pl011_init frees the word once the port is
+ * programmed again"): not inside the call, inside before the take, TX taken, the UART
+ * disabled since, the UART enabled again after that.
+ */
+enum stop_phase { STOP_OUTSIDE, STOP_BEFORE_TAKE, STOP_TOOK_TX, STOP_DISABLED, STOP_PROGRAMMED };
+static enum stop_phase stop_phase;
+
 static void do_shutdown(void)
 {
 	static const uint32_t bounds[] = {0u, 300u, PL011_WAIT_AUTO};
+	stop_phase = STOP_BEFORE_TAKE;
 	int n = pl011_shutdown(&h.uart, bounds[run->plan.seed % 3u]);
+	stop_phase = STOP_OUTSIDE;
 	if (n < 0 && n != PL011_ESHUTDOWN)
 		fail_run("pl011_shutdown returned %s", pl011_error_name(n));
 	port_stopped = true;
@@ -233,7 +268,9 @@ static void do_shutdown(void)
 
 static void do_reinit(void)
 {
+	stop_phase = STOP_BEFORE_TAKE;
 	int err = pl011_init(&h.uart, &h.config);
+	stop_phase = STOP_OUTSIDE;
 	if (err != 0)
 		fail_run("pl011_init returned %s", pl011_error_name(err));
 }
@@ -255,10 +292,9 @@ static void do_set_line(void)
 		set_line_timed_out++;
 }
 
-static void core_body(int core, void *unused)
+static void run_call(int core, enum call call)
 {
-	(void)unused;
-	switch (run->call[core]) {
+	switch (call) {
 	case CALL_WRITE_WAIT:
 		writer(true);
 		break;
@@ -293,10 +329,89 @@ static void core_body(int core, void *unused)
 	}
 }
 
+static void core_body(int core, void *unused)
+{
+	(void)unused;
+	run_call(core, run->call[core]);
+	if (run->then[core] != CALLS && !failed)
+		run_call(core, run->then[core]);
+}
+
 /* ---- invariants ---- */
 
 #define OWNER_OWNED 1u /* lib/pl011_tx.c's bits of tx.owner */
+#define OWNER_RETRY 2u /* TX_RETRY */
+#define OWNER_LAST_PASS 8u /* TX_PANIC */
+#define OWNER_STOPPED 16u /* TX_STOPPED */
 #define OWNER_PANIC 32u /* TX_PANIC_OWNER */
+
+/* Once shutdown or init took TX for good, the word stays taken until the UART was disabled
+ * and programmed again: a panic that passed its state check before the stop would otherwise
+ * own TX, and write, under a UART being reprogrammed. */
+/* include/pl011.h: "While a panic on another core makes its last pass, a write queues nothing
+ * new". A writer that looked at the word just before the pass began may still queue the
+ * chunk it looked for: one move of the ring's head, no more. */
+static void check_last_pass_holds_writers(uint32_t word)
+{
+	uint32_t head = (uint32_t)h.uart.tx.ring.head;
+	if ((word & OWNER_LAST_PASS) == 0) {
+		last_pass_seen = false;
+		return;
+	}
+	if (!last_pass_seen) {
+		last_pass_seen = true;
+		last_pass_moves = 0;
+	} else if (head != last_pass_head && ++last_pass_moves > 1u) {
+		fail_run("the ring's head moved %u times in a panic's last pass", last_pass_moves);
+	}
+	last_pass_head = head;
+}
+
+/* include/pl011.h: "in POLLED mode the writer lets it in at its next byte": from the panic's
+ * request (RETRY) to its first character, at most one of the writer's. */
+static void check_polled_writer_lets_panic_in(size_t wire_len)
+{
+	for (int core = 0; core < 2; core++) {
+		if (retry_mark[core] == SIZE_MAX || !first_panic_wrote[core])
+			continue;
+		const uint8_t *message = panic_message(core);
+		size_t letters = 0;
+		for (size_t i = retry_mark[core]; i < wire_len; i++) {
+			if (wire[i] >= message[0] && wire[i] <= message[PANIC_BYTES - 1u])
+				break;
+			if (wire[i] >= 'a' && wire[i] <= 'z')
+				letters++;
+		}
+		/* With posted writes one more: the writer's DR write before the request may land
+		 * after it (its next FR read, before its next DR write, lands it). */
+		if (letters > (posting == POSTING_OFF ? 1u : 2u))
+			fail_run("POLLED: the writer sent %zu characters after the panic on core %d "
+				 "asked for TX", letters, core);
+	}
+}
+
+static void check_stop_holds_tx(uint32_t word)
+{
+	bool enabled = (pl011_model_peek(h.model, PL011_CR) & PL011_CR_UARTEN) != 0;
+	switch (stop_phase) {
+	case STOP_BEFORE_TAKE:
+		if ((word & (OWNER_OWNED | OWNER_STOPPED | OWNER_PANIC)) ==
+		    (OWNER_OWNED | OWNER_STOPPED))
+			stop_phase = STOP_TOOK_TX;
+		break;
+	case STOP_TOOK_TX:
+	case STOP_DISABLED:
+		if ((word & OWNER_OWNED) == 0)
+			fail_run("TX freed (word 0x%x) before the UART was programmed again", word);
+		if (stop_phase == STOP_TOOK_TX && !enabled)
+			stop_phase = STOP_DISABLED;
+		else if (stop_phase == STOP_DISABLED && enabled)
+			stop_phase = STOP_PROGRAMMED;
+		break;
+	default:
+		break;
+	}
+}
 
 static void check_point(void *unused)
 {
@@ -313,6 +428,13 @@ static void check_point(void *unused)
 		if ((word & OWNER_OWNED) != 0 && (word & OWNER_PANIC) != 0)
 			panic_entering[core] = false;
 	}
+	check_stop_holds_tx(word);
+	check_last_pass_holds_writers(word);
+	if (run->mode == PL011_TX_POLLED && panic_entering[core] && (word & OWNER_RETRY) != 0 &&
+	    retry_mark[core] == SIZE_MAX &&
+	    !first_panic_wrote[core] && panic_written[core] == 0)
+		retry_mark[core] = pl011_model_wire_len(h.model) + pl011_model_tx_level(h.model) +
+				   (pl011_model_tx_shifting(h.model) ? 1u : 0u);
 	const char *broken = invariants_check_point(&invariants, &h, core, 0);
 	if (broken != NULL)
 		fail_run("%s", broken);
@@ -365,11 +487,12 @@ static void check_after_run(void)
 	if (letters + stats.tx_discarded != accepted)
 		fail_run("wire %zu + discarded %u != accepted %zu", letters, stats.tx_discarded,
 			 accepted);
+	check_polled_writer_lets_panic_in(wire_len);
 	for (int core = 0; core < 2; core++)
 		if (count_panic(core, wire_len) != (size_t)panic_written[core])
 			fail_run("panic of core %d reported %d bytes, the wire shows %zu", core,
 				 panic_written[core], count_panic(core, wire_len));
-	if (port_stopped || run->call[0] == CALL_REINIT || run->call[1] == CALL_REINIT) {
+	if (port_stopped || any_core_runs(CALL_REINIT)) {
 		/* Restarted: nothing of the old run may come out before the new run's data. */
 		checking = true;
 		if (port_stopped && harness_start(&h) != 0)
@@ -388,7 +511,7 @@ static void check_after_run(void)
 		fail_run("%llu TX FIFO overflows",
 			 (unsigned long long)pl011_model_counters(h.model)->tx_overflows);
 	const struct pl011_model_counters *c = pl011_model_counters(h.model);
-	if ((run->call[0] == CALL_SET_LINE || run->call[1] == CALL_SET_LINE) &&
+	if (any_core_runs(CALL_SET_LINE) &&
 	    (c->order_violations != 0 || c->reprogram_while_shifting != 0 ||
 	     c->tx_fen_flushed != 0 || c->rx_fen_flushed != 0))
 		fail_run("line switch: %llu order violations, %llu reprogrammed while shifting, "
@@ -408,6 +531,10 @@ static void setup_run(const struct run *r)
 	rx_panic_armed[0] = rx_panic_armed[1] = false;
 	panic_entering[0] = panic_entering[1] = false;
 	port_stopped = false;
+	stop_phase = STOP_OUTSIDE;
+	retry_mark[0] = retry_mark[1] = SIZE_MAX;
+	first_panic_wrote[0] = first_panic_wrote[1] = false;
+	last_pass_seen = false;
 	checking = false;
 	invariants_reset(&invariants);
 	/* Inside pl011_write a writer may be between its queueing and its look at the owner
@@ -521,12 +648,27 @@ static bool allowed(enum call a, enum call b)
 	return !(is_handler(a) && is_handler(b));
 }
 
+/* The run's calls in every strategy, FIFO 16 and 32, on both lines. */
+static void each_regime(struct run *r, void (*schedules)(struct run *r, struct tally *tally),
+			struct tally *tally)
+{
+	for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
+		for (unsigned depth = 16; depth <= 32; depth += 16)
+			for (size_t l = 0; l < sizeof lines / sizeof lines[0]; l++) {
+				r->mode = modes[m];
+				r->depth = depth;
+				r->line = &lines[l];
+				schedules(r, tally);
+			}
+}
+
 static void for_each_pair(void (*schedules)(struct run *r, struct tally *tally),
 			  const char *name)
 {
 	struct tally tally = {0, 0, 0, 0};
 	struct run r;
 	memset(&r, 0, sizeof r);
+	r.then[0] = r.then[1] = CALLS;
 	set_line_done = set_line_timed_out = 0;
 	for (unsigned a = 0; a < CALLS; a++)
 		for (unsigned b = 0; b < CALLS; b++) {
@@ -536,14 +678,7 @@ static void for_each_pair(void (*schedules)(struct run *r, struct tally *tally),
 			tally.pair_failures = 0;
 			r.call[0] = (enum call)a;
 			r.call[1] = (enum call)b;
-			for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
-				for (unsigned depth = 16; depth <= 32; depth += 16)
-					for (size_t l = 0; l < sizeof lines / sizeof lines[0]; l++) {
-						r.mode = modes[m];
-						r.depth = depth;
-						r.line = &lines[l];
-						schedules(&r, &tally);
-					}
+			each_regime(&r, schedules, &tally);
 		}
 	print_message("call matrix, %s: %u ordered pairs of %d calls, %lu runs, %lu failures\n",
 		      name, tally.pairs, CALLS, tally.runs, tally.failures);
@@ -598,6 +733,7 @@ static unsigned long posted_pairs(void)
 	struct tally tally = {0, 0, 0, 0};
 	struct run r;
 	memset(&r, 0, sizeof r);
+	r.then[0] = r.then[1] = CALLS;
 	for (size_t a = 0; a < 3; a++)
 		for (size_t b = 0; b < 3; b++) {
 			if (!allowed(calls[a], calls[b]))
@@ -736,9 +872,125 @@ static void test_init_orders_its_writes_before_freeing_tx(void **state)
 	assert_int_equal(lost, 0);
 }
 
+enum strategies { ALL_STRATEGIES, POLLED_ONLY, RING_STRATEGIES };
+
+/* Dense scripted schedules for one ordered pair: every first slice up to `firsts` points, then
+ * alternation every 1, 3, 7 or 20 points, the strategies chosen, FIFO 16, both lines. */
+static unsigned long dense_pair(enum call a, enum call b, uint64_t firsts, enum strategies which)
+{
+	static const uint64_t slices[] = {1, 3, 7, 20};
+	struct tally tally = {0, 0, 0, 0};
+	struct run r;
+	memset(&r, 0, sizeof r);
+	r.then[0] = r.then[1] = CALLS;
+	r.call[0] = a;
+	r.call[1] = b;
+	r.depth = 16;
+	for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
+		for (size_t l = 0; l < sizeof lines / sizeof lines[0]; l++)
+			for (uint64_t f = 1; f <= firsts; f++) {
+				if ((which == POLLED_ONLY && modes[m] != PL011_TX_POLLED) ||
+				    (which == RING_STRATEGIES && modes[m] == PL011_TX_POLLED))
+					break;
+				for (size_t s = 0; s < sizeof slices / sizeof slices[0]; s++) {
+					r.mode = modes[m];
+					r.line = &lines[l];
+					r.plan.first_slice = f;
+					r.plan.slice = slices[s];
+					r.plan.seed = (uint32_t)(f + s);
+					report(&r, &tally);
+				}
+			}
+	print_message("call matrix, dense %s | %s: %lu runs, %lu failures\n", call_names[a],
+		      call_names[b], tally.runs, tally.failures);
+	return tally.failures;
+}
+
+/* docs/design.md's table: shutdown takes the owner word for good, and "pl011_init frees the
+ * word once the port is programmed again" (check_stop_holds_tx at every point), with a panic
+ * on the other core that passed its state check before the stop. */
+static void test_init_frees_the_owner_word_once_programmed(void **state)
+{
+	(void)state;
+	unsigned long failures = dense_pair(CALL_PANIC, CALL_REINIT, 40, ALL_STRATEGIES);
+	failures += dense_pair(CALL_REINIT, CALL_PANIC, 40, ALL_STRATEGIES);
+	assert_int_equal(failures, 0);
+}
+
+/* include/pl011.h: "in POLLED mode the writer lets it in at its next byte" (checked from the
+ * panic's request to its first character on the wire). */
+static void test_polled_writer_lets_a_panic_in_at_its_next_byte(void **state)
+{
+	(void)state;
+	unsigned long failures = dense_pair(CALL_PANIC, CALL_WRITE_WAIT, 20, POLLED_ONLY);
+	failures += dense_pair(CALL_WRITE_WAIT, CALL_PANIC, 20, POLLED_ONLY);
+	assert_int_equal(failures, 0);
+}
+
+/* include/pl011.h: "While a panic on another core makes its last pass, a write queues nothing
+ * new" (the ring's head at every point of the pass). */
+static void test_writes_queue_nothing_during_a_panics_last_pass(void **state)
+{
+	(void)state;
+	unsigned long failures = dense_pair(CALL_PANIC, CALL_WRITE_WAIT, 8, RING_STRATEGIES);
+	failures += dense_pair(CALL_WRITE_NO_WAIT, CALL_PANIC, 8, RING_STRATEGIES);
+	assert_int_equal(failures, 0);
+}
+
+static void seeded_and_scripted(struct run *r, struct tally *tally)
+{
+	seeded(r, tally);
+	scripted(r, tally);
+}
+
+/*
+ * Selected triples: core 0 runs a streaming write and then a second call (the port's owner
+ * shuts down, re-initialises, panics or switches the line once its writer is done, while the
+ * other core's call may still run), core 1 a third; seeded and scripted schedules, every
+ * strategy, FIFO 16 and 32, both lines, the same invariants at every point and after.
+ */
+static void test_call_matrix_selected_triples(void **state)
+{
+	(void)state;
+	static const enum call triples[][3] = {
+		{CALL_WRITE_WAIT, CALL_SHUTDOWN, CALL_PANIC},
+		{CALL_WRITE_WAIT, CALL_REINIT, CALL_HANDLER},
+		{CALL_WRITE_WAIT, CALL_PANIC, CALL_PANIC},
+		{CALL_WRITE_WAIT, CALL_PANIC, CALL_RX_PANIC},
+		{CALL_WRITE_WAIT, CALL_SET_LINE, CALL_PANIC},
+	};
+	struct tally all = {0, 0, 0, 0};
+	struct run r;
+	memset(&r, 0, sizeof r);
+	set_line_done = set_line_timed_out = 0;
+	for (size_t t = 0; t < sizeof triples / sizeof triples[0]; t++) {
+		struct tally tally = {0, 0, 0, 0};
+		r.call[0] = triples[t][0];
+		r.then[0] = triples[t][1];
+		r.call[1] = triples[t][2];
+		r.then[1] = CALLS;
+		each_regime(&r, seeded_and_scripted, &tally);
+		print_message("call matrix, triple %s then %s | %s: %lu runs, %lu failures\n",
+			      call_names[triples[t][0]], call_names[triples[t][1]],
+			      call_names[triples[t][2]], tally.runs, tally.failures);
+		all.runs += tally.runs;
+		all.failures += tally.failures;
+	}
+	print_message("call matrix, triples: %zu triples, %lu runs, %lu failures; pl011_set_line "
+		      "switched %lu times, timed out %lu\n",
+		      sizeof triples / sizeof triples[0], all.runs, all.failures, set_line_done,
+		      set_line_timed_out);
+	assert_int_equal(all.failures, 0);
+	assert_true(set_line_done > set_line_timed_out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_call_matrix_selected_triples),
+		cmocka_unit_test(test_init_frees_the_owner_word_once_programmed),
+		cmocka_unit_test(test_polled_writer_lets_a_panic_in_at_its_next_byte),
+		cmocka_unit_test(test_writes_queue_nothing_during_a_panics_last_pass),
 		cmocka_unit_test(test_call_matrix_under_seeded_schedules),
 		cmocka_unit_test(test_call_matrix_under_scripted_slices),
 		cmocka_unit_test(test_call_matrix_at_zero_interrupt_latency),
@@ -746,5 +998,8 @@ int main(void)
 		cmocka_unit_test(test_call_matrix_catches_the_barriers_removed),
 		cmocka_unit_test(test_init_orders_its_writes_before_freeing_tx),
 	};
+	/* CALL_MATRIX_ONLY=<pattern>: one test of this program (a check of a new test, a mutant). */
+	if (getenv("CALL_MATRIX_ONLY") != NULL)
+		cmocka_set_test_filter(getenv("CALL_MATRIX_ONLY"));
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

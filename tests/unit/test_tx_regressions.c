@@ -147,11 +147,15 @@ static void panic_interrupt(void *context)
 	panic_took_ns = pl011_model_now_ns(h.model) - start;
 }
 
-/* Deliver the panic at the first register access after the writer took TX. */
+/* 0: deliver the panic at the first register access after the writer took TX; else once the
+ * writer has this many characters in the FIFO. */
+static unsigned deliver_at_level;
+
 static void at_owned_point(void *context)
 {
 	(void)context;
-	if (delivered || pl011_model_in_irq(h.model) || (h.uart.tx.owner & 1u) == 0)
+	if (delivered || pl011_model_in_irq(h.model) || (h.uart.tx.owner & 1u) == 0 ||
+	    pl011_model_tx_level(h.model) < deliver_at_level)
 		return;
 	delivered = true;
 	pl011_model_run_as_irq(h.model, panic_interrupt, NULL);
@@ -194,6 +198,41 @@ static void test_same_core_panic_writes_beside_a_preempted_owner_at_once(void **
 	}
 }
 
+/* include/pl011.h: beside an owner the panic "writes one byte at a time, each only when the FIFO
+ * is empty, and waits for the FIFO to empty again before returning, so the preempted owner
+ * finds the FIFO no fuller than it left it": preempted with a full FIFO, no overflow, and
+ * every byte on the wire. */
+static void test_panic_beside_an_owner_writes_only_into_an_empty_fifo(void **state)
+{
+	(void)state;
+	static const char text[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN";
+	for (unsigned depth = 16u; depth <= 32u; depth += 16u) {
+		harness_setup(&h, 48000000u, depth);
+		h.config.baud = 115200u;
+		h.config.tx_mode = PL011_TX_MEASURED;
+		h.config.core_id = always_core_0;
+		assert_int_equal(harness_start(&h), 0);
+		delivered = false;
+		deliver_at_level = depth;
+		pl011_model_set_preempt_hook(at_owned_point, NULL);
+		int n = pl011_write(&h.uart, text, sizeof text - 1u, PL011_NO_WAIT);
+		pl011_model_set_preempt_hook(NULL, NULL);
+		deliver_at_level = 0;
+		assert_true(delivered);
+		assert_int_equal(n, (int)(sizeof text - 1u));
+		assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+		uint8_t wire[96];
+		size_t len = harness_wire(&h, wire, sizeof wire);
+		print_message("panic beside an owner with a full FIFO of %u: returned %d, %zu on the "
+			      "wire, %llu overflows\n", depth, panic_result, len,
+			      (unsigned long long)pl011_model_counters(h.model)->tx_overflows);
+		assert_int_equal(pl011_model_counters(h.model)->tx_overflows, 0);
+		assert_int_equal(panic_result, 5);
+		assert_int_equal(len, sizeof text - 1u + 5u);
+		harness_teardown(&h);
+	}
+}
+
 /* config.wait_hook ("an RTOS yield") was called 769 times from interrupt context by one panic. */
 static void test_panic_never_calls_the_wait_hook(void **state)
 {
@@ -212,6 +251,9 @@ enum stall_phase { STALL_START, STALL_OWNER_RUNS, STALL_PANIC_RUNS, STALL_PANIC_
 static enum stall_phase stall_phase;
 static uint64_t stall_since_ns, stall_resumed_points;
 static int stall_panic_result;
+/* Core 1 shuts down after its write; the panic resumes this many points after the take. */
+static bool stall_then_shutdown;
+static uint64_t stall_points_after_take;
 
 /*
  * Core 1 starts a write to an idle port and is stopped once it owns TX with two characters in
@@ -251,6 +293,16 @@ static void stall_at_point(void *context)
 		}
 		break;
 	case STALL_OWNER_RESUMES:
+		if (stall_then_shutdown) {
+			/* Core 1 finishes its write and shuts down; the panic resumes a few points
+			 * after shutdown took TX, for good. */
+			if (core == 1 && (h.uart.tx.owner & 17u) == 17u &&
+			    ++stall_resumed_points > stall_points_after_take) {
+				stall_phase = STALL_FREE;
+				cores_yield();
+			}
+			break;
+		}
 		/* It fills what it may, or lets go at once (it found the panic beside it). */
 		if ((core == 0 && cores_finished(1)) ||
 		    (core == 1 && (++stall_resumed_points > 400u ||
@@ -273,6 +325,8 @@ static void stall_body(int core, void *context)
 	else
 		(void)pl011_write(&h.uart, "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz", 52,
 				  PL011_NO_WAIT);
+	if (core == 1 && stall_then_shutdown)
+		(void)pl011_shutdown(&h.uart, PL011_WAIT_AUTO);
 }
 
 /* The case the header used to leave open: the resumed owner filled the FIFO between the
@@ -297,6 +351,44 @@ static void test_panic_beside_a_stopped_owner_on_another_core_never_overflows(vo
 	assert_int_equal(pl011_model_counters(h.model)->tx_overflows, 0);
 	assert_int_equal(pl011_model_wire_len(h.model), 52u + 5u);
 	harness_teardown(&h);
+}
+
+/* include/pl011.h: every byte a panic reports "leaves the UART"; shutdown "waits for a panic
+ * beside it to finish" (docs/design.md's table). The panic beside a stopped owner is itself
+ * stopped before its DR write while the owner's core finishes its write and shuts down; it
+ * resumes 1-200 points after shutdown took TX, while shutdown waits for it. */
+static void test_shutdown_waits_for_a_panic_beside_the_owner(void **state)
+{
+	(void)state;
+	static const uint64_t after[] = {1u, 5u, 20u, 60u, 200u};
+	unsigned failures = 0;
+	for (size_t i = 0; i < sizeof after / sizeof after[0]; i++) {
+		harness_setup(&h, 48000000u, 16);
+		h.config.tx_mode = PL011_TX_MEASURED;
+		assert_int_equal(harness_start(&h), 0);
+		stall_phase = STALL_START;
+		stall_then_shutdown = true;
+		stall_points_after_take = after[i];
+		struct cores_plan plan = {.first_slice = UINT64_MAX / 2u,
+					  .slice = UINT64_MAX / 2u, .at_point = stall_at_point};
+		cores_run(&plan, stall_body, NULL);
+		stall_then_shutdown = false;
+		pl011_model_advance(h.model, 40u * pl011_model_frame_ns(h.model));
+		size_t panic_on_wire = 0;
+		for (size_t b = 0; b < pl011_model_wire_len(h.model); b++)
+			if (pl011_model_wire_byte(h.model, b) >= 'A' &&
+			    pl011_model_wire_byte(h.model, b) <= 'Z')
+				panic_on_wire++;
+		bool bad = stall_phase != STALL_FREE || stall_panic_result < 0 ||
+			   (size_t)stall_panic_result != panic_on_wire;
+		print_message("panic beside an owner, shutdown %llu points after its take: phase "
+			      "%d, panic returned %d, %zu on the wire%s\n",
+			      (unsigned long long)after[i], stall_phase, stall_panic_result,
+			      panic_on_wire, bad ? " FAIL" : "");
+		failures += bad;
+		harness_teardown(&h);
+	}
+	assert_int_equal(failures, 0);
 }
 
 /* ---- the interrupt on the core of a panic writing beside the owner ---- */
@@ -770,7 +862,9 @@ int main(void)
 		HARNESS_TEST(test_smp_pattern_no_panic_is_short_when_polled, &h),
 		HARNESS_TEST(test_same_core_panic_writes_beside_a_preempted_owner_at_once, &h),
 		HARNESS_TEST(test_panic_never_calls_the_wait_hook, &h),
+		HARNESS_TEST(test_panic_beside_an_owner_writes_only_into_an_empty_fifo, &h),
 		HARNESS_TEST(test_panic_beside_a_stopped_owner_on_another_core_never_overflows, &h),
+		HARNESS_TEST(test_shutdown_waits_for_a_panic_beside_the_owner, &h),
 		HARNESS_TEST(test_interrupt_over_a_panic_beside_the_owner_lets_it_finish, &h),
 		HARNESS_TEST(test_shutdown_under_a_live_owner_never_counts_a_sent_byte, &h),
 		HARNESS_TEST(test_restart_flushes_the_holding_register_of_a_stopped_port, &h),
