@@ -8,8 +8,8 @@ are reported separately (docs/testing.md); --set picks one.
 
 A mutant is killed when a test program fails, crashes or times out; it survives when every
 program passes. lib/ and build/ are never written: each mutant gets its own copy of lib/ in a
-temporary folder. Usage: tools/mutate.py [--set curated|blind] [--mutants PATTERNS] [--jobs N]
-[--min-score PCT].
+temporary folder. Usage: tools/mutate.py [--set curated|blind | --set-file PATH] [--mutants PATTERNS]
+[--jobs N] [--min-score PCT].
 PATTERNS is a comma-separated list of shell patterns on mutant ids; "quick" selects the fast
 subset that `make test` runs.
 """
@@ -26,6 +26,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import importlib  # noqa: E402
+import importlib.util  # noqa: E402
 
 # The mutant sets: name -> module in tools/ holding MUTANTS.
 SETS = {"curated": "mutants", "blind": "mutants_blind"}
@@ -217,6 +218,9 @@ def main():
     parser.add_argument("--set", dest="mutant_set", choices=sorted(SETS), default="curated",
                         help="which mutant set: curated (tools/mutants.py, default) or blind "
                              "(tools/mutants_blind.py)")
+    parser.add_argument("--set-file", default="",
+                        help="load MUTANTS from this Python file instead (a set kept outside "
+                             "the repository, so that the tests are not written against it)")
     parser.add_argument("--mutants", default=os.environ.get("MUTANTS", ""),
                         help="comma-separated id patterns; 'quick' = the make-test subset")
     parser.add_argument("--jobs", type=int, default=2, help="mutants evaluated at once")
@@ -229,7 +233,14 @@ def main():
                              "trying new tests against survivors, not for the score")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
     args = parser.parse_args()
-    MUTANTS.extend(importlib.import_module(SETS[args.mutant_set]).MUTANTS)
+    if args.set_file:
+        spec = importlib.util.spec_from_file_location("mutant_set", args.set_file)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        MUTANTS.extend(module.MUTANTS)
+        args.mutant_set = os.path.basename(args.set_file)
+    else:
+        MUTANTS.extend(importlib.import_module(SETS[args.mutant_set]).MUTANTS)
     check_list()
     chosen = select(args.mutants)
     if args.list:
