@@ -7,7 +7,8 @@ Two sets: "curated" (tools/mutants.py, the default: written with the tests) and 
 are reported separately (docs/testing.md); --set picks one.
 
 A mutant is killed when a test program fails, crashes or times out; it survives when every
-program passes. lib/ and build/ are never written: each mutant gets its own copy of lib/ in a
+program passes. Only the programs that execute the mutant's lines run (measured once with
+gcov, see Coverage; --all-programs runs them all). lib/ and build/ are never written: each mutant gets its own copy of lib/ in a
 temporary folder. Usage: tools/mutate.py [--set curated|blind | --set-file PATH] [--mutants PATTERNS]
 [--jobs N] [--min-score PCT].
 PATTERNS is a comma-separated list of shell patterns on mutant ids; "quick" selects the fast
@@ -16,6 +17,8 @@ subset that `make test` runs.
 import argparse
 import concurrent.futures
 import fnmatch
+import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -93,6 +96,7 @@ class Build:
                                    os.path.join(ROOT, "lib"), base)
         self.base_lib = {os.path.basename(s): o for s, o in lib_objs.items()}
         self.times = {}
+        self.coverage = None
 
     def order(self, mutated_file):
         ring = mutated_file.endswith("pl011_ring.c")
@@ -115,6 +119,103 @@ class Build:
             if p.returncode != 0:
                 raise RuntimeError(out[-2000:])
         return {t: os.path.join(out_dir, t) for t in tests}
+
+
+class Coverage:
+    """Which lib/ lines each test program executes, from one -O0 --coverage run of the unmutated
+    tree (cached in the temporary folder under a hash of the sources). A program that executes
+    none of a mutant's lines cannot tell the mutant from the original, since the programs are
+    deterministic: evaluate() skips it. A mutant in a header, or whose lines are none of them
+    executable code (a macro, a table), runs every program."""
+
+    def __init__(self, build):
+        self.executed = {}    # program -> {lib file name: set of executed lines}
+        self.executable = {}  # lib file name -> set of lines that hold code
+        sources = sorted(os.path.join(d, f) for d in (os.path.join(ROOT, "lib"), UNIT, MODEL)
+                         for f in os.listdir(d) if f.endswith((".c", ".h")))
+        digest = hashlib.sha256()
+        digest.update(",".join(build.tests).encode())
+        for path in sources + [os.path.abspath(__file__)]:
+            with open(path, "rb") as f:
+                digest.update(path.encode() + b"\0" + f.read())
+        cache = os.path.join(tempfile.gettempdir(),
+                             f"pl011-mutate-coverage-{digest.hexdigest()[:16]}.json")
+        if os.path.exists(cache):
+            with open(cache) as f:
+                data = json.load(f)
+        else:
+            data = self.measure(build)
+            with open(cache + ".tmp", "w") as f:
+                json.dump(data, f)
+            os.replace(cache + ".tmp", cache)
+        for program, files in data.items():
+            self.executed[program] = {name: set(lines[0]) for name, lines in files.items()}
+            for name, lines in files.items():
+                self.executable.setdefault(name, set()).update(lines[1])
+
+    @staticmethod
+    def measure(build):
+        started = time.monotonic()
+        cov = os.path.join(build.work, "coverage")
+        os.makedirs(cov)
+        flags = ["-std=c11", "-O0", "-g0", "-w", "--coverage", "-DPL011_IO_HOOKS",
+                 "-I" + os.path.join(ROOT, "lib"), "-I" + os.path.join(ROOT, "include"),
+                 "-I" + MODEL, "-I" + UNIT]
+        support = [os.path.join(UNIT, f) for f in os.listdir(UNIT)
+                   if f.endswith(".c") and not f.startswith("test_")]
+        support += [os.path.join(MODEL, f) for f in os.listdir(MODEL) if f.endswith(".c")]
+        libs = [os.path.join(ROOT, "lib", f) for f in build.lib_sources]
+        objects = []
+        for source in support + libs:
+            obj = os.path.join(cov, os.path.basename(source)[:-2] + ".o")
+            subprocess.run([CC] + flags + ["-c", source, "-o", obj], check=True)
+            objects.append(obj)
+
+        def one(program):
+            exe = os.path.join(cov, program)
+            subprocess.run([CC] + flags + [os.path.join(UNIT, program + ".c")] + objects +
+                           ["-lcmocka", "-lpthread", "-o", exe], check=True)
+            prefix = os.path.join(cov, "run-" + program)
+            env = dict(os.environ, GCOV_PREFIX=prefix)
+            result = run([exe], env=env, timeout=1800)
+            if result.returncode != 0:
+                raise RuntimeError(f"coverage run of {program} failed:\n{result.stdout[-2000:]}")
+            files = {}
+            for lib in build.lib_sources:
+                gcda_dir = prefix + cov
+                gcno = os.path.join(cov, lib[:-2] + ".gcno")
+                if not os.path.exists(os.path.join(gcda_dir, lib[:-2] + ".gcda")):
+                    continue
+                shutil.copy(gcno, gcda_dir)
+                out = run(["gcov", "--json-format", "--stdout", "-o", gcda_dir, lib], cwd=cov)
+                for doc in out.stdout.splitlines():
+                    if not doc.strip():
+                        continue
+                    for entry in json.loads(doc).get("files", []):
+                        name = os.path.basename(entry["file"])
+                        if name != lib:
+                            continue
+                        ran = sorted({ln["line_number"] for ln in entry["lines"] if ln["count"]})
+                        code = sorted({ln["line_number"] for ln in entry["lines"]})
+                        files[name] = [ran, code]
+            return program, files
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            data = dict(pool.map(one, build.tests))
+        print("coverage: which lines each program executes, measured in %.0f s" %
+              (time.monotonic() - started), flush=True)
+        return data
+
+    def needed(self, program, mutant, line):
+        """Can program tell the mutant at line (first line of its search text) apart?"""
+        name = os.path.basename(mutant.file)
+        if not name.endswith(".c") or program not in self.executed:
+            return True
+        span = set(range(line, line + mutant.search.count("\n") + 1))
+        code = span & self.executable.get(name, set())
+        if not code:
+            return True
+        return bool(code & self.executed[program].get(name, set()))
 
 
 def first_failure(text):
@@ -181,6 +282,8 @@ def evaluate(mutant, build, timeout_of):
         lib_objs = [objs.get(os.path.join(lib_dir, f), build.base_lib[f])
                     for f in build.lib_sources]
         tests = build.order(mutant.file)
+        if build.coverage is not None:
+            tests = [t for t in tests if build.coverage.needed(t, mutant, line)]
         exes = build.link(lib_objs, wd, tests)
         programs = [(t, exes[t]) for t in tests]
         if name == "pl011_ring.c":
@@ -188,7 +291,8 @@ def evaluate(mutant, build, timeout_of):
         failure = run_programs(programs, timeout_of)
         if failure:
             return {"status": "killed", "where": where, "detail": f"{failure[0]}: {failure[1]}"}
-        return {"status": "survived", "where": where, "detail": ""}
+        return {"status": "survived", "where": where,
+                "detail": f"{len(programs)} programs execute its lines, all passed"}
     finally:
         shutil.rmtree(wd, ignore_errors=True)
 
@@ -231,6 +335,9 @@ def main():
     parser.add_argument("--tests", default="",
                         help="comma-separated test programs to run (default: all); for "
                              "trying new tests against survivors, not for the score")
+    parser.add_argument("--all-programs", action="store_true",
+                        help="run every program for every mutant, not only those that execute "
+                             "its lines")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
     args = parser.parse_args()
     if args.set_file:
@@ -259,6 +366,8 @@ def main():
         if args.tests:
             wanted = set(args.tests.split(","))
             build.tests = [t for t in build.tests if t in wanted]
+        if not args.all_programs:
+            build.coverage = Coverage(build)
         if not args.no_baseline:
             exes = build.link(list(build.base_lib.values()), work, build.tests)
             for t in build.tests:
