@@ -39,6 +39,8 @@ CC = os.environ.get("HOST_CC", "gcc")
 CFLAGS = ["-std=c11", "-O1", "-g0", "-w", "-DPL011_IO_HOOKS"]
 UNIT = os.path.join(ROOT, "tests", "unit")
 MODEL = os.path.join(ROOT, "tests", "model")
+# Changed whenever Coverage.measure's output changes: part of the cache's key.
+COVERAGE_FORMAT = "1"
 # Programs that only exercise the ring: run for ring mutants only.
 RING_ONLY = {"test_ring", "test_ring_threads"}
 # Fast first, so that most mutants die within seconds (measured order; refined by the baseline).
@@ -134,8 +136,8 @@ class Coverage:
         sources = sorted(os.path.join(d, f) for d in (os.path.join(ROOT, "lib"), UNIT, MODEL)
                          for f in os.listdir(d) if f.endswith((".c", ".h")))
         digest = hashlib.sha256()
-        digest.update(",".join(build.tests).encode())
-        for path in sources + [os.path.abspath(__file__)]:
+        digest.update((COVERAGE_FORMAT + ",".join(build.tests)).encode())
+        for path in sources:
             with open(path, "rb") as f:
                 digest.update(path.encode() + b"\0" + f.read())
         cache = os.path.join(tempfile.gettempdir(),
@@ -363,11 +365,11 @@ def main():
     work = tempfile.mkdtemp(prefix="pl011-mutate.")
     try:
         build = Build(work)
+        if not args.all_programs:
+            build.coverage = Coverage(build)  # of every program, so one cache serves any --tests
         if args.tests:
             wanted = set(args.tests.split(","))
             build.tests = [t for t in build.tests if t in wanted]
-        if not args.all_programs:
-            build.coverage = Coverage(build)
         if not args.no_baseline:
             exes = build.link(list(build.base_lib.values()), work, build.tests)
             for t in build.tests:
