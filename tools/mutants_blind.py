@@ -8,6 +8,10 @@ fault; a mutant is equivalent only with a written argument (`equivalent`).
 
 Each mutant replaces `search`, which occurs exactly once in `file`, by `replace`; `why` says in
 one line why the slip is plausible.
+
+The block on line control, events, RS-485 and the console (lib/pl011_line.c, pl011_events.c,
+pl011_rs485.c, pl011_console.c; issue 24) was written the same way, from docs/events.md as
+well.
 """
 
 
@@ -840,6 +844,278 @@ REANCHORED = {
         "\t\treturn PL011_WAIT_AUTO;\n",
         ""),
 }
+
+# ---- line control, events, RS-485, console (written blind, 2026-12-02) ----
+# From lib/pl011_line.c, lib/pl011_events.c, lib/pl011_rs485.c, lib/pl011_console.c, include/,
+# README.md and docs/design.md, events.md, waiting.md, shutdown.md, porting.md only (issue 24).
+
+LINE_C = "lib/pl011_line.c"
+EVENTS_C = "lib/pl011_events.c"
+RS485_C = "lib/pl011_rs485.c"
+CONSOLE_C = "lib/pl011_console.c"
+
+MUTANTS += [
+    # ---- frame time and the adopted line (lib/pl011_line.c) ----
+    Mutant("b-frame-bits-no-start", "rounding", LINE_C,
+           "return 1u + 5u + ((lcr_h",
+           "return 5u + ((lcr_h",
+           "waiting.md: frame times 'at the programmed baud and frame (start + data + parity + stop"
+           " bits)': the start bit forgotten makes every bound a frame in ten too short"),
+    Mutant("b-frame-bits-no-parity", "rounding", LINE_C,
+           "((lcr_h & PL011_LCR_H_PEN) ? 1u : 0u) + ",
+           "",
+           "waiting.md: a frame is 'start + data + parity + stop bits': with parity on, the bounds"
+           " are a bit per frame short"),
+    Mutant("b-adopt-fbrd-ignored", "line", LINE_C,
+           "uint64_t q = (uint64_t)ibrd * 64u + fbrd;",
+           "uint64_t q = (uint64_t)ibrd * 64u;",
+           "design.md: the adopted rate is '4 x clock / (64 x IBRD + FBRD)'; the fractional divisor"
+           " dropped reports (and times) a faster line than the one running"),
+    Mutant("b-adopt-no-fen", "line", LINE_C,
+           "& ~PL011_LCR_H_BRK) | PL011_LCR_H_FEN;",
+           "& ~PL011_LCR_H_BRK);",
+           "pl011.h ADOPT_LINE: 'LCR_H only if its FIFOs were off (FEN set, the format kept)': the"
+           " firmware's FIFO-less LCR_H is kept as it is"),
+    Mutant("b-keeps-format-ignores-fifo", "line", LINE_C,
+           "return (uart->config.flags & PL011_FLAG_ADOPT_LINE) != 0 &&\n"
+           "\t       (pl011_reg_read(uart, PL011_FR) & PL011_FR_TXFE) != 0;",
+           "return (uart->config.flags & PL011_FLAG_ADOPT_LINE) != 0;",
+           "pl011.h ADOPT_LINE: LCR_H is written '... or a TX FIFO that did not drain must be"
+           " flushed'; an adopted port never flushes a stuck FIFO"),
+    # ---- reporting ----
+    Mutant("b-get-line-stick-swapped", "line", LINE_C,
+           "return even ? PL011_PARITY_SPACE : PL011_PARITY_MARK;",
+           "return even ? PL011_PARITY_MARK : PL011_PARITY_SPACE;",
+           "pl011.h: PL011_PARITY_MARK 'parity bit always 1 (stick parity, TRM LCR_H.SPS)': SPS with"
+           " EPS clear sends 1, and the get reports the other stick"),
+    Mutant("b-get-line-requested-baud", "line", LINE_C,
+           "out->baud = uart->line.baud.actual_baud;",
+           "out->baud = uart->config.baud;",
+           "pl011.h struct pl011_line_config: 'pl011_get_line: the rate the divisors give', not the"
+           " rate asked for"),
+    # ---- pl011_set_line ----
+    Mutant("b-set-line-stays-adopted", "line", LINE_C,
+           "wanted->flags &= ~(PL011_FLAG_ADOPT_LINE | PL011_FLAG_RTS_CTS);",
+           "wanted->flags &= ~PL011_FLAG_RTS_CTS;",
+           "pl011.h ADOPT_LINE: 'After a pl011_set_line the port is no longer adopted' (the plan of"
+           " an adopted config reads the old divisors back)"),
+    Mutant("b-set-line-drops-dtr", "line", LINE_C,
+           "uint32_t kept = PL011_CR_DTR;",
+           "uint32_t kept = 0;",
+           "pl011.h pl011_set_modem_lines: the others keep their state, 'which pl011_set_line keeps"
+           " too'; design.md 'pl011_set_line keeps DTR'"),
+    Mutant("b-set-line-rs485-de-dropped", "rs485", LINE_C,
+           "\t\tkept |= pl011_rs485_cr_bits(uart);\n",
+           "",
+           "events.md: 'pl011_set_line that leaves RS-485 as it is keeps the DE bits as they are (a"
+           " release still due comes after it)'"),
+    Mutant("b-set-line-fits-strict", "bound", LINE_C,
+           "pl011_ring_space(&uart->rx.ring) >= uart->line.fifo_depth;",
+           "pl011_ring_space(&uart->rx.ring) > uart->line.fifo_depth;",
+           "pl011.h set_line: PL011_EBUSY when 'the ring has no room for a FIFO's worth while the"
+           " FIFO holds bytes'; exactly a FIFO's worth is room"),
+    Mutant("b-rts-hold-leaves-rts", "line", LINE_C,
+           "pl011_reg_write(uart, PL011_CR, uart->line.cr & ~(PL011_CR_RTSEN | PL011_CR_RTS));",
+           "pl011_reg_write(uart, PL011_CR, uart->line.cr & ~PL011_CR_RTSEN);",
+           "pl011.h set_line: 'deassert RTS when flow control is on'; RTSEn off with CR.RTS still"
+           " set drives nUARTRTS asserted, and the partner keeps sending"),
+    Mutant("b-rts-hold-one-frame", "bound", LINE_C,
+           "wait_start(&wait, uart, pl011_frames_us(uart, 2) + 1u);",
+           "wait_start(&wait, uart, pl011_frames_us(uart, 1) + 1u);",
+           "pl011.h set_line: 'wait two frames for the partner's character in flight' (it may"
+           " only have begun it when RTS went off)"),
+    Mutant("b-set-line-error-rts-held", "line", LINE_C,
+           "\t\tif ((uart->line.cr & PL011_CR_RTSEN) != 0)\n"
+           "\t\t\tpl011_reg_write(uart, PL011_CR, uart->line.cr); /* RTS as it was */\n",
+           "",
+           "pl011.h set_line: 'Errors, each with the line, the rings and the counters as before':"
+           " an EBUSY/ESTALLED leaves RTS deasserted by hand and flow control off"),
+    Mutant("b-set-line-stale-frame-time", "line", LINE_C,
+           "\tuart->line.frame_ns = pl011_lcr_h_frame_ns(plan->lcr_h, plan->baud.actual_baud);\n",
+           "",
+           "pl011.h: the backlog deadline is in frames 'at the programmed baud and frame'; after a"
+           " switch to a slower line the old frame time makes every bound too short"),
+    Mutant("b-set-line-timeout-keeps-hold", "line", LINE_C,
+           "\t\tresume(uart);\n\t\treturn PL011_ETIMEDOUT;",
+           "\t\treturn PL011_ETIMEDOUT;",
+           "pl011.h set_line: PL011_ETIMEDOUT 'with the line, the rings and the counters as"
+           " before'; TX stays held and IMSC frozen, nothing is sent again"),
+    Mutant("b-set-line-paused-accepted", "line", LINE_C,
+           "\tif (rx_paused(uart))\n\t\treturn PL011_EBUSY;",
+           "",
+           "pl011.h set_line: 'PL011_EBUSY (RX paused because the ring is full ...: read first',"
+           " 'with the line, the rings ... as before': refused only later, the TX ring was drained"),
+    Mutant("b-thaw-no-second-look", "line", LINE_C,
+           "\t\tpl011_imsc_update(uart, rx, 0);\n\t\tif (!rx_paused(uart))\n"
+           "\t\t\tpl011_imsc_update(uart, 0, rx);\n",
+           "\t\tpl011_imsc_update(uart, rx, 0);\n",
+           "design.md Line control step 7: the thaw 'after masking looks at the pause once more, so"
+           " that a reader's resume in between is not undone'"),
+    # ---- modem lines ----
+    Mutant("b-modem-rts-under-rs485", "line", LINE_C,
+           "((uart->line.cr & PL011_CR_RTSEN) != 0 || uart->config.rs485 != NULL))",
+           "(uart->line.cr & PL011_CR_RTSEN) != 0)",
+           "pl011.h set_modem_lines: 'PL011_EBUSY (RTS in mask while hardware flow control or the"
+           " RS-485 driver enable drives it'"),
+    Mutant("b-modem-values-unmasked", "line", LINE_C,
+           "PL011_CR, bits, set & bits);",
+           "PL011_CR, bits, set);",
+           "pl011.h set_modem_lines: 'Set the outputs in mask to values; the others keep their"
+           " state' (a DTR bit in values with only RTS in mask)"),
+
+    # ---- events (lib/pl011_events.c) ----
+    Mutant("b-events-timer-wrong-kind", "events", EVENTS_C,
+           "if ((mask & PL011_EVENT_TX_DONE) != 0 && config->event_timer == NULL)",
+           "if ((mask & PL011_EVENT_TX_SPACE) != 0 && config->event_timer == NULL)",
+           "events.md: 'TX done without a timer makes pl011_init return PL011_EINVAL'; TX space"
+           " needs no timer"),
+    Mutant("b-events-check-error-polled", "events", EVENTS_C,
+           "PL011_EVENT_BREAK |\n\t\t\t\t  PL011_EVENT_ERROR;",
+           "PL011_EVENT_BREAK;",
+           "pl011.h PL011_EVENT_ERROR 'Interrupt RX modes'; events.md 'A kind its mode cannot give"
+           " ... makes pl011_init return PL011_EINVAL'"),
+    Mutant("b-events-modem-any-kind", "events", EVENTS_C,
+           "return (config->event_mask & PL011_EVENT_MODEM) != 0 ? PL011_INT_MODEM : 0u;",
+           "return config->event_mask != 0 ? PL011_INT_MODEM : 0u;",
+           "pl011.h PL011_EVENT_MODEM: 'The driver unmasks these four only with this kind'"),
+    Mutant("b-tx-space-from-half", "bound", EVENTS_C,
+           "watch->tx_free < tx_space_threshold(uart) &&",
+           "watch->tx_free <= tx_space_threshold(uart) &&",
+           "pl011.h PL011_EVENT_TX_SPACE: 'raised the TX ring's free space from below half the ring"
+           " to at least half': from exactly half is no crossing"),
+    Mutant("b-tx-space-above-half", "bound", EVENTS_C,
+           "pl011_ring_space(&uart->tx.ring) >= tx_space_threshold(uart))",
+           "pl011_ring_space(&uart->tx.ring) > tx_space_threshold(uart))",
+           "pl011.h PL011_EVENT_TX_SPACE: '... to at least half': a refill that reaches exactly"
+           " half wakes nobody"),
+    Mutant("b-rx-idle-on-rx-level", "events", EVENTS_C,
+           "if ((watch->mis & PL011_INT_RT) != 0 && queued != 0)",
+           "if ((watch->mis & PL011_INT_RX) != 0 && queued != 0)",
+           "pl011.h PL011_EVENT_RX_IDLE: 'The receive timeout fired with bytes queued'; events.md"
+           " tests: 'never during a burst' (the wrong MIS bit)"),
+    Mutant("b-rx-data-without-bytes", "events", EVENTS_C,
+           "(PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS)) != 0 && queued != 0)",
+           "(PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS)) != 0)",
+           "pl011.h PL011_EVENT_RX_DATA: 'the RX ring holds some'; an error-only entry gives RX data"
+           " and an rx_callback of 0 bytes"),
+    Mutant("b-error-event-no-overrun", "counter", EVENTS_C,
+           "uart->stats.rx_framing + uart->stats.rx_parity + uart->stats.rx_overrun;",
+           "uart->stats.rx_framing + uart->stats.rx_parity;",
+           "pl011.h PL011_EVENT_ERROR: 'A framing or parity error or an overrun was counted'"),
+    Mutant("b-events-unmasked-kinds", "events", EVENTS_C,
+           "\tkinds &= uart->config.event_mask;\n",
+           "",
+           "pl011.h: config.event 'receives the kinds of config.event_mask that happened' (and with"
+           " only an rx_callback there is no config.event)"),
+    Mutant("b-tx-done-every-emptying", "counter", EVENTS_C,
+           "\tif (uart->stats.tx_bytes == uart->events.tx_bytes_seen)\n\t\treturn;\n",
+           "",
+           "pl011.h PL011_EVENT_TX_DONE: 'once per drain'; events.md 'bytes were written since the"
+           " ring last emptied' opens a drain, an empty pass none"),
+    Mutant("b-tx-done-ignores-busy", "events", EVENTS_C,
+           "if (ring_empty && (fr & PL011_FR_DRAINED_MASK) == PL011_FR_DRAINED)",
+           "if (ring_empty && (fr & PL011_FR_TXFE) != 0)",
+           "pl011.h PL011_EVENT_TX_DONE: 'The last stop bit ... has left (TX ring empty, FR.TXFE"
+           " set, FR.BUSY clear)'; TXFE alone is the last character still shifting"),
+    Mutant("b-tx-done-rearm-swapped", "rounding", EVENTS_C,
+           "(fr & PL011_FR_TXFE) != 0 ? 1u : 2u);",
+           "(fr & PL011_FR_TXFE) != 0 ? 2u : 1u);",
+           "pl011.h event_tick: 'two frames while the FIFO holds data, one once TXFE is set'; TX"
+           " done 'within one frame time plus the timer's latency after the stop bit'"),
+    Mutant("b-tx-done-lost-on-rearm", "events", EVENTS_C,
+           "\tpl011_atomic_store(&uart->events.tx_done_pending, 1u, __ATOMIC_SEQ_CST);\n"
+           "\t/* With TXFE",
+           "\t/* With TXFE",
+           "events.md: the tick 'asks again' until the line is idle, 'so no drain is given twice or"
+           " lost'; without the flag put back the next tick finds no drain open"),
+
+    # ---- RS-485 driver enable (lib/pl011_rs485.c) ----
+    Mutant("b-rs485-delay-max-exclusive", "bound", RS485_C,
+           "rs485->delay_before_us > PL011_RS485_DELAY_MAX_US",
+           "rs485->delay_before_us >= PL011_RS485_DELAY_MAX_US",
+           "pl011.h: PL011_RS485_DELAY_MAX_US 'each delay at most 10 ms': 10,000 us itself is"
+           " allowed"),
+    Mutant("b-rs485-no-timer-accepted", "rs485", RS485_C,
+           "config->tx_mode == PL011_TX_POLLED ||\n\t    config->event_timer == NULL)",
+           "config->tx_mode == PL011_TX_POLLED)",
+           "pl011.h RS-485: 'Needs an interrupt TX mode and config.event_timer ... Errors at init:"
+           " PL011_EINVAL, nothing touched'"),
+    Mutant("b-rs485-with-flow-control", "rs485", RS485_C,
+           "(config->flags & PL011_FLAG_RTS_CTS) != 0 || ",
+           "",
+           "pl011.h RS-485: 'not with PL011_FLAG_RTS_CTS (flow control owns RTS)'"),
+    Mutant("b-rs485-polarity-inverted", "rs485", RS485_C,
+           "return low == sending ? PL011_CR_RTS : 0u;",
+           "return low != sending ? PL011_CR_RTS : 0u;",
+           "pl011.h PL011_RS485_DE_LOW: 'nUARTRTS low while sending (CR.RTS set), high otherwise',"
+           " and without it high while sending"),
+    Mutant("b-rs485-rx-off-inverted", "rs485", RS485_C,
+           "(sending ? 0u : rx_off)",
+           "(sending ? rx_off : 0u)",
+           "pl011.h PL011_RS485_RX_OFF: 'The receiver is off (CR.RXE clear) from DE asserted to DE"
+           " released'"),
+    Mutant("b-rs485-before-delay-no-margin", "rounding", RS485_C,
+           "pl011_wait_start_panic(&wait, uart, delay_us + 1u);",
+           "pl011_wait_start_panic(&wait, uart, delay_us);",
+           "events.md: the owner 'waits delay_before_us + 1 microsecond (the first clock reading"
+           " may be up to 1 us old)'; 'DE asserted -> first start bit, at least'"),
+    Mutant("b-rs485-release-ignores-new-send", "rs485", RS485_C,
+           "uart->tx.de_asserted != 0 && uart->stats.tx_bytes == uart->events.de_bytes &&",
+           "uart->tx.de_asserted != 0 &&",
+           "events.md: the second tick releases DE 'only if no byte was sent since the drain"
+           " ended'; 'a send that comes during the after-delay keeps DE on'"),
+    Mutant("b-rs485-busy-owner-no-retry", "rs485", RS485_C,
+           "\t\tpl011_atomic_store(&uart->events.de_release, 1u, __ATOMIC_SEQ_CST);\n"
+           "\t\tuart->config.event_timer(pl011_frames_us(uart, 1),",
+           "\t\tuart->config.event_timer(pl011_frames_us(uart, 1),",
+           "events.md: 'An owner busy elsewhere makes the tick look again a frame later'; with the"
+           " release not put back that tick does nothing and DE stays on"),
+    Mutant("b-rs485-stop-no-after-delay", "rs485", RS485_C,
+           "\tde_delay(uart, uart->events.rs485.delay_after_us, true);\n",
+           "",
+           "events.md: 'Shutdown (and pl011_init of a running port) waits, once the last character"
+           " left, delay_after_us + 1, then releases DE'"),
+    Mutant("b-rs485-no-tx-done-wanted", "rs485", RS485_C,
+           "(uart->config.event_mask & PL011_EVENT_TX_DONE) != 0 ||\n\t\t\t\t      rs485 != NULL;",
+           "(uart->config.event_mask & PL011_EVENT_TX_DONE) != 0;",
+           "events.md: TX done 'ends the send whether or not PL011_EVENT_TX_DONE is in the mask';"
+           " without the drain watched DE is never released"),
+
+    # ---- console (lib/pl011_console.c) ----
+    Mutant("b-console-newline-resends-cr", "console", CONSOLE_C,
+           "pl011_write(uart, \"\\n\", 1, bound_us)",
+           "pl011_write(uart, \"\\r\\n\", 1, bound_us)",
+           "pl011.h write_console: 'each \"\\n\" goes out as \"\\r\\n\"'; the second byte retried from"
+           " the start of the pair sends \"\\r\\r\""),
+    Mutant("b-console-trailing-newline", "console", CONSOLE_C,
+           "if ((size_t)n < piece || done == len)",
+           "if ((size_t)n < piece)",
+           "pl011.h write_console: '\\n' goes out as \"\\r\\n\", 'other bytes as they are'; text"
+           " without a final newline gets one, and the count passes len"),
+    Mutant("b-console-error-hides-count", "console", CONSOLE_C,
+           "int n = pl011_write(uart, text + done, piece, bound_us);\n"
+           "\t\tif (n < 0)\n\t\t\treturn done != 0 ? (int)done : n;",
+           "int n = pl011_write(uart, text + done, piece, bound_us);\n"
+           "\t\tif (n < 0)\n\t\t\treturn n;",
+           "pl011.h write_console: 'Errors: as pl011_write (when nothing was consumed)'; text"
+           " already consumed is a count"),
+    Mutant("b-console-half-newline-counted", "console", CONSOLE_C,
+           "if (n != 2)\n\t\t\tbreak;",
+           "if (n == 0)\n\t\t\tbreak;",
+           "pl011.h write_console: 'a \"\\n\" counts once both its bytes were accepted; one that ran"
+           " out after its \"\\r\" is not counted'"),
+    Mutant("b-console-line-past-len", "bound", CONSOLE_C,
+           "line_length(text + done, len - done)",
+           "line_length(text + done, len)",
+           "pl011.h write_console: it consumes len bytes of text; the newline searched up to len"
+           " from the piece, not from the start, sends (and reads) bytes beyond the text"),
+    Mutant("b-puts-no-wait", "console", CONSOLE_C,
+           "PL011_WAIT_AUTO);",
+           "PL011_NO_WAIT);",
+           "pl011.h: pl011_puts is 'pl011_write_console of a NUL-terminated string, with"
+           " PL011_WAIT_AUTO'"),
+]
+
 
 for _mutant in MUTANTS:
     if _mutant.id in REANCHORED:
