@@ -338,6 +338,202 @@ static void test_init_of_a_running_port_keeps_the_bytes_a_panic_wrote_beside_the
 	harness_teardown(&h);
 }
 
+/* ---- MEASURED ---- */
+
+/* Per handler entry: the refill count, the clock reads and FR reads it made, the level it left. */
+#define ENTRIES_MAX 40000u
+static struct {
+	uint32_t refills[ENTRIES_MAX];
+	uint8_t clock_reads[ENTRIES_MAX];
+	uint16_t fr_reads[ENTRIES_MAX];
+	uint8_t code[ENTRIES_MAX];
+	size_t count;
+} entries;
+
+static void entries_handler(void *context)
+{
+	(void)context;
+	const struct pl011_model_counters *c = pl011_model_counters(h.model);
+	uint64_t clock_before = c->clock_reads;
+	uint64_t fr_before = c->reads[PL011_FR / 4u];
+	pl011_irq_handler(&h.uart);
+	if (entries.count == ENTRIES_MAX)
+		return;
+	size_t i = entries.count++;
+	entries.refills[i] = stats_now().tx_refills;
+	entries.clock_reads[i] = (uint8_t)(c->clock_reads - clock_before);
+	entries.fr_reads[i] = (uint16_t)(c->reads[PL011_FR / 4u] - fr_before);
+	entries.code[i] = (uint8_t)ifls_tx_code();
+}
+
+static void measured_start(enum pl011_tx_mode mode)
+{
+	line_setup(48000000u, 16u, 3000000u, mode);
+	assert_int_equal(harness_start(&h), 0);
+	memset(&entries, 0, sizeof entries);
+	pl011_model_set_irq_handler(h.model, entries_handler, NULL);
+}
+
+/* The refills of the entries that read the clock (samples and chain starts), up to max. */
+static size_t sampled_refills(uint32_t *out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < entries.count && n < max; i++)
+		if (entries.clock_reads[i] != 0)
+			out[n++] = entries.refills[i];
+	return n;
+}
+
+/*
+ * docs/design.md, MEASURED: "Samples come one per refill in a burst; a burst that moves nothing
+ * ends, and the pause before the next grows fourfold (16 refills at first, at most 4,096)".
+ * Under a constant 13 us the 1/2 trigger (30 us of headroom at 3 Mbaud, FIFO 16) is right and
+ * 1/4 (16.7 us) is not, with half as much again: every burst is one sample that moves nothing.
+ * After the chain's start, the samples come at its first refill, then 16 + 1 and 64 + 1 refills
+ * apart (the chain's own restart, every 1,024 frames, comes later than that).
+ */
+static void test_measured_pause_between_bursts_grows_fourfold(void **state)
+{
+	(void)state;
+	memset(&line, 0, sizeof line);
+	line.latency_ns = 13000u;
+	measured_start(PL011_TX_MEASURED);
+	line_stream(4096u, 20000u, NULL);
+	uint32_t at[5];
+	size_t n = sampled_refills(at, 5);
+	print_message("clock-reading entries at refills %u %u %u %u %u, IFLS TX code %u\n", at[0],
+		      at[1], at[2], at[3], at[4], ifls_tx_code());
+	assert_true(n >= 4u);
+	assert_int_equal(ifls_tx_code(), PL011_LEVEL_1_2 - 1u);
+	/* at[0] starts the chain, at[1] is its first refill: the first sample. */
+	assert_int_equal(at[1], at[0] + 1u);
+	if (at[2] - at[1] != 16u + 1u || at[3] - at[2] != 64u + 1u)
+		fail_msg("samples %u and %u refills apart, 16 + 1 and 64 + 1 expected", at[2] - at[1],
+			 at[3] - at[2]);
+	harness_teardown(&h);
+}
+
+/*
+ * docs/design.md, MEASURED: "The clock's step ... is added, so the lateness never understates",
+ * with the chain's crossing "no earlier than depth - trigger - 1 frames later (the character
+ * shifting may end at once)"; the judge uses "the lowest trigger (at most 1/2) whose headroom
+ * covers its measured lateness and half as much again", a headroom of (trigger + 1) frames.
+ * So under a constant latency L no handler entry may find a trigger whose headroom is below
+ * 1.5 x L: at 7 and 7.5 us not 1/8 (10 us at 3 Mbaud, FIFO 16), at 11.5 and 12 us not 1/4
+ * (16.7 us).
+ */
+static void test_measured_never_uses_a_trigger_with_less_headroom_than_the_latency_and_half(
+	void **state)
+{
+	(void)state;
+	static const uint64_t latencies_ns[] = {7000u, 7500u, 11500u, 12000u};
+	for (size_t k = 0; k < sizeof latencies_ns / sizeof latencies_ns[0]; k++) {
+		memset(&line, 0, sizeof line);
+		line.latency_ns = latencies_ns[k];
+		measured_start(PL011_TX_MEASURED);
+		uint64_t frame_ns = pl011_model_frame_ns(h.model);
+		line_stream(sizeof stream, 20000u, NULL);
+		static const unsigned eighths[5] = {1, 2, 4, 6, 7};
+		unsigned lowest = PL011_LEVEL_7_8 - 1u;
+		for (size_t i = 0; i < entries.count; i++)
+			if (entries.code[i] < lowest)
+				lowest = entries.code[i];
+		uint64_t headroom_ns = (16u * eighths[lowest] / 8u + 1u) * frame_ns;
+		print_message("%llu us: lowest IFLS TX code %u, %llu ns of headroom\n",
+			      (unsigned long long)(latencies_ns[k] / 1000u), lowest,
+			      (unsigned long long)headroom_ns);
+		if (2u * headroom_ns < 3u * latencies_ns[k])
+			fail_msg("a latency of %llu ns used IFLS TX code %u, %llu ns of headroom",
+				 (unsigned long long)latencies_ns[k], lowest,
+				 (unsigned long long)headroom_ns);
+		harness_teardown(&h);
+	}
+}
+
+/*
+ * docs/design.md, MEASURED's top-up: "256 top-ups in a row that found at most one character of
+ * room end it. A calm line therefore reads FR only to start chains and at the first sample of
+ * each burst." A clock of 10 us steps (which keeps the trigger at 1/2), 5 us of latency, and 200
+ * entries at 40 us early on, which run the FIFO dry at a sample and turn the top-ups on. After
+ * them each top-up finds one character of room (one left the FIFO during the 5 us): the
+ * top-ups end, and the second half of the run reads FR at less than one entry in ten and
+ * writes nothing beyond the guaranteed count.
+ */
+static void test_measured_top_ups_end_after_256_that_found_at_most_one_character_of_room(
+	void **state)
+{
+	(void)state;
+	memset(&line, 0, sizeof line);
+	line.latency_ns = 5000u;
+	line.clock_step_us = 10u;
+	line.spike_ns = 40000u;
+	line.spike_from = 150u;
+	line.spike_to = 350u;
+	measured_start(PL011_TX_MEASURED);
+	struct pl011_stats before = stats_now();
+	line_stream(sizeof stream, 20000u, NULL);
+	struct pl011_stats after = stats_now();
+	size_t half = entries.count / 2u;
+	uint64_t fr_early = 0, fr_late = 0;
+	for (size_t i = 0; i < entries.count; i++)
+		*(i < half ? &fr_early : &fr_late) += entries.fr_reads[i];
+	uint32_t one_more = after.tx_extra_histogram[1] - before.tx_extra_histogram[1];
+	print_message("%zu entries: FR reads %llu in the first half, %llu in the second; %u "
+		      "refills with one character more\n",
+		      entries.count, (unsigned long long)fr_early, (unsigned long long)fr_late,
+		      one_more);
+	/* The top-ups happened, and found one character of room at least 256 times. */
+	assert_true(fr_early > half);
+	assert_true(one_more >= 256u);
+	if (fr_late * 10u > entries.count - half)
+		fail_msg("%llu FR reads in the last %zu entries: the top-ups went on",
+			 (unsigned long long)fr_late, entries.count - half);
+	assert_int_equal(ifls_tx_code(), PL011_LEVEL_1_2 - 1u);
+	harness_teardown(&h);
+}
+
+/*
+ * include/pl011.h, MEASURED: "without a usable clock it stays there topping up (HYBRID)";
+ * docs/design.md: "a clock whose step exceeds the 1/2 trigger's headroom, or none, leaves
+ * MEASURED at its starting level topping up every refill (HYBRID)". Without a clock, the same
+ * stream under the same latency (5 us, 20 us for 20 entries) leaves the same wire, to the nanosecond, as HYBRID,
+ * with the same FR reads and extra characters.
+ */
+static void test_measured_without_a_clock_refills_as_hybrid(void **state)
+{
+	(void)state;
+	static const enum pl011_tx_mode modes[] = {PL011_TX_HYBRID, PL011_TX_MEASURED};
+	static uint64_t ends[2][4096];
+	struct pl011_stats stats[2];
+	for (size_t m = 0; m < 2; m++) {
+		memset(&line, 0, sizeof line);
+		line.latency_ns = 5000u;
+		line.spike_ns = 20000u;
+		line.spike_from = 100u;
+		line.spike_to = 120u;
+		line_setup(48000000u, 16u, 3000000u, modes[m]);
+		h.config.clock = NULL;
+		h.config.clock_context = NULL;
+		assert_int_equal(harness_start(&h), 0);
+		line_stream(4096u, 20000u, NULL);
+		for (size_t i = 0; i < 4096u; i++)
+			ends[m][i] = pl011_model_wire_end_ns(h.model, i);
+		stats[m] = stats_now();
+		harness_teardown(&h);
+	}
+	print_message("HYBRID: %u FR reads, %u extra; MEASURED without a clock: %u, %u\n",
+		      stats[0].tx_fr_reads, stats[0].tx_extra_chars, stats[1].tx_fr_reads,
+		      stats[1].tx_extra_chars);
+	assert_true(stats[0].tx_extra_chars > 0);
+	assert_int_equal(stats[1].tx_fr_reads, stats[0].tx_fr_reads);
+	assert_int_equal(stats[1].tx_extra_chars, stats[0].tx_extra_chars);
+	assert_int_equal(stats[1].tx_refills, stats[0].tx_refills);
+	for (size_t i = 0; i < 4096u; i++)
+		if (ends[1][i] != ends[0][i])
+			fail_msg("byte %zu ends at %llu ns, HYBRID's at %llu ns", i,
+				 (unsigned long long)ends[1][i], (unsigned long long)ends[0][i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -350,6 +546,14 @@ int main(void)
 		HARNESS_TEST(test_get_stats_includes_the_bytes_a_panic_wrote_beside_the_owner, &h),
 		HARNESS_TEST(test_init_of_a_running_port_keeps_the_bytes_a_panic_wrote_beside_the_owner,
 			     &h),
+		HARNESS_TEST(test_measured_pause_between_bursts_grows_fourfold, &h),
+		HARNESS_TEST(
+			test_measured_never_uses_a_trigger_with_less_headroom_than_the_latency_and_half,
+			&h),
+		HARNESS_TEST(
+			test_measured_top_ups_end_after_256_that_found_at_most_one_character_of_room,
+			&h),
+		HARNESS_TEST(test_measured_without_a_clock_refills_as_hybrid, &h),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
