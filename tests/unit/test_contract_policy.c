@@ -386,9 +386,10 @@ static void test_get_stats_includes_the_bytes_a_panic_wrote_beside_the_owner(voi
 }
 
 /*
- * docs/design.md: "pl011_init of a running port ... its counters carry over"; the panic's bytes
- * are part of tx_bytes (above). After a panic beside the owner, pl011_init on the running port
- * keeps tx_bytes equal to every DR write so far.
+ * include/pl011.h, pl011_init: "A running port is first shut down with PL011_WAIT_AUTO (its
+ * counters carry over ...)"; the panic's bytes are part of tx_bytes (above). After a panic
+ * beside the owner, pl011_init on the running port keeps tx_bytes equal to every DR write so
+ * far.
  */
 static void test_init_of_a_running_port_keeps_the_bytes_a_panic_wrote_beside_the_owner(void **state)
 {
@@ -524,10 +525,9 @@ static void test_measured_never_uses_a_trigger_with_less_headroom_than_the_laten
  * docs/design.md, MEASURED's top-up: "256 top-ups in a row that found at most one character of
  * room end it. A calm line therefore reads FR only to start chains and at the first sample of
  * each burst." A clock of 10 us steps (which keeps the trigger at 1/2), 5 us of latency, and 200
- * entries at 40 us early on, which run the FIFO dry at a sample and turn the top-ups on. After
- * them each top-up finds one character of room (one left the FIFO during the 5 us): the
- * top-ups end, and the second half of the run reads FR at less than one entry in ten and
- * writes nothing beyond the guaranteed count.
+ * entries at 40 us early on, which a sample finds late (the FIFO dry) and turn the top-ups on.
+ * After them each top-up finds one character of room (one left the FIFO during the 5 us): the
+ * top-ups end, and the second half of the run reads FR at fewer than one entry in ten.
  */
 static void test_measured_top_ups_end_after_256_that_found_at_most_one_character_of_room(
 	void **state)
