@@ -1,4 +1,4 @@
-/* The TX strategies' own rules, the stall guard and the counters, sentence by sentence (issue 24). */
+/* The TX strategies' own rules, the stall guard and the counters, sentence by sentence. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,11 +17,11 @@ static uint8_t stream[16u * 1024u];
 /* ---- a line whose interrupt latency the test sets per dispatch ---- */
 
 static struct {
-	uint64_t latency_ns;   /* every dispatch, except: */
-	uint64_t spike_ns;     /* dispatches [spike_from, spike_to) take this long (0: none) */
+	uint64_t latency_ns; /* every dispatch, except: */
+	uint64_t spike_ns;   /* dispatches [spike_from, spike_to) take this long (0: none) */
 	uint64_t spike_from, spike_to;
 	uint64_t dispatches;
-	uint32_t clock_step_us; /* the driver's clock moves in steps of this many us (0 or 1: exact) */
+	uint32_t clock_step_us; /* the clock the driver reads moves in steps of this (us) */
 } line;
 
 static uint64_t line_latency(void *context, uint64_t now_ns)
@@ -69,8 +69,8 @@ static struct pl011_stats stats_now(void)
 }
 
 /* Offer `bytes` of the stream without waiting every step_ns until all of them are on the wire;
- * after each step, `watch` (if any) looks at the port. Checks the wire against the stream. */
-static void line_stream(size_t bytes, uint64_t step_ns, void (*watch)(void))
+ * checks the wire against the stream. */
+static void line_stream(size_t bytes, uint64_t step_ns)
 {
 	harness_fill_random(stream, bytes, 0x24u);
 	size_t sent = 0;
@@ -81,8 +81,6 @@ static void line_stream(size_t bytes, uint64_t step_ns, void (*watch)(void))
 			sent += (size_t)n;
 		}
 		pl011_model_advance(h.model, step_ns);
-		if (watch != NULL)
-			watch();
 	}
 	assert_int_equal(pl011_model_counters(h.model)->tx_overflows, 0);
 	assert_int_equal(pl011_model_wire_len(h.model), bytes);
@@ -132,7 +130,7 @@ static void test_adaptive_lowers_after_64_clean_refills_doubling_only_after_a_lo
 	h.config.tx_trigger = PL011_LEVEL_1_8;
 	assert_int_equal(harness_start(&h), 0);
 	pl011_model_set_irq_handler(h.model, moves_handler, NULL);
-	line_stream(sizeof stream, 20000u, NULL);
+	line_stream(sizeof stream, 20000u);
 	for (unsigned i = 0; i < moves.count && i < 8u; i++)
 		print_message("move %u: refill %u, IFLS TX code %u\n", i, moves.refills[i],
 			      moves.code[i]);
@@ -204,15 +202,16 @@ static void test_adaptive_raises_the_trigger_before_it_refills_the_fifo_whole(vo
 	order.ifls_seen = pl011_model_counters(h.model)->writes[PL011_IFLS / 4u];
 	pl011_model_set_irq_handler(h.model, order_handler, NULL);
 	pl011_model_set_preempt_hook(order_point, NULL);
-	line_stream(4096u, 20000u, NULL);
+	line_stream(4096u, 20000u);
 	pl011_model_set_preempt_hook(NULL, NULL);
 	print_message("%u raises, %llu DR writes after their IFLS writes\n", order.raises,
 		      (unsigned long long)order.dr_after_raises);
 	assert_true(order.raises >= 2u);
 	/* Each raising entry found the FIFO empty and wrote it whole: 16 characters. */
 	if (order.dr_after_raises < 16u * order.raises)
-		fail_msg("%llu DR writes followed the IFLS writes of %u raises, at least %u expected",
-			 (unsigned long long)order.dr_after_raises, order.raises, 16u * order.raises);
+		fail_msg(
+		    "%llu DR writes followed the IFLS writes of %u raises, at least %u expected",
+		    (unsigned long long)order.dr_after_raises, order.raises, 16u * order.raises);
 	harness_teardown(&h);
 }
 
@@ -236,7 +235,7 @@ static void test_tx_fr_reads_counts_every_fr_read_of_the_tx_owner(void **state)
 		assert_int_equal(harness_start(&h), 0);
 		uint64_t fr_before = pl011_model_counters(h.model)->reads[PL011_FR / 4u];
 		uint32_t counted_before = stats_now().tx_fr_reads;
-		line_stream(4096u, 20000u, NULL);
+		line_stream(4096u, 20000u);
 		uint64_t fr = pl011_model_counters(h.model)->reads[PL011_FR / 4u] - fr_before;
 		uint32_t counted = stats_now().tx_fr_reads - counted_before;
 		print_message("mode %d: %u FR reads counted, %llu made\n", modes[m], counted,
@@ -464,7 +463,7 @@ static void test_measured_pause_between_bursts_grows_fourfold(void **state)
 	memset(&line, 0, sizeof line);
 	line.latency_ns = 13000u;
 	measured_start(PL011_TX_MEASURED);
-	line_stream(4096u, 20000u, NULL);
+	line_stream(4096u, 20000u);
 	uint32_t at[5];
 	size_t n = sampled_refills(at, 5);
 	print_message("clock-reading entries at refills %u %u %u %u %u, IFLS TX code %u\n", at[0],
@@ -474,8 +473,8 @@ static void test_measured_pause_between_bursts_grows_fourfold(void **state)
 	/* at[0] starts the chain, at[1] is its first refill: the first sample. */
 	assert_int_equal(at[1], at[0] + 1u);
 	if (at[2] - at[1] != 16u + 1u || at[3] - at[2] != 64u + 1u)
-		fail_msg("samples %u and %u refills apart, 16 + 1 and 64 + 1 expected", at[2] - at[1],
-			 at[3] - at[2]);
+		fail_msg("samples %u and %u refills apart, 16 + 1 and 64 + 1 expected",
+			 at[2] - at[1], at[3] - at[2]);
 	harness_teardown(&h);
 }
 
@@ -489,8 +488,8 @@ static void test_measured_pause_between_bursts_grows_fourfold(void **state)
  * trigger (5 F) is too low (1.5 x L is 5.25 F and 5.7 F) and 1/2 (9 F) is not; a crossing
  * placed one frame late would take 1/4.
  */
-static void test_measured_never_uses_a_trigger_with_less_headroom_than_the_latency_and_half(
-	void **state)
+static void
+test_measured_never_uses_a_trigger_with_less_headroom_than_the_latency_and_half(void **state)
 {
 	(void)state;
 	static const unsigned latencies_tenth_frames[] = {35u, 38u};
@@ -503,7 +502,7 @@ static void test_measured_never_uses_a_trigger_with_less_headroom_than_the_laten
 		pl011_model_set_irq_handler(h.model, entries_handler, NULL);
 		uint64_t frame_ns = pl011_model_frame_ns(h.model);
 		line.latency_ns = frame_ns * latencies_tenth_frames[k] / 10u;
-		line_stream(sizeof stream, 20000u, NULL);
+		line_stream(sizeof stream, 20000u);
 		static const unsigned eighths[5] = {1, 2, 4, 6, 7};
 		unsigned lowest = PL011_LEVEL_7_8 - 1u;
 		for (size_t i = 0; i < entries.count; i++)
@@ -529,8 +528,8 @@ static void test_measured_never_uses_a_trigger_with_less_headroom_than_the_laten
  * After them each top-up finds one character of room (one left the FIFO during the 5 us): the
  * top-ups end, and the second half of the run reads FR at fewer than one entry in ten.
  */
-static void test_measured_top_ups_end_after_256_that_found_at_most_one_character_of_room(
-	void **state)
+static void
+test_measured_top_ups_end_after_256_that_found_at_most_one_character_of_room(void **state)
 {
 	(void)state;
 	memset(&line, 0, sizeof line);
@@ -541,7 +540,7 @@ static void test_measured_top_ups_end_after_256_that_found_at_most_one_character
 	line.spike_to = 350u;
 	measured_start(PL011_TX_MEASURED);
 	struct pl011_stats before = stats_now();
-	line_stream(sizeof stream, 20000u, NULL);
+	line_stream(sizeof stream, 20000u);
 	struct pl011_stats after = stats_now();
 	size_t half = entries.count / 2u;
 	uint64_t fr_early = 0, fr_late = 0;
@@ -566,8 +565,8 @@ static void test_measured_top_ups_end_after_256_that_found_at_most_one_character
  * include/pl011.h, MEASURED: "without a usable clock it stays there topping up (HYBRID)";
  * docs/design.md: "a clock whose step exceeds the 1/2 trigger's headroom, or none, leaves
  * MEASURED at its starting level topping up every refill (HYBRID)". Without a clock, the same
- * stream under the same latency (5 us, 20 us for 20 entries) leaves the same wire, to the nanosecond, as HYBRID,
- * with the same FR reads and extra characters.
+ * stream under the same latency (5 us, 20 us for 20 entries) leaves the same wire, to the
+ * nanosecond, as HYBRID, with the same FR reads and extra characters.
  */
 static void test_measured_without_a_clock_refills_as_hybrid(void **state)
 {
@@ -585,7 +584,7 @@ static void test_measured_without_a_clock_refills_as_hybrid(void **state)
 		h.config.clock = NULL;
 		h.config.clock_context = NULL;
 		assert_int_equal(harness_start(&h), 0);
-		line_stream(4096u, 20000u, NULL);
+		line_stream(4096u, 20000u);
 		for (size_t i = 0; i < 4096u; i++)
 			ends[m][i] = pl011_model_wire_end_ns(h.model, i);
 		stats[m] = stats_now();
@@ -607,24 +606,23 @@ static void test_measured_without_a_clock_refills_as_hybrid(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		HARNESS_TEST(test_adaptive_lowers_after_64_clean_refills_doubling_only_after_a_lowering,
-			     &h),
-		HARNESS_TEST(test_adaptive_raises_the_trigger_before_it_refills_the_fifo_whole, &h),
-		HARNESS_TEST(test_tx_fr_reads_counts_every_fr_read_of_the_tx_owner, &h),
-		HARNESS_TEST(test_tx_underruns_counts_the_stall_guards_passes_that_found_the_fifo_empty,
-			     &h),
-		HARNESS_TEST(test_extra_histogram_counts_a_refill_of_33_extra_in_the_last_bin, &h),
-		HARNESS_TEST(test_get_stats_includes_the_bytes_a_panic_wrote_beside_the_owner, &h),
-		HARNESS_TEST(test_init_of_a_running_port_keeps_the_bytes_a_panic_wrote_beside_the_owner,
-			     &h),
-		HARNESS_TEST(test_measured_pause_between_bursts_grows_fourfold, &h),
-		HARNESS_TEST(
-			test_measured_never_uses_a_trigger_with_less_headroom_than_the_latency_and_half,
-			&h),
-		HARNESS_TEST(
-			test_measured_top_ups_end_after_256_that_found_at_most_one_character_of_room,
-			&h),
-		HARNESS_TEST(test_measured_without_a_clock_refills_as_hybrid, &h),
+	    HARNESS_TEST(test_adaptive_lowers_after_64_clean_refills_doubling_only_after_a_lowering,
+			 &h),
+	    HARNESS_TEST(test_adaptive_raises_the_trigger_before_it_refills_the_fifo_whole, &h),
+	    HARNESS_TEST(test_tx_fr_reads_counts_every_fr_read_of_the_tx_owner, &h),
+	    HARNESS_TEST(test_tx_underruns_counts_the_stall_guards_passes_that_found_the_fifo_empty,
+			 &h),
+	    HARNESS_TEST(test_extra_histogram_counts_a_refill_of_33_extra_in_the_last_bin, &h),
+	    HARNESS_TEST(test_get_stats_includes_the_bytes_a_panic_wrote_beside_the_owner, &h),
+	    HARNESS_TEST(test_init_of_a_running_port_keeps_the_bytes_a_panic_wrote_beside_the_owner,
+			 &h),
+	    HARNESS_TEST(test_measured_pause_between_bursts_grows_fourfold, &h),
+	    HARNESS_TEST(
+		test_measured_never_uses_a_trigger_with_less_headroom_than_the_latency_and_half,
+		&h),
+	    HARNESS_TEST(
+		test_measured_top_ups_end_after_256_that_found_at_most_one_character_of_room, &h),
+	    HARNESS_TEST(test_measured_without_a_clock_refills_as_hybrid, &h),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
