@@ -23,6 +23,11 @@ static uint64_t frames_ns(uint64_t frames)
 	return frames * pl011_model_frame_ns(h.model);
 }
 
+static uint64_t dr_writes(void)
+{
+	return pl011_model_counters(h.model)->writes[PL011_DR / 4u];
+}
+
 static uint32_t always_core_0(void *context)
 {
 	(void)context;
@@ -291,6 +296,258 @@ static void test_panic_over_a_preempted_panic_waits_no_longer_than_its_deadline(
 	harness_teardown(&h);
 }
 
+
+/* ---- two cores, switched by a director at chosen points ---- */
+
+/* cores_run with no switch of its own: the director (the plan's at_point) yields when the
+ * scenario wants the other core to run. */
+static void run_directed(void (*director)(void *context), void (*body)(int core, void *context))
+{
+	struct cores_plan plan = {.switch_one_in = 0, .first_slice = UINT64_MAX,
+				  .slice = UINT64_MAX, .at_point = director};
+	cores_run(&plan, body, NULL);
+}
+
+/* A writer on core 0 that, each time core 1's director hands it a turn, offers one byte with
+ * PL011_NO_WAIT, at most WRITER_TURNS times; core 1 runs one panic. */
+#define WRITER_TURNS 64u
+
+enum panic_phase { PHASE_DATA, PHASE_LAST_PASS };
+
+static struct {
+	enum panic_phase phase; /* which part of the panic the writer's turns fall in */
+	size_t panic_len;
+	bool panic_running;
+	uint64_t dr_at_call;
+	unsigned turns, queued;
+	int panic_result;
+} beside_writer;
+
+static const uint8_t writer_text[PANIC_LEN * 4u + 1u] = "ABCDEFGHIJKLMNOPQRST";
+
+static bool in_panic_phase(void)
+{
+	if (!beside_writer.panic_running)
+		return false;
+	uint64_t sent = dr_writes() - beside_writer.dr_at_call;
+	return beside_writer.phase == PHASE_DATA ? sent >= 1u && sent < beside_writer.panic_len
+						 : sent >= beside_writer.panic_len;
+}
+
+static void writer_director(void *context)
+{
+	(void)context;
+	if (cores_current() == 1 && beside_writer.turns < WRITER_TURNS && in_panic_phase())
+		cores_yield();
+}
+
+static void writer_beside_panic_body(int core, void *context)
+{
+	(void)context;
+	if (core == 1) {
+		beside_writer.dr_at_call = dr_writes();
+		beside_writer.panic_running = true;
+		beside_writer.panic_result =
+			pl011_write_panic(&h.uart, writer_text, beside_writer.panic_len);
+		beside_writer.panic_running = false;
+		return;
+	}
+	while (!cores_finished(1)) {
+		if (beside_writer.turns < WRITER_TURNS && in_panic_phase()) {
+			beside_writer.turns++;
+			if (pl011_write(&h.uart, "w", 1, PL011_NO_WAIT) == 1)
+				beside_writer.queued++;
+		}
+		cores_yield();
+	}
+}
+
+static void run_writer_beside_panic(enum panic_phase phase, size_t panic_len)
+{
+	start_port(16u, PL011_TX_HALF_FIFO, false);
+	memset(&beside_writer, 0, sizeof beside_writer);
+	beside_writer.phase = phase;
+	beside_writer.panic_len = panic_len;
+	run_directed(writer_director, writer_beside_panic_body);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	print_message("writer beside a panic's %s: %u of %u turns queued a byte, panic %d\n",
+		      phase == PHASE_DATA ? "data" : "last pass", beside_writer.queued,
+		      beside_writer.turns, beside_writer.panic_result);
+	assert_int_equal(beside_writer.panic_result, (int)panic_len);
+}
+
+/* include/pl011.h, pl011_write_panic: it sends data, "then in a last pass what was queued
+ * meanwhile (writers hold new bytes back during that pass ...)": while its data is still
+ * going out (20 bytes into a 16-deep FIFO at 115,200) a writer on the other core queues
+ * with PL011_NO_WAIT as ever, and the wire shows the panic's data, then the writer's bytes. */
+static void test_writer_queues_while_a_panic_sends_its_data_and_follows_it(void **state)
+{
+	(void)state;
+	run_writer_beside_panic(PHASE_DATA, 20u);
+	assert_true(beside_writer.turns >= 8u);
+	assert_int_equal(beside_writer.queued, beside_writer.turns);
+	uint8_t wire[128];
+	size_t len = harness_wire(&h, wire, sizeof wire);
+	assert_int_equal(len, 20u + beside_writer.queued);
+	assert_memory_equal(wire, writer_text, 20u);
+	for (size_t i = 20u; i < len; i++)
+		assert_int_equal(wire[i], 'w');
+	harness_teardown(&h);
+}
+
+/* include/pl011.h, two cores: "While a panic on another core makes its last pass, a write
+ * queues nothing new (PL011_NO_WAIT returns what it had queued ...)", "so that the pass (and
+ * the panic) ends however fast they would queue". A writer offered a turn at every step of
+ * the panic once its data is in the FIFO queues at most at the two looks at the owner word
+ * that come before the pass, and the panic ends before the writer's 64 turns run out. */
+static void test_writer_queues_nothing_during_a_panics_last_pass(void **state)
+{
+	(void)state;
+	run_writer_beside_panic(PHASE_LAST_PASS, PANIC_LEN);
+	assert_true(beside_writer.queued <= 2u);
+	assert_true(beside_writer.turns < WRITER_TURNS);
+	assert_int_equal(pl011_model_wire_len(h.model), PANIC_LEN + beside_writer.queued);
+	harness_teardown(&h);
+}
+
+/* ---- POLLED: the writer lets a panic on the other core in at its next byte ---- */
+
+static struct {
+	bool panic_started, panic_running;
+	uint64_t dr_at_call;
+	int panic_result, write_result;
+} polled_pair;
+
+static uint8_t polled_text[200];
+
+static void polled_director(void *context)
+{
+	(void)context;
+	/* Core 0 writes until the FIFO is full and more; then the cores alternate at every
+	 * point while the panic runs. */
+	if (!polled_pair.panic_started ? cores_current() == 0 && dr_writes() >= 24u
+				       : polled_pair.panic_running)
+		cores_yield();
+}
+
+static void polled_pair_body(int core, void *context)
+{
+	(void)context;
+	if (core == 0) {
+		polled_pair.write_result =
+			pl011_write(&h.uart, polled_text, sizeof polled_text, 1000000u);
+		return;
+	}
+	polled_pair.panic_started = true;
+	polled_pair.panic_running = true;
+	polled_pair.dr_at_call = dr_writes();
+	polled_pair.panic_result = pl011_write_panic(&h.uart, panic_text, PANIC_LEN);
+	polled_pair.panic_running = false;
+}
+
+/* include/pl011.h, pl011_write_panic: "in POLLED mode the writer lets it in at its next byte".
+ * A polled writer on core 0 keeps its FIFO full; once the panic on core 1 has been called, at
+ * most one more of the writer's characters (and one in the balance of the two cores' steps)
+ * enters the FIFO before the panic's, which follow together and in order. */
+static void test_polled_writer_lets_a_panic_in_at_its_next_byte(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof polled_text; i++)
+		polled_text[i] = (uint8_t)('a' + i % 26u);
+	start_port(16u, PL011_TX_POLLED, false);
+	memset(&polled_pair, 0, sizeof polled_pair);
+	run_directed(polled_director, polled_pair_body);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	uint8_t wire[256];
+	size_t len = harness_wire(&h, wire, sizeof wire);
+	size_t first = 0;
+	while (first < len && wire[first] != 'P')
+		first++;
+	print_message("polled writer beside a panic: %zu writer characters after the call, "
+		      "panic %d, write %d\n",
+		      first - (size_t)polled_pair.dr_at_call, polled_pair.panic_result,
+		      polled_pair.write_result);
+	assert_int_equal(polled_pair.panic_result, (int)PANIC_LEN);
+	assert_int_equal(polled_pair.write_result, (int)sizeof polled_text);
+	assert_int_equal(len, sizeof polled_text + PANIC_LEN);
+	assert_true(first + PANIC_LEN <= len);
+	assert_memory_equal(wire + first, panic_text, PANIC_LEN);
+	assert_true(first - (size_t)polled_pair.dr_at_call <= 2u);
+	harness_teardown(&h);
+}
+
+/* ---- after a panic that waited for an owner on the other core ---- */
+
+static struct {
+	bool panic_started, panic_running;
+	int panic_result;
+} waited_pair;
+
+static uint8_t long_text[4000];
+
+static void waited_director(void *context)
+{
+	(void)context;
+	/* Core 0's writer owns TX and has written a few characters: the panic starts on core
+	 * 1, then the cores alternate at every point until it returns. */
+	if (!waited_pair.panic_started ? cores_current() == 0 && (h.uart.tx.owner & 1u) != 0 &&
+						 dr_writes() >= 4u
+				       : waited_pair.panic_running)
+		cores_yield();
+}
+
+static void waited_pair_body(int core, void *context)
+{
+	(void)context;
+	if (core == 0) {
+		(void)pl011_write(&h.uart, long_text, 400u, PL011_WAIT_AUTO);
+		return;
+	}
+	waited_pair.panic_started = true;
+	waited_pair.panic_running = true;
+	waited_pair.panic_result = pl011_write_panic(&h.uart, panic_text, PANIC_LEN);
+	waited_pair.panic_running = false;
+}
+
+static void start_instant_line(enum pl011_tx_mode mode, unsigned depth)
+{
+	struct pl011_model_config model_config;
+	pl011_model_default_config(&model_config);
+	model_config.base = HARNESS_BASE;
+	model_config.fifo_depth = depth;
+	model_config.uartclk_hz = 4000000000u;
+	harness_setup_with(&h, &model_config);
+	h.config.baud = 250000000u;
+	h.config.tx_mode = mode;
+	assert_int_equal(harness_start(&h), 0);
+}
+
+/* docs/waiting.md / include/pl011.h, pl011_write: it "waits up to bound_us" (PL011_WAIT_AUTO:
+ * the backlog deadline). On a line as fast as the CPU an owner lets go at each pass limit and
+ * gives a panic that says it waits a moment to take TX; once a panic that waited for the
+ * owner on the other core has taken TX and returned, nobody waits any more: a 4000-byte
+ * write afterwards returns all of it within its own backlog deadline. */
+static void test_write_after_a_panic_took_tx_from_a_waited_owner_keeps_its_bound(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof long_text; i++)
+		long_text[i] = (uint8_t)('a' + i % 26u);
+	start_instant_line(PL011_TX_HALF_FIFO, 16u);
+	memset(&waited_pair, 0, sizeof waited_pair);
+	run_directed(waited_director, waited_pair_body);
+	assert_int_equal(waited_pair.panic_result, (int)PANIC_LEN);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	uint64_t bound_us = pl011_backlog_deadline_us(&h.uart, sizeof long_text);
+	uint64_t start = pl011_model_now_ns(h.model);
+	int n = pl011_write(&h.uart, long_text, sizeof long_text, PL011_WAIT_AUTO);
+	uint64_t took_ns = pl011_model_now_ns(h.model) - start;
+	print_message("4000-byte write after a panic that waited: %d in %llu us (bound %llu us)\n",
+		      n, (unsigned long long)(took_ns / 1000u), (unsigned long long)bound_us);
+	assert_int_equal(n, (int)sizeof long_text);
+	assert_true(took_ns <= bound_us * 1000u);
+	harness_teardown(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -300,6 +557,11 @@ int main(void)
 		HARNESS_TEST(test_panic_while_shutdown_drains_is_not_refused_and_stops_at_once, &h),
 		HARNESS_TEST(test_polled_writer_finishes_its_write_after_a_panic_gave_up_waiting, &h),
 		HARNESS_TEST(test_panic_over_a_preempted_panic_waits_no_longer_than_its_deadline, &h),
+		HARNESS_TEST(test_writer_queues_while_a_panic_sends_its_data_and_follows_it, &h),
+		HARNESS_TEST(test_writer_queues_nothing_during_a_panics_last_pass, &h),
+		HARNESS_TEST(test_polled_writer_lets_a_panic_in_at_its_next_byte, &h),
+		HARNESS_TEST(test_write_after_a_panic_took_tx_from_a_waited_owner_keeps_its_bound,
+			     &h),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
