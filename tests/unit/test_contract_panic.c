@@ -28,6 +28,11 @@ static uint64_t dr_writes(void)
 	return pl011_model_counters(h.model)->writes[PL011_DR / 4u];
 }
 
+static uint64_t register_reads(void)
+{
+	return pl011_model_counters(h.model)->total_reads;
+}
+
 static uint32_t always_core_0(void *context)
 {
 	(void)context;
@@ -548,6 +553,281 @@ static void test_write_after_a_panic_took_tx_from_a_waited_owner_keeps_its_bound
 	harness_teardown(&h);
 }
 
+/* ---- pl011_write's PL011_WAIT_AUTO ---- */
+
+/* docs/waiting.md, pl011_write: "bound_us; PL011_WAIT_AUTO = backlog deadline of (queued +
+ * len)". With the line stalled and a 256-byte ring full, a 10-byte write waits that whole
+ * deadline (the bytes ahead of it count), then returns what it wrote (none) and counts a
+ * timeout. */
+static void test_write_auto_waits_the_backlog_deadline_of_queued_and_len(void **state)
+{
+	(void)state;
+	static uint8_t ring[256];
+	static uint8_t text[256 + 16];
+	harness_fill_random(text, sizeof text, 7u);
+	harness_setup(&h, 48000000u, 16u);
+	h.config.tx_mode = PL011_TX_HALF_FIFO;
+	h.config.tx_buffer = ring;
+	h.config.tx_buffer_size = sizeof ring;
+	assert_int_equal(harness_start(&h), 0);
+	pl011_model_set_tx_stalled(h.model, true);
+	assert_int_equal(pl011_write(&h.uart, text, sizeof text, PL011_NO_WAIT), (int)sizeof text);
+	size_t queued = pl011_tx_queued(&h.uart);
+	uint64_t bound_us = pl011_backlog_deadline_us(&h.uart, queued + 10u);
+	uint64_t start = pl011_model_now_ns(h.model);
+	int n = pl011_write(&h.uart, text, 10u, PL011_WAIT_AUTO);
+	uint64_t took_ns = pl011_model_now_ns(h.model) - start;
+	struct pl011_stats stats;
+	assert_int_equal(pl011_get_stats(&h.uart, &stats), 0);
+	print_message("write of 10 behind %zu queued, line stalled: %d after %llu us (bound %llu "
+		      "us)\n",
+		      queued, n, (unsigned long long)(took_ns / 1000u),
+		      (unsigned long long)bound_us);
+	assert_int_equal(queued, sizeof ring);
+	assert_int_equal(n, 0);
+	assert_int_equal(stats.tx_timeouts, 1);
+	assert_true(took_ns >= bound_us * 1000u);
+	assert_true(took_ns <= bound_us * 1000u + 100000u);
+	pl011_model_set_tx_stalled(h.model, false);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	harness_teardown(&h);
+}
+
+/* ---- a panic that passed its state check, then a restart on the other core ---- */
+
+static struct {
+	bool panic_started, switched, resumed;
+	uint64_t icr_at_init;
+	int panic_result, init_result;
+} restart_pair;
+
+static uint64_t icr_writes(void)
+{
+	return pl011_model_counters(h.model)->writes[PL011_ICR / 4u];
+}
+
+static void restart_director(void *context)
+{
+	(void)context;
+	if (cores_current() == 0 && restart_pair.panic_started && !restart_pair.switched) {
+		restart_pair.switched = true; /* the panic's first point: its state check passed */
+		cores_yield();
+	} else if (cores_current() == 1 && !restart_pair.resumed &&
+		   icr_writes() > restart_pair.icr_at_init) {
+		/* The stop's last access (the ICR clear of the quiesce) is done: init proper. */
+		restart_pair.resumed = true;
+		cores_yield();
+	}
+}
+
+static void restart_pair_body(int core, void *context)
+{
+	(void)context;
+	if (core == 0) {
+		restart_pair.panic_started = true;
+		restart_pair.panic_result = pl011_write_panic(&h.uart, panic_text, PANIC_LEN);
+		return;
+	}
+	restart_pair.icr_at_init = icr_writes();
+	restart_pair.init_result = pl011_init(&h.uart, &h.config);
+}
+
+/* include/pl011.h, pl011_write_panic: "PL011_ESHUTDOWN when the port was never started, has
+ * been shut down, or a shutdown on another core has taken TX"; and pl011_init on a running
+ * port with a panic write is safe. A panic that passed its state check just before a restart
+ * on the other core, and looks at TX once the restart has stopped the port, is refused: it
+ * writes nothing into the port being programmed. */
+static void test_panic_during_a_restart_on_the_other_core_is_refused(void **state)
+{
+	(void)state;
+	start_port(16u, PL011_TX_HALF_FIFO, false);
+	memset(&restart_pair, 0, sizeof restart_pair);
+	run_directed(restart_director, restart_pair_body);
+	print_message("panic during a restart on the other core: %d (init %d)\n",
+		      restart_pair.panic_result, restart_pair.init_result);
+	assert_true(restart_pair.resumed);
+	assert_int_equal(restart_pair.init_result, 0);
+	assert_int_equal(restart_pair.panic_result, PL011_ESHUTDOWN);
+	assert_int_equal(pl011_write(&h.uart, "ok", 2, PL011_WAIT_AUTO), 2);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	uint8_t wire[16];
+	assert_int_equal(harness_wire(&h, wire, sizeof wire), 2u);
+	assert_memory_equal(wire, "ok", 2u);
+	harness_teardown(&h);
+}
+
+/* ---- a panic beside an owner that resumes in the middle of a burst ---- */
+
+static struct {
+	unsigned stop_at;   /* core 0 stops at its stop_at-th point owning TX */
+	unsigned owned_points;
+	bool stopped, panic_started, panic_switched, first_panic_byte;
+	uint64_t panic_dr, panic_reads;
+	int panic_result;
+} burst_pair;
+
+static void burst_director(void *context)
+{
+	(void)context;
+	if (cores_current() == 0) {
+		if (!burst_pair.stopped && (h.uart.tx.owner & 1u) != 0 &&
+		    ++burst_pair.owned_points == burst_pair.stop_at) {
+			burst_pair.stopped = true;
+			cores_yield();
+		}
+		return;
+	}
+	if (!burst_pair.panic_started || burst_pair.panic_switched)
+		return;
+	/* Core 1 beside the stopped owner: once its first byte is in and it has read FR for the
+	 * second, the owner resumes before that byte's DR write. */
+	if (!burst_pair.first_panic_byte && dr_writes() == burst_pair.panic_dr + 1u) {
+		burst_pair.first_panic_byte = true;
+		burst_pair.panic_reads = register_reads();
+	} else if (burst_pair.first_panic_byte && register_reads() > burst_pair.panic_reads) {
+		burst_pair.panic_switched = true;
+		cores_yield();
+	}
+}
+
+static void burst_pair_body(int core, void *context)
+{
+	(void)context;
+	static const char text[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN";
+	if (core == 0) {
+		(void)pl011_write(&h.uart, text, sizeof text - 1u, PL011_NO_WAIT);
+		return;
+	}
+	burst_pair.panic_dr = dr_writes();
+	burst_pair.panic_started = true;
+	burst_pair.panic_result = pl011_write_panic(&h.uart, panic_text, PANIC_LEN);
+}
+
+/* lib/pl011_tx.c, tx_burst_allowed: "A burst we began before it came is at most depth - 1
+ * characters, so with its one character the FIFO it saw empty cannot overflow"; include/
+ * pl011.h: beside a stopped owner a panic "still loses nothing". The owner on core 0 stops at
+ * each of its first points owning TX in turn; the panic on core 1 waits for it, writes beside
+ * it, and between the FR read that showed its second byte room and the DR write the owner
+ * resumes its burst: no character overflows, and all 40 + 5 reach the wire. */
+static void test_owner_burst_resumed_beside_a_panic_never_overflows_the_fifo(void **state)
+{
+	(void)state;
+	for (unsigned stop_at = 1; stop_at <= 8u; stop_at++) {
+		start_port(16u, PL011_TX_HALF_FIFO, false);
+		memset(&burst_pair, 0, sizeof burst_pair);
+		burst_pair.stop_at = stop_at;
+		run_directed(burst_director, burst_pair_body);
+		assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+		uint64_t overflows = pl011_model_counters(h.model)->tx_overflows;
+		if (overflows != 0 || burst_pair.panic_result != (int)PANIC_LEN)
+			print_message("owner stopped at its point %u: panic %d, %llu overflows\n",
+				      stop_at, burst_pair.panic_result,
+				      (unsigned long long)overflows);
+		assert_true(burst_pair.stopped);
+		assert_int_equal(overflows, 0);
+		assert_int_equal(burst_pair.panic_result, (int)PANIC_LEN);
+		assert_int_equal(pl011_model_wire_len(h.model), 40u + PANIC_LEN);
+		harness_teardown(&h);
+	}
+}
+
+/* ---- shutdown beside a panic beside a stopped owner ---- */
+
+static struct {
+	bool writing, panic_delivered, switched, resumed;
+	uint64_t reads_in_panic, shutdown_start_ns, resume_ns;
+	int panic_result, shutdown_result;
+} stop_pair;
+
+static uint32_t current_core(void *context)
+{
+	(void)context;
+	return (uint32_t)cores_current();
+}
+
+static void panic_over_the_owner(void *context)
+{
+	(void)context;
+	stop_pair.reads_in_panic = register_reads();
+	stop_pair.panic_result = pl011_write_panic(&h.uart, panic_text, 1u);
+}
+
+static void stop_director(void *context)
+{
+	(void)context;
+	if (cores_current() == 0) {
+		if (stop_pair.writing && !stop_pair.panic_delivered && (h.uart.tx.owner & 1u) != 0 &&
+		    !pl011_model_in_irq(h.model)) {
+			/* The owner preempted by a panic on its own core (beside it at once). */
+			stop_pair.panic_delivered = true;
+			pl011_model_run_as_irq(h.model, panic_over_the_owner, NULL);
+		} else if (stop_pair.panic_delivered && !stop_pair.switched &&
+			   pl011_model_in_irq(h.model) && h.uart.tx.beside != 0 &&
+			   register_reads() > stop_pair.reads_in_panic) {
+			/* Beside, it read FR and saw the FIFO empty: core 0 stops before its DR
+			 * write. */
+			stop_pair.switched = true;
+			cores_yield();
+		}
+		return;
+	}
+	if (stop_pair.switched && !stop_pair.resumed &&
+	    pl011_model_now_ns(h.model) >= stop_pair.resume_ns) {
+		stop_pair.resumed = true;
+		cores_yield();
+	}
+}
+
+static void stop_pair_body(int core, void *context)
+{
+	(void)context;
+	if (core == 0) {
+		stop_pair.writing = true;
+		(void)pl011_write(&h.uart, "abcdefgh", 8u, PL011_NO_WAIT);
+		stop_pair.writing = false;
+		return;
+	}
+	while (!stop_pair.switched)
+		cores_yield();
+	/* Shutdown's two waits for the owner run out (2 x (2 frames + 1 ms)); core 0 resumes
+	 * half a millisecond into the wait for the panic beside it. */
+	stop_pair.shutdown_start_ns = pl011_model_now_ns(h.model);
+	stop_pair.resume_ns = stop_pair.shutdown_start_ns + 2u * (frames_ns(2u) + 1000000u) +
+			      500000u;
+	stop_pair.shutdown_result = pl011_shutdown(&h.uart, PL011_NO_WAIT);
+}
+
+/* lib/pl011_tx.c, panic_beside_owner: "Not once a shutdown began: it waits for tx.beside to
+ * drop, so every byte counted here was written before it disables the UART"; include/pl011.h:
+ * each byte a panic returns "leaves the UART". The owner on core 0 is preempted by a panic on
+ * its own core, which core 0 then stops between the FR read that showed the FIFO empty and
+ * its DR write; shutdown on core 1 waits out the owner twice, then waits for the panic beside
+ * it with a wait of its own: core 0, resumed half a millisecond into that wait, gets its byte
+ * out before the UART is disabled. */
+static void test_shutdown_waits_for_a_panic_beside_with_a_wait_of_its_own(void **state)
+{
+	(void)state;
+	harness_setup(&h, 48000000u, 16u);
+	h.config.tx_mode = PL011_TX_HALF_FIFO;
+	h.config.core_id = current_core;
+	assert_int_equal(harness_start(&h), 0);
+	memset(&stop_pair, 0, sizeof stop_pair);
+	run_directed(stop_director, stop_pair_body);
+	size_t wire = pl011_model_wire_len(h.model);
+	size_t panic_bytes = 0;
+	for (size_t i = 0; i < wire; i++)
+		panic_bytes += pl011_model_wire_byte(h.model, i) == 'P';
+	print_message("shutdown beside a panic beside a stopped owner: panic %d, %zu of it on the "
+		      "wire, shutdown %d after %llu us\n",
+		      stop_pair.panic_result, panic_bytes, stop_pair.shutdown_result,
+		      (unsigned long long)((pl011_model_now_ns(h.model) -
+					    stop_pair.shutdown_start_ns) / 1000u));
+	assert_true(stop_pair.resumed);
+	assert_int_equal(stop_pair.panic_result, 1);
+	assert_int_equal(panic_bytes, 1u);
+	harness_teardown(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -562,6 +842,10 @@ int main(void)
 		HARNESS_TEST(test_polled_writer_lets_a_panic_in_at_its_next_byte, &h),
 		HARNESS_TEST(test_write_after_a_panic_took_tx_from_a_waited_owner_keeps_its_bound,
 			     &h),
+		HARNESS_TEST(test_write_auto_waits_the_backlog_deadline_of_queued_and_len, &h),
+		HARNESS_TEST(test_panic_during_a_restart_on_the_other_core_is_refused, &h),
+		HARNESS_TEST(test_owner_burst_resumed_beside_a_panic_never_overflows_the_fifo, &h),
+		HARNESS_TEST(test_shutdown_waits_for_a_panic_beside_with_a_wait_of_its_own, &h),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
