@@ -828,6 +828,239 @@ static void test_shutdown_waits_for_a_panic_beside_with_a_wait_of_its_own(void *
 	harness_teardown(&h);
 }
 
+/* ---- a panic that preempts the TX interrupt between its MIS read and its refill ---- */
+
+static struct {
+	uint64_t dispatch, mis_reads;
+	bool armed, delivered;
+	int result;
+} handler_panic;
+
+static void stalled_panic(void *context)
+{
+	(void)context;
+	pl011_model_set_tx_stalled(h.model, true);
+	handler_panic.result = pl011_write_panic(&h.uart, panic_text, PANIC_LEN);
+	pl011_model_set_tx_stalled(h.model, false);
+}
+
+static void deliver_panic_after_mis_read(void *context)
+{
+	(void)context;
+	const struct pl011_model_counters *counters = pl011_model_counters(h.model);
+	if (handler_panic.delivered || !pl011_model_in_irq(h.model) ||
+	    counters->irq_dispatches != handler_panic.dispatch)
+		return;
+	if (!handler_panic.armed) {
+		handler_panic.armed = true;
+		handler_panic.mis_reads = counters->reads[PL011_MIS / 4u];
+	} else if (counters->reads[PL011_MIS / 4u] > handler_panic.mis_reads) {
+		handler_panic.delivered = true;
+		pl011_model_run_as_irq(h.model, stalled_panic, NULL);
+	}
+}
+
+/* include/pl011.h, pl011_write_panic: "Context: any ... any interrupt (including one that
+ * preempted another pl011 call ...)", and pl011_write with the interrupt handler and a panic
+ * write is safe: every accepted byte reaches the wire once. lib/pl011_tx.c: a polling owner's
+ * "writes void the next interrupt refill's blind count". The second TX interrupt is preempted
+ * after its MIS read by a panic that, the line stalled, fills the FIFO by polling and runs
+ * out of time: the refill that follows must not write its blind count into a full FIFO. */
+static void test_refill_after_a_panic_preempted_the_handler_never_overflows(void **state)
+{
+	(void)state;
+	static uint8_t text[100];
+	harness_fill_random(text, sizeof text, 11u);
+	start_port(16u, PL011_TX_HALF_FIFO, false);
+	memset(&handler_panic, 0, sizeof handler_panic);
+	handler_panic.dispatch = pl011_model_counters(h.model)->irq_dispatches + 2u;
+	pl011_model_set_preempt_hook(deliver_panic_after_mis_read, NULL);
+	assert_int_equal(pl011_write(&h.uart, text, sizeof text, PL011_NO_WAIT), (int)sizeof text);
+	/* The panic's stalled line comes out of the flush's bound: a second of its own. */
+	assert_int_equal(pl011_flush(&h.uart, 1000000u, NULL), 0);
+	pl011_model_set_preempt_hook(NULL, NULL);
+	uint64_t overflows = pl011_model_counters(h.model)->tx_overflows;
+	print_message("refill after a panic in the TX interrupt: panic %d, %llu overflows, %zu on "
+		      "the wire\n",
+		      handler_panic.result, (unsigned long long)overflows,
+		      pl011_model_wire_len(h.model));
+	assert_true(handler_panic.delivered);
+	assert_true(handler_panic.result >= 0);
+	assert_int_equal(overflows, 0);
+	assert_int_equal(pl011_model_wire_len(h.model), sizeof text + (size_t)handler_panic.result);
+	harness_teardown(&h);
+}
+
+/* ---- a restart while an RX handler on the other core is stuck in its callback ---- */
+
+#define STUCK_FIRST 4u
+#define STUCK_LATER 8u
+
+static struct {
+	bool callback_entered, init_done;
+	size_t available;
+	int init_result;
+} stuck;
+
+static void stuck_callback(struct pl011 *uart, size_t available, void *context)
+{
+	(void)uart;
+	(void)context;
+	stuck.available = available;
+	stuck.callback_entered = true;
+	while (!stuck.init_done)
+		cores_yield();
+}
+
+static void stuck_body(int core, void *context)
+{
+	(void)context;
+	if (core == 1) {
+		while (!stuck.callback_entered) {
+			if (pl011_model_irq_line(h.model))
+				pl011_irq_handler(&h.uart);
+			else
+				pl011_model_advance(h.model, 500u);
+		}
+		return;
+	}
+	while (!stuck.callback_entered)
+		cores_yield();
+	static const uint8_t later[STUCK_LATER] = {'4', '5', '6', '7', '8', '9', 'a', 'b'};
+	uint64_t last = pl011_model_rx_inject_stream(h.model, later, STUCK_LATER,
+						     pl011_model_now_ns(h.model));
+	pl011_model_advance_to(h.model, last + 1000u);
+	stuck.init_result = pl011_init(&h.uart, &h.config);
+	stuck.init_done = true;
+}
+
+static void no_switch(void *context)
+{
+	(void)context;
+}
+
+/* include/pl011.h, two cores: pl011_init on a running port waits "for a handler already
+ * running on another core to return before they touch the RX FIFO or the rings, so every
+ * received byte is in the (new) ring once and in order, or counted in stats.rx_discarded";
+ * pl011_init: "PL011_ESTALLED when such a handler did not return within that bound ...: the
+ * port is then stopped as by pl011_shutdown, its rings and counters left as they are, and
+ * pl011_init may be called again once the handler returned". A restart beside a handler
+ * stuck in its RX callback (4 bytes sent, the handler took the first ones), 8 more sent
+ * meanwhile: what the callback was told of stays in the ring, and the FIFO's bytes are
+ * counted as discarded, not as delivered. */
+static void test_restart_beside_a_stuck_rx_handler_loses_no_received_byte(void **state)
+{
+	(void)state;
+	harness_setup(&h, 48000000u, 16u);
+	h.config.rx_mode = PL011_RX_LOW_LATENCY;
+	h.config.rx_callback = stuck_callback;
+	assert_int_equal(harness_start(&h), 0);
+	pl011_model_set_irq_handler(h.model, NULL, NULL);
+	memset(&stuck, 0, sizeof stuck);
+	static const uint8_t first[STUCK_FIRST] = {'0', '1', '2', '3'};
+	(void)pl011_model_rx_inject_stream(h.model, first, STUCK_FIRST, pl011_model_now_ns(h.model));
+	struct cores_plan plan = {.switch_one_in = 0, .first_slice = UINT64_MAX,
+				  .slice = UINT64_MAX, .at_point = no_switch};
+	cores_run(&plan, stuck_body, NULL);
+	assert_int_equal(stuck.init_result, PL011_ESTALLED);
+	/* Stopped with its rings and counters as they are: the ring holds what the callback was
+	 * told (nobody read it), and the FIFO's bytes are counted as discarded. */
+	struct pl011_stats stats;
+	assert_int_equal(pl011_get_stats(&h.uart, &stats), 0);
+	print_message("restart beside a stuck RX handler: %zu in the ring, %u delivered, %u "
+		      "discarded, of %u\n",
+		      stuck.available, stats.rx_bytes, stats.rx_discarded, STUCK_FIRST + STUCK_LATER);
+	assert_true(stuck.available >= 1u);
+	assert_int_equal(stats.rx_bytes, stuck.available);
+	assert_int_equal(stats.rx_bytes + stats.rx_discarded, STUCK_FIRST + STUCK_LATER);
+	harness_teardown(&h);
+}
+
+/* ---- a panic draining a long ring on an instant line, shutdown on the other core ---- */
+
+#define DRAIN_RING 65536u
+
+static uint8_t drain_ring_storage[DRAIN_RING];
+static uint8_t drain_text[DRAIN_RING + 64u];
+
+static struct {
+	bool panic_started, switched;
+	uint64_t dr_at_call;
+	int panic_result, shutdown_result;
+} drain_pair;
+
+static void drain_director(void *context)
+{
+	(void)context;
+	if (!drain_pair.switched) {
+		if (cores_current() == 0 && drain_pair.panic_started &&
+		    dr_writes() >= drain_pair.dr_at_call + 100u) {
+			drain_pair.switched = true;
+			cores_yield();
+		}
+		return;
+	}
+	cores_yield(); /* from then on the cores alternate at every point */
+}
+
+static void drain_body(int core, void *context)
+{
+	(void)context;
+	if (core == 0) {
+		drain_pair.dr_at_call = dr_writes();
+		drain_pair.panic_started = true;
+		drain_pair.panic_result = pl011_write_panic(&h.uart, panic_text, PANIC_LEN);
+		return;
+	}
+	drain_pair.shutdown_result = pl011_shutdown(&h.uart, PL011_NO_WAIT);
+}
+
+/* include/pl011.h, pl011_shutdown with a panic write on another core: "every accepted byte is
+ * on the wire once or counted in stats.tx_discarded, never both"; pl011_write_panic: "once a
+ * shutdown begins on another core it stops at its next burst ... even on a line as fast as
+ * the CPU". A panic that owns TX drains a 64 KiB ring on such a line when shutdown begins on
+ * the other core (the two then alternate at every point): shutdown takes TX within its waits
+ * and counts exactly what was not sent. */
+static void test_shutdown_beside_a_panic_draining_a_long_ring_counts_each_byte_once(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof drain_text; i++)
+		drain_text[i] = (uint8_t)('a' + i % 26u);
+	struct pl011_model_config model_config;
+	pl011_model_default_config(&model_config);
+	model_config.base = HARNESS_BASE;
+	model_config.fifo_depth = 16u;
+	model_config.uartclk_hz = 4000000000u;
+	harness_setup_with(&h, &model_config);
+	h.config.baud = 250000000u;
+	h.config.tx_mode = PL011_TX_HALF_FIFO;
+	h.config.tx_buffer = drain_ring_storage;
+	h.config.tx_buffer_size = sizeof drain_ring_storage;
+	assert_int_equal(harness_start(&h), 0);
+	/* Queue the ring full with the line stalled; no TX interrupt will take it. */
+	pl011_model_set_tx_irq_broken(h.model, true);
+	pl011_model_set_tx_stalled(h.model, true);
+	int accepted = pl011_write(&h.uart, drain_text, sizeof drain_text, PL011_NO_WAIT);
+	pl011_model_set_tx_stalled(h.model, false);
+	memset(&drain_pair, 0, sizeof drain_pair);
+	run_directed(drain_director, drain_body);
+	struct pl011_stats stats;
+	assert_int_equal(pl011_get_stats(&h.uart, &stats), 0);
+	size_t wire = pl011_model_wire_len(h.model);
+	size_t panic_bytes = 0;
+	for (size_t i = 0; i < wire; i++)
+		panic_bytes += pl011_model_wire_byte(h.model, i) < 'a';
+	print_message("shutdown beside a panic draining %d bytes: panic %d, shutdown %d, %zu on the "
+		      "wire, %u discarded\n",
+		      accepted, drain_pair.panic_result, drain_pair.shutdown_result, wire,
+		      stats.tx_discarded);
+	assert_true(drain_pair.switched);
+	assert_true(drain_pair.panic_result >= 0);
+	assert_int_equal(panic_bytes, (size_t)drain_pair.panic_result);
+	assert_int_equal(wire - panic_bytes + stats.tx_discarded, (size_t)accepted);
+	harness_teardown(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -846,6 +1079,10 @@ int main(void)
 		HARNESS_TEST(test_panic_during_a_restart_on_the_other_core_is_refused, &h),
 		HARNESS_TEST(test_owner_burst_resumed_beside_a_panic_never_overflows_the_fifo, &h),
 		HARNESS_TEST(test_shutdown_waits_for_a_panic_beside_with_a_wait_of_its_own, &h),
+		HARNESS_TEST(test_refill_after_a_panic_preempted_the_handler_never_overflows, &h),
+		HARNESS_TEST(test_restart_beside_a_stuck_rx_handler_loses_no_received_byte, &h),
+		HARNESS_TEST(test_shutdown_beside_a_panic_draining_a_long_ring_counts_each_byte_once,
+			     &h),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
