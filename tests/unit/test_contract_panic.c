@@ -1061,6 +1061,96 @@ static void test_shutdown_beside_a_panic_draining_a_long_ring_counts_each_byte_o
 	harness_teardown(&h);
 }
 
+/* ---- a panic beside an owner that let go, and a line switch on the other core ---- */
+
+/* lib/pl011_tx.c's TX_PANIC_WAITS: set in the owner word while a panic waits for TX in the
+ * ring modes, cleared when it gives up waiting (the scenario's clock: the panic's next point
+ * is its first beside the owner). */
+#define OWNER_PANIC_WAITS 64u
+
+static struct {
+	bool writer_stopped, waits_seen, switched, back;
+	unsigned points_beside;
+	uint64_t cr_writes;
+	int panic_result, line_result;
+} switch_pair;
+
+static uint64_t cr_writes(void)
+{
+	return pl011_model_counters(h.model)->writes[PL011_CR / 4u];
+}
+
+static void switch_director(void *context)
+{
+	(void)context;
+	if (cores_current() == 1) {
+		if (!switch_pair.writer_stopped && (h.uart.tx.owner & 1u) != 0 && dr_writes() == 4u) {
+			/* The writer's four bytes are in; it stops owning TX. */
+			switch_pair.writer_stopped = true;
+			cores_yield();
+		} else if (switch_pair.switched && !switch_pair.back &&
+			   cr_writes() > switch_pair.cr_writes) {
+			/* The switch has disabled the UART: the panic goes on. */
+			switch_pair.back = true;
+			cores_yield();
+		}
+		return;
+	}
+	if (switch_pair.switched)
+		return;
+	bool waits = (h.uart.tx.owner & OWNER_PANIC_WAITS) != 0;
+	if (waits)
+		switch_pair.waits_seen = true;
+	else if (switch_pair.waits_seen && ++switch_pair.points_beside == 2u) {
+		/* Its second point beside the owner: it announced itself and has yet to look
+		 * at the owner word. */
+		switch_pair.switched = true;
+		cores_yield();
+	}
+}
+
+static void switch_pair_body(int core, void *context)
+{
+	(void)context;
+	if (core == 0) {
+		while (!switch_pair.writer_stopped)
+			cores_yield();
+		switch_pair.panic_result = pl011_write_panic(&h.uart, panic_text, PANIC_LEN);
+		return;
+	}
+	switch_pair.cr_writes = cr_writes();
+	(void)pl011_write(&h.uart, "abcd", 4u, PL011_NO_WAIT);
+	const struct pl011_line_config line = {.baud = 57600, .data_bits = 8, .stop_bits = 1,
+					       .parity = PL011_PARITY_NONE};
+	switch_pair.line_result = pl011_set_line(&h.uart, &line, 100000u);
+}
+
+/* include/pl011.h, pl011_set_line: "pl011_write_panic during the switch returns
+ * PL011_ESHUTDOWN without writing (as during a shutdown), before or after it writes
+ * normally". A panic on core 0 waits for the writer on core 1 and gives up; the writer lets
+ * go and core 1 switches the line while the panic, beside an owner no longer there, has
+ * announced itself and not yet looked at the owner word: resumed once the switch disabled
+ * the UART, it writes nothing and returns PL011_ESHUTDOWN. */
+static void test_panic_beside_during_a_line_switch_is_refused_without_writing(void **state)
+{
+	(void)state;
+	start_port(16u, PL011_TX_HALF_FIFO, false);
+	memset(&switch_pair, 0, sizeof switch_pair);
+	run_directed(switch_director, switch_pair_body);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	print_message("panic beside during a line switch: %d, switch %d, %zu on the wire, %llu "
+		      "flushed by FEN\n",
+		      switch_pair.panic_result, switch_pair.line_result,
+		      pl011_model_wire_len(h.model),
+		      (unsigned long long)pl011_model_counters(h.model)->tx_fen_flushed);
+	assert_true(switch_pair.back);
+	assert_int_equal(switch_pair.line_result, 0);
+	assert_int_equal(switch_pair.panic_result, PL011_ESHUTDOWN);
+	assert_int_equal(pl011_model_wire_len(h.model), 4u);
+	assert_int_equal(pl011_model_counters(h.model)->tx_fen_flushed, 0);
+	harness_teardown(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1083,6 +1173,7 @@ int main(void)
 		HARNESS_TEST(test_restart_beside_a_stuck_rx_handler_loses_no_received_byte, &h),
 		HARNESS_TEST(test_shutdown_beside_a_panic_draining_a_long_ring_counts_each_byte_once,
 			     &h),
+		HARNESS_TEST(test_panic_beside_during_a_line_switch_is_refused_without_writing, &h),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
