@@ -1151,6 +1151,120 @@ static void test_panic_beside_during_a_line_switch_is_refused_without_writing(vo
 	harness_teardown(&h);
 }
 
+/* ---- shutdown beside an owner stopped in its pass, which resumes before the disable ---- */
+
+#define SMALL_RING 64u
+#define PRIME_BYTES (16u + 60u) /* a FIFO's worth, then ring positions 0..59 */
+#define WRAP_BYTES (16u + 44u)  /* a FIFO's worth, then ring positions 60..63 and 0..39 */
+
+static uint8_t small_ring[SMALL_RING];
+static uint8_t wrap_stream[PRIME_BYTES + WRAP_BYTES];
+
+static struct {
+	bool owning, stopped, resumed;
+	uint64_t reads_at_take;
+	unsigned points_after_read;
+	uint64_t resume_ns;
+	int shutdown_result;
+} stuck_owner;
+
+static void stuck_owner_director(void *context)
+{
+	(void)context;
+	if (cores_current() == 0) {
+		if (stuck_owner.stopped || !pl011_model_in_irq(h.model) ||
+		    (h.uart.tx.owner & 1u) == 0)
+			return;
+		if (!stuck_owner.owning) {
+			stuck_owner.owning = true;
+			stuck_owner.reads_at_take = register_reads();
+		} else if (register_reads() > stuck_owner.reads_at_take &&
+			   ++stuck_owner.points_after_read == 2u) {
+			/* The refill read FR and looked for a panic beside it: its next point is
+			 * its first DR write. Its core stops here, the line with it. */
+			stuck_owner.stopped = true;
+			pl011_model_set_tx_stalled(h.model, true);
+			cores_yield();
+		}
+		return;
+	}
+	if (stuck_owner.stopped && !stuck_owner.resumed &&
+	    pl011_model_now_ns(h.model) >= stuck_owner.resume_ns) {
+		stuck_owner.resumed = true;
+		pl011_model_set_tx_stalled(h.model, false);
+		cores_yield();
+	}
+}
+
+static void handler_on_core(void *context)
+{
+	pl011_irq_handler(context);
+}
+
+static void stuck_owner_body(int core, void *context)
+{
+	(void)context;
+	if (core == 0) {
+		while (!pl011_model_irq_line(h.model))
+			pl011_model_advance(h.model, 500u);
+		pl011_model_run_as_irq(h.model, handler_on_core, &h.uart);
+		return;
+	}
+	while (!stuck_owner.stopped)
+		cores_yield();
+	/* Both of shutdown's waits for the owner run out (2 x (2 frames + 1 ms)); the owner's
+	 * core resumes 300 us into the wait for the FIFO to drain, before the disable. */
+	stuck_owner.resume_ns = pl011_model_now_ns(h.model) + 2u * (frames_ns(2u) + 1000000u) +
+				300000u;
+	stuck_owner.shutdown_result = pl011_shutdown(&h.uart, PL011_NO_WAIT);
+}
+
+/* include/pl011.h, two cores: "Only an owner stopped for both waits keeps the ring, which is
+ * counted as discarded without being consumed; if that core resumes, it finishes the pass it
+ * was in (at most 2 x depth characters) and lets go: those characters ... may only reach the
+ * wire (counted too) if it resumes before the disable". The TX interrupt's refill on core 0
+ * stops before its first DR write, its pass about to cross the end of a 64-byte ring; shutdown
+ * on core 1 waits it out twice; the owner resumes before the disable: what reaches the wire is
+ * the accepted bytes in order, each once (the pass goes on with the ring's next bytes). */
+static void test_owner_resumed_after_shutdown_counted_its_ring_sends_the_next_bytes(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof wrap_stream; i++)
+		wrap_stream[i] = (uint8_t)(' ' + i % 95u);
+	harness_setup(&h, 48000000u, 16u);
+	h.config.tx_mode = PL011_TX_HALF_FIFO;
+	h.config.tx_buffer = small_ring;
+	h.config.tx_buffer_size = sizeof small_ring;
+	assert_int_equal(harness_start(&h), 0);
+	/* With the line stalled an idle write fills the FIFO and queues the rest from ring
+	 * position 0: after the first, the ring's next byte goes to position 60. */
+	pl011_model_set_tx_stalled(h.model, true);
+	assert_int_equal(pl011_write(&h.uart, wrap_stream, PRIME_BYTES, PL011_NO_WAIT),
+			 (int)PRIME_BYTES);
+	pl011_model_set_tx_stalled(h.model, false);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	pl011_model_set_tx_stalled(h.model, true);
+	assert_int_equal(pl011_write(&h.uart, wrap_stream + PRIME_BYTES, WRAP_BYTES, PL011_NO_WAIT),
+			 (int)WRAP_BYTES);
+	pl011_model_set_irq_handler(h.model, NULL, NULL);
+	pl011_model_set_tx_stalled(h.model, false);
+	memset(&stuck_owner, 0, sizeof stuck_owner);
+	run_directed(stuck_owner_director, stuck_owner_body);
+	size_t wire = pl011_model_wire_len(h.model);
+	size_t in_order = 0;
+	while (in_order < wire && pl011_model_wire_byte(h.model, in_order) == wrap_stream[in_order])
+		in_order++;
+	struct pl011_stats stats;
+	assert_int_equal(pl011_get_stats(&h.uart, &stats), 0);
+	print_message("owner resumed after shutdown counted its ring: %zu on the wire, the first "
+		      "%zu in order; shutdown %d, %u discarded\n",
+		      wire, in_order, stuck_owner.shutdown_result, stats.tx_discarded);
+	assert_true(stuck_owner.resumed);
+	assert_true(wire > PRIME_BYTES + 16u);
+	assert_int_equal(in_order, wire);
+	harness_teardown(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1174,6 +1288,8 @@ int main(void)
 		HARNESS_TEST(test_shutdown_beside_a_panic_draining_a_long_ring_counts_each_byte_once,
 			     &h),
 		HARNESS_TEST(test_panic_beside_during_a_line_switch_is_refused_without_writing, &h),
+		HARNESS_TEST(test_owner_resumed_after_shutdown_counted_its_ring_sends_the_next_bytes,
+			     &h),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
