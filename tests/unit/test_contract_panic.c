@@ -1,4 +1,4 @@
-/* The panic write's, shutdown's and the waits' contract sentences, each checked on the model (issue 24). */
+/* The panic write's, shutdown's and the waits' sentences, each checked on the model (issue 24). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -166,10 +166,13 @@ static void panic_during_shutdown(void *context)
 	pl011_model_set_tx_stalled(h.model, false);
 }
 
-/* Shutdown's wait step: the first one takes a panic (an interrupt of another source). */
+static bool shutdown_panic_armed;
+
+/* The wait step (2 us, as the harness's); the first one of the shutdown takes a panic (an
+ * interrupt of another source). */
 static void shutdown_wait_step(void *context)
 {
-	if (!shutdown_panic_done) {
+	if (shutdown_panic_armed && !shutdown_panic_done) {
 		shutdown_panic_done = true;
 		pl011_model_run_as_irq(h.model, panic_during_shutdown, NULL);
 	}
@@ -186,13 +189,16 @@ static void test_panic_while_shutdown_drains_is_not_refused_and_stops_at_once(vo
 	(void)state;
 	static uint8_t text[100];
 	harness_fill_random(text, sizeof text, 24u);
-	start_port(16u, PL011_TX_HALF_FIFO, false);
-	pl011_model_set_tx_stalled(h.model, true);
-	assert_int_equal(pl011_write(&h.uart, text, sizeof text, PL011_NO_WAIT), (int)sizeof text);
+	harness_setup(&h, 48000000u, 16u);
+	h.config.tx_mode = PL011_TX_HALF_FIFO;
+	h.config.wait_hook = shutdown_wait_step;
+	shutdown_panic_armed = false;
 	shutdown_panic_done = false;
 	shutdown_panic_result = -100;
-	h.config.wait_hook = shutdown_wait_step;
-	h.uart.config.wait_hook = shutdown_wait_step;
+	assert_int_equal(harness_start(&h), 0);
+	pl011_model_set_tx_stalled(h.model, true);
+	assert_int_equal(pl011_write(&h.uart, text, sizeof text, PL011_NO_WAIT), (int)sizeof text);
+	shutdown_panic_armed = true;
 	assert_int_equal(pl011_shutdown(&h.uart, PL011_WAIT_AUTO), 0);
 	assert_true(shutdown_panic_done);
 	print_message("panic while shutdown drains: returned %d after %llu us\n",
@@ -301,15 +307,16 @@ static void test_panic_over_a_preempted_panic_waits_no_longer_than_its_deadline(
 	harness_teardown(&h);
 }
 
-
 /* ---- two cores, switched by a director at chosen points ---- */
 
 /* cores_run with no switch of its own: the director (the plan's at_point) yields when the
  * scenario wants the other core to run. */
 static void run_directed(void (*director)(void *context), void (*body)(int core, void *context))
 {
-	struct cores_plan plan = {.switch_one_in = 0, .first_slice = UINT64_MAX,
-				  .slice = UINT64_MAX, .at_point = director};
+	struct cores_plan plan = {.switch_one_in = 0,
+				  .first_slice = UINT64_MAX,
+				  .slice = UINT64_MAX,
+				  .at_point = director};
 	cores_run(&plan, body, NULL);
 }
 
@@ -353,7 +360,7 @@ static void writer_beside_panic_body(int core, void *context)
 		beside_writer.dr_at_call = dr_writes();
 		beside_writer.panic_running = true;
 		beside_writer.panic_result =
-			pl011_write_panic(&h.uart, writer_text, beside_writer.panic_len);
+		    pl011_write_panic(&h.uart, writer_text, beside_writer.panic_len);
 		beside_writer.panic_running = false;
 		return;
 	}
@@ -440,7 +447,7 @@ static void polled_pair_body(int core, void *context)
 	(void)context;
 	if (core == 0) {
 		polled_pair.write_result =
-			pl011_write(&h.uart, polled_text, sizeof polled_text, 1000000u);
+		    pl011_write(&h.uart, polled_text, sizeof polled_text, 1000000u);
 		return;
 	}
 	polled_pair.panic_started = true;
@@ -495,9 +502,9 @@ static void waited_director(void *context)
 	(void)context;
 	/* Core 0's writer owns TX and has written a few characters: the panic starts on core
 	 * 1, then the cores alternate at every point until it returns. */
-	if (!waited_pair.panic_started ? cores_current() == 0 && (h.uart.tx.owner & 1u) != 0 &&
-						 dr_writes() >= 4u
-				       : waited_pair.panic_running)
+	if (!waited_pair.panic_started
+		? cores_current() == 0 && (h.uart.tx.owner & 1u) != 0 && dr_writes() >= 4u
+		: waited_pair.panic_running)
 		cores_yield();
 }
 
@@ -659,7 +666,7 @@ static void test_panic_during_a_restart_on_the_other_core_is_refused(void **stat
 /* ---- a panic beside an owner that resumes in the middle of a burst ---- */
 
 static struct {
-	unsigned stop_at;   /* core 0 stops at its stop_at-th point owning TX */
+	unsigned stop_at; /* core 0 stops at its stop_at-th point owning TX */
 	unsigned owned_points;
 	bool stopped, panic_started, panic_switched, first_panic_byte;
 	uint64_t panic_dr, panic_reads;
@@ -756,8 +763,8 @@ static void stop_director(void *context)
 {
 	(void)context;
 	if (cores_current() == 0) {
-		if (stop_pair.writing && !stop_pair.panic_delivered && (h.uart.tx.owner & 1u) != 0 &&
-		    !pl011_model_in_irq(h.model)) {
+		if (stop_pair.writing && !stop_pair.panic_delivered &&
+		    (h.uart.tx.owner & 1u) != 0 && !pl011_model_in_irq(h.model)) {
 			/* The owner preempted by a panic on its own core (beside it at once). */
 			stop_pair.panic_delivered = true;
 			pl011_model_run_as_irq(h.model, panic_over_the_owner, NULL);
@@ -792,8 +799,8 @@ static void stop_pair_body(int core, void *context)
 	/* Shutdown's two waits for the owner run out (2 x (2 frames + 1 ms)); core 0 resumes
 	 * half a millisecond into the wait for the panic beside it. */
 	stop_pair.shutdown_start_ns = pl011_model_now_ns(h.model);
-	stop_pair.resume_ns = stop_pair.shutdown_start_ns + 2u * (frames_ns(2u) + 1000000u) +
-			      500000u;
+	stop_pair.resume_ns =
+	    stop_pair.shutdown_start_ns + 2u * (frames_ns(2u) + 1000000u) + 500000u;
 	stop_pair.shutdown_result = pl011_shutdown(&h.uart, PL011_NO_WAIT);
 }
 
@@ -817,11 +824,12 @@ static void test_shutdown_waits_for_a_panic_beside_with_a_wait_of_its_own(void *
 	size_t panic_bytes = 0;
 	for (size_t i = 0; i < wire; i++)
 		panic_bytes += pl011_model_wire_byte(h.model, i) == 'P';
-	print_message("shutdown beside a panic beside a stopped owner: panic %d, %zu of it on the "
-		      "wire, shutdown %d after %llu us\n",
-		      stop_pair.panic_result, panic_bytes, stop_pair.shutdown_result,
-		      (unsigned long long)((pl011_model_now_ns(h.model) -
-					    stop_pair.shutdown_start_ns) / 1000u));
+	print_message(
+	    "shutdown beside a panic beside a stopped owner: panic %d, %zu of it on the "
+	    "wire, shutdown %d after %llu us\n",
+	    stop_pair.panic_result, panic_bytes, stop_pair.shutdown_result,
+	    (unsigned long long)((pl011_model_now_ns(h.model) - stop_pair.shutdown_start_ns) /
+				 1000u));
 	assert_true(stop_pair.resumed);
 	assert_int_equal(stop_pair.panic_result, 1);
 	assert_int_equal(panic_bytes, 1u);
@@ -927,13 +935,14 @@ static void stuck_body(int core, void *context)
 	while (!stuck.callback_entered)
 		cores_yield();
 	static const uint8_t later[STUCK_LATER] = {'4', '5', '6', '7', '8', '9', 'a', 'b'};
-	uint64_t last = pl011_model_rx_inject_stream(h.model, later, STUCK_LATER,
-						     pl011_model_now_ns(h.model));
+	uint64_t last =
+	    pl011_model_rx_inject_stream(h.model, later, STUCK_LATER, pl011_model_now_ns(h.model));
 	pl011_model_advance_to(h.model, last + 1000u);
 	stuck.init_result = pl011_init(&h.uart, &h.config);
 	stuck.init_done = true;
 }
 
+/* The cores switch only where the bodies yield. */
 static void no_switch(void *context)
 {
 	(void)context;
@@ -958,10 +967,9 @@ static void test_restart_beside_a_stuck_rx_handler_loses_no_received_byte(void *
 	pl011_model_set_irq_handler(h.model, NULL, NULL);
 	memset(&stuck, 0, sizeof stuck);
 	static const uint8_t first[STUCK_FIRST] = {'0', '1', '2', '3'};
-	(void)pl011_model_rx_inject_stream(h.model, first, STUCK_FIRST, pl011_model_now_ns(h.model));
-	struct cores_plan plan = {.switch_one_in = 0, .first_slice = UINT64_MAX,
-				  .slice = UINT64_MAX, .at_point = no_switch};
-	cores_run(&plan, stuck_body, NULL);
+	(void)pl011_model_rx_inject_stream(h.model, first, STUCK_FIRST,
+					   pl011_model_now_ns(h.model));
+	run_directed(no_switch, stuck_body);
 	assert_int_equal(stuck.init_result, PL011_ESTALLED);
 	/* Stopped with its rings and counters as they are: the ring holds what the callback was
 	 * told (nobody read it), and the FIFO's bytes are counted as discarded. */
@@ -969,7 +977,8 @@ static void test_restart_beside_a_stuck_rx_handler_loses_no_received_byte(void *
 	assert_int_equal(pl011_get_stats(&h.uart, &stats), 0);
 	print_message("restart beside a stuck RX handler: %zu in the ring, %u delivered, %u "
 		      "discarded, of %u\n",
-		      stuck.available, stats.rx_bytes, stats.rx_discarded, STUCK_FIRST + STUCK_LATER);
+		      stuck.available, stats.rx_bytes, stats.rx_discarded,
+		      STUCK_FIRST + STUCK_LATER);
 	assert_true(stuck.available >= 1u);
 	assert_int_equal(stats.rx_bytes, stuck.available);
 	assert_int_equal(stats.rx_bytes + stats.rx_discarded, STUCK_FIRST + STUCK_LATER);
@@ -1050,10 +1059,11 @@ static void test_shutdown_beside_a_panic_draining_a_long_ring_counts_each_byte_o
 	size_t panic_bytes = 0;
 	for (size_t i = 0; i < wire; i++)
 		panic_bytes += pl011_model_wire_byte(h.model, i) < 'a';
-	print_message("shutdown beside a panic draining %d bytes: panic %d, shutdown %d, %zu on the "
-		      "wire, %u discarded\n",
-		      accepted, drain_pair.panic_result, drain_pair.shutdown_result, wire,
-		      stats.tx_discarded);
+	print_message(
+	    "shutdown beside a panic draining %d bytes: panic %d, shutdown %d, %zu on the "
+	    "wire, %u discarded\n",
+	    accepted, drain_pair.panic_result, drain_pair.shutdown_result, wire,
+	    stats.tx_discarded);
 	assert_true(drain_pair.switched);
 	assert_true(drain_pair.panic_result >= 0);
 	assert_int_equal(panic_bytes, (size_t)drain_pair.panic_result);
@@ -1084,7 +1094,8 @@ static void switch_director(void *context)
 {
 	(void)context;
 	if (cores_current() == 1) {
-		if (!switch_pair.writer_stopped && (h.uart.tx.owner & 1u) != 0 && dr_writes() == 4u) {
+		if (!switch_pair.writer_stopped && (h.uart.tx.owner & 1u) != 0 &&
+		    dr_writes() == 4u) {
 			/* The writer's four bytes are in; it stops owning TX. */
 			switch_pair.writer_stopped = true;
 			cores_yield();
@@ -1120,8 +1131,8 @@ static void switch_pair_body(int core, void *context)
 	}
 	switch_pair.cr_writes = cr_writes();
 	(void)pl011_write(&h.uart, "abcd", 4u, PL011_NO_WAIT);
-	const struct pl011_line_config line = {.baud = 57600, .data_bits = 8, .stop_bits = 1,
-					       .parity = PL011_PARITY_NONE};
+	const struct pl011_line_config line = {
+	    .baud = 57600, .data_bits = 8, .stop_bits = 1, .parity = PL011_PARITY_NONE};
 	switch_pair.line_result = pl011_set_line(&h.uart, &line, 100000u);
 }
 
@@ -1155,7 +1166,7 @@ static void test_panic_beside_during_a_line_switch_is_refused_without_writing(vo
 
 #define SMALL_RING 64u
 #define PRIME_BYTES (16u + 60u) /* a FIFO's worth, then ring positions 0..59 */
-#define WRAP_BYTES (16u + 44u)  /* a FIFO's worth, then ring positions 60..63 and 0..39 */
+#define WRAP_BYTES (16u + 44u)	/* a FIFO's worth, then ring positions 60..63 and 0..39 */
 
 static uint8_t small_ring[SMALL_RING];
 static uint8_t wrap_stream[PRIME_BYTES + WRAP_BYTES];
@@ -1214,8 +1225,8 @@ static void stuck_owner_body(int core, void *context)
 		cores_yield();
 	/* Both of shutdown's waits for the owner run out (2 x (2 frames + 1 ms)); the owner's
 	 * core resumes 300 us into the wait for the FIFO to drain, before the disable. */
-	stuck_owner.resume_ns = pl011_model_now_ns(h.model) + 2u * (frames_ns(2u) + 1000000u) +
-				300000u;
+	stuck_owner.resume_ns =
+	    pl011_model_now_ns(h.model) + 2u * (frames_ns(2u) + 1000000u) + 300000u;
 	stuck_owner.shutdown_result = pl011_shutdown(&h.uart, PL011_NO_WAIT);
 }
 
@@ -1268,28 +1279,27 @@ static void test_owner_resumed_after_shutdown_counted_its_ring_sends_the_next_by
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		HARNESS_TEST(test_panic_beside_an_owner_leaves_the_fifo_no_fuller_than_it_found_it, &h),
-		HARNESS_TEST(test_panic_beside_an_owner_writes_nothing_into_a_fifo_that_never_empties,
-			     &h),
-		HARNESS_TEST(test_panic_while_shutdown_drains_is_not_refused_and_stops_at_once, &h),
-		HARNESS_TEST(test_polled_writer_finishes_its_write_after_a_panic_gave_up_waiting, &h),
-		HARNESS_TEST(test_panic_over_a_preempted_panic_waits_no_longer_than_its_deadline, &h),
-		HARNESS_TEST(test_writer_queues_while_a_panic_sends_its_data_and_follows_it, &h),
-		HARNESS_TEST(test_writer_queues_nothing_during_a_panics_last_pass, &h),
-		HARNESS_TEST(test_polled_writer_lets_a_panic_in_at_its_next_byte, &h),
-		HARNESS_TEST(test_write_after_a_panic_took_tx_from_a_waited_owner_keeps_its_bound,
-			     &h),
-		HARNESS_TEST(test_write_auto_waits_the_backlog_deadline_of_queued_and_len, &h),
-		HARNESS_TEST(test_panic_during_a_restart_on_the_other_core_is_refused, &h),
-		HARNESS_TEST(test_owner_burst_resumed_beside_a_panic_never_overflows_the_fifo, &h),
-		HARNESS_TEST(test_shutdown_waits_for_a_panic_beside_with_a_wait_of_its_own, &h),
-		HARNESS_TEST(test_refill_after_a_panic_preempted_the_handler_never_overflows, &h),
-		HARNESS_TEST(test_restart_beside_a_stuck_rx_handler_loses_no_received_byte, &h),
-		HARNESS_TEST(test_shutdown_beside_a_panic_draining_a_long_ring_counts_each_byte_once,
-			     &h),
-		HARNESS_TEST(test_panic_beside_during_a_line_switch_is_refused_without_writing, &h),
-		HARNESS_TEST(test_owner_resumed_after_shutdown_counted_its_ring_sends_the_next_bytes,
-			     &h),
+	    HARNESS_TEST(test_panic_beside_an_owner_leaves_the_fifo_no_fuller_than_it_found_it, &h),
+	    HARNESS_TEST(test_panic_beside_an_owner_writes_nothing_into_a_fifo_that_never_empties,
+			 &h),
+	    HARNESS_TEST(test_panic_while_shutdown_drains_is_not_refused_and_stops_at_once, &h),
+	    HARNESS_TEST(test_polled_writer_finishes_its_write_after_a_panic_gave_up_waiting, &h),
+	    HARNESS_TEST(test_panic_over_a_preempted_panic_waits_no_longer_than_its_deadline, &h),
+	    HARNESS_TEST(test_writer_queues_while_a_panic_sends_its_data_and_follows_it, &h),
+	    HARNESS_TEST(test_writer_queues_nothing_during_a_panics_last_pass, &h),
+	    HARNESS_TEST(test_polled_writer_lets_a_panic_in_at_its_next_byte, &h),
+	    HARNESS_TEST(test_write_after_a_panic_took_tx_from_a_waited_owner_keeps_its_bound, &h),
+	    HARNESS_TEST(test_write_auto_waits_the_backlog_deadline_of_queued_and_len, &h),
+	    HARNESS_TEST(test_panic_during_a_restart_on_the_other_core_is_refused, &h),
+	    HARNESS_TEST(test_owner_burst_resumed_beside_a_panic_never_overflows_the_fifo, &h),
+	    HARNESS_TEST(test_shutdown_waits_for_a_panic_beside_with_a_wait_of_its_own, &h),
+	    HARNESS_TEST(test_refill_after_a_panic_preempted_the_handler_never_overflows, &h),
+	    HARNESS_TEST(test_restart_beside_a_stuck_rx_handler_loses_no_received_byte, &h),
+	    HARNESS_TEST(test_shutdown_beside_a_panic_draining_a_long_ring_counts_each_byte_once,
+			 &h),
+	    HARNESS_TEST(test_panic_beside_during_a_line_switch_is_refused_without_writing, &h),
+	    HARNESS_TEST(test_owner_resumed_after_shutdown_counted_its_ring_sends_the_next_bytes,
+			 &h),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
