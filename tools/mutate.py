@@ -20,7 +20,9 @@ import fnmatch
 import hashlib
 import json
 import os
+import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -229,13 +231,27 @@ def first_failure(text):
     return lines[-1].strip() if lines else ""
 
 
+def cpu_limit(seconds):
+    """A preexec function: the program gets SIGXCPU after this much CPU time. The limit is on
+    CPU time, not wall time, so that a loaded machine (other jobs, other sessions) cannot turn
+    a slow pass into a kill; a program that spins for ever still reaches it."""
+    def apply():
+        limit = int(seconds) + 1
+        resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 5))
+    return apply
+
+
 def run_programs(programs, timeout_of):
     """Run in order until one fails. Returns (program, reason) of the first failure, or None."""
     for name, exe in programs:
+        limit = timeout_of(name)
         try:
-            result = run([exe], timeout=timeout_of(name))
+            # The wall-clock bound is only for a program that blocks without spinning.
+            result = run([exe], timeout=20 * limit + 600, preexec_fn=cpu_limit(limit))
         except subprocess.TimeoutExpired:
-            return name, "timeout (a hang counts as killed)"
+            return name, "blocked past its wall-clock bound (a hang counts as killed)"
+        if result.returncode == -signal.SIGXCPU:
+            return name, f"used up its {limit:.0f} s of CPU (a hang counts as killed)"
         if result.returncode != 0:
             return name, first_failure(result.stdout + result.stderr)
     return None
@@ -374,9 +390,11 @@ def main():
         if not args.no_baseline:
             exes = build.link(list(build.base_lib.values()), work, build.tests)
             for t in build.tests:
-                t0 = time.monotonic()
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 result = run([exes[t]], timeout=900)
-                build.times[t] = time.monotonic() - t0
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                build.times[t] = (after.ru_utime + after.ru_stime) - \
+                    (before.ru_utime + before.ru_stime)  # CPU seconds, as the limits are
                 if result.returncode != 0:
                     print(f"mutate: the unmutated tree fails {t}:\n{result.stdout[-3000:]}")
                     return 1
