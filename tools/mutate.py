@@ -214,8 +214,8 @@ class Coverage:
     def needed(self, program, mutant, line):
         """Can program tell the mutant at line (first line of its search text) apart?"""
         name = os.path.basename(mutant.file)
-        if not name.endswith(".c") or program not in self.executed:
-            return True
+        if not name.endswith(".c") or program not in self.executed or "#" in mutant.search:
+            return True  # a header, or a macro whose uses are elsewhere
         span = set(range(line, line + mutant.search.count("\n") + 1))
         code = span & self.executable.get(name, set())
         if not code:
