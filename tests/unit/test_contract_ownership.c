@@ -1,0 +1,280 @@
+/* TX ownership on two cores, sentence by sentence: scripted schedules that put the other core in the window each promise guards. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cores.h"
+#include "harness.h"
+#include "pl011_regs.h"
+
+static struct harness h;
+
+/* ---- a scripted schedule: "when core c passes its point p, hand the CPU to the other" ---- */
+
+#define SCRIPT_STEPS 4u
+
+struct script_step {
+	int core;
+	uint64_t point;
+};
+
+static struct script_step script[SCRIPT_STEPS];
+static size_t script_length, script_next;
+
+
+static uint32_t core_of_caller(void *context)
+{
+	(void)context;
+	return (uint32_t)cores_current();
+}
+
+static void two_core_wait_step(void *context)
+{
+	cores_idle_step(context, 200u);
+}
+
+/* ---- the port: a ring mode at a line the CPU can outrun, the core number in the owner word ---- */
+
+#define LINE_BAUD 3000000u
+#define FIRST_BYTES 40u
+#define SECOND_BYTES 24u
+
+static uint8_t first_data[FIRST_BYTES], second_data[SECOND_BYTES];
+
+static void start_port(enum pl011_tx_mode mode, unsigned depth)
+{
+	harness_setup(&h, 48000000u, depth);
+	h.config.baud = LINE_BAUD;
+	h.config.tx_mode = mode;
+	h.config.core_id = core_of_caller;
+	h.config.wait_hook = two_core_wait_step;
+	h.config.wait_context = h.model;
+	assert_int_equal(harness_start(&h), 0);
+	for (size_t i = 0; i < FIRST_BYTES; i++)
+		first_data[i] = (uint8_t)(0x10u + i);
+	for (size_t i = 0; i < SECOND_BYTES; i++)
+		second_data[i] = (uint8_t)(0x80u + i);
+}
+
+/*
+ * What both writers were promised once their calls returned: every accepted byte reaches the
+ * wire, each writer's in its order, with nobody calling the driver again (the interrupt alone
+ * takes the ring). Returns NULL or what broke.
+ */
+static const char *wire_has_both(int first_accepted, int second_accepted)
+{
+	static char text[160];
+	size_t total = (size_t)first_accepted + (size_t)second_accepted;
+	pl011_model_advance(h.model, (total + 64u) * pl011_model_frame_ns(h.model) * 4u);
+	uint8_t wire[FIRST_BYTES + SECOND_BYTES + 8u];
+	size_t len = harness_wire(&h, wire, sizeof wire);
+	if (len != total) {
+		snprintf(text, sizeof text, "%zu of %zu accepted bytes on the wire, %zu left queued",
+			 len, total, harness_tx_backlog(&h.uart));
+		return text;
+	}
+	size_t next_first = 0, next_second = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (next_first < (size_t)first_accepted && wire[i] == first_data[next_first])
+			next_first++;
+		else if (next_second < (size_t)second_accepted && wire[i] == second_data[next_second])
+			next_second++;
+		else {
+			snprintf(text, sizeof text, "wire byte %zu (0x%02x) out of its writer's order", i,
+				 wire[i]);
+			return text;
+		}
+	}
+	return NULL;
+}
+
+/* ---- the writer on core 0, the UART's interrupt on core 1 (include/pl011.h allows the pair) ---- */
+
+#define HOLD_LIMIT_NS 200000u
+#define SERVE_LIMIT_NS 3000000u
+
+static int first_result, second_result;
+static bool hold_core0, second_go, second_wanted;
+static uint64_t hold_since_ns;
+
+static bool port_drained(void)
+{
+	return harness_tx_backlog(&h.uart) == 0 && pl011_model_tx_level(h.model) == 0 &&
+	       !pl011_model_tx_shifting(h.model);
+}
+
+/* Core 1 takes the interrupt whenever the line is up. While it holds core 0 (core 0 stalled
+ * at a point of the script: a cache miss, a longer interrupt of its own), time passes for the
+ * line, so the FIFO drains under a parked owner. */
+static void interrupt_core(void)
+{
+	uint64_t start_ns = pl011_model_now_ns(h.model);
+	for (;;) {
+		if (pl011_model_irq_line(h.model)) {
+			pl011_irq_handler(&h.uart);
+			continue;
+		}
+		if (cores_finished(0) && port_drained())
+			return;
+		if (pl011_model_now_ns(h.model) - start_ns > SERVE_LIMIT_NS)
+			return;
+		if (hold_core0 && !cores_finished(0) &&
+		    pl011_model_now_ns(h.model) - hold_since_ns < HOLD_LIMIT_NS) {
+			pl011_model_advance(h.model, 250u);
+			continue;
+		}
+		hold_core0 = false;
+		cores_idle_step(h.model, 250u);
+	}
+}
+
+static void writer_core(void)
+{
+	first_result = pl011_write(&h.uart, first_data, FIRST_BYTES, 0);
+	if (!second_wanted)
+		return;
+	while (!second_go && !cores_finished(1))
+		cores_idle_step(h.model, 250u);
+	second_result = pl011_write(&h.uart, second_data, SECOND_BYTES, 0);
+}
+
+static void writer_and_interrupt_body(int core, void *context)
+{
+	(void)context;
+	if (core == 0)
+		writer_core();
+	else
+		interrupt_core();
+}
+
+/* The script's hand-overs with their side effects: core 0 parked at its point k (core 1
+ * holds it while the line drains), core 1 handing back at its point j, or letting core 0
+ * make its second write there. */
+static void schedule_point(void *unused)
+{
+	(void)unused;
+	if (script_next >= script_length)
+		return;
+	int core = cores_current();
+	if (script[script_next].core != core || cores_points(core) != script[script_next].point)
+		return;
+	script_next++;
+	if (core == 0) {
+		hold_core0 = true;
+		hold_since_ns = pl011_model_now_ns(h.model);
+	} else {
+		hold_core0 = false;
+		second_go = true;
+	}
+	cores_yield();
+}
+
+static void run_schedule(void)
+{
+	struct cores_plan plan = {
+		.switch_one_in = 0,
+		.first_slice = UINT64_MAX,
+		.slice = UINT64_MAX,
+		.at_point = schedule_point,
+	};
+	script_next = 0;
+	hold_core0 = second_go = false;
+	first_result = second_result = 0;
+	pl011_model_set_irq_handler(h.model, NULL, NULL);
+	cores_run(&plan, writer_and_interrupt_body, NULL);
+	harness_route_irq(&h);
+}
+
+static const char *check_schedule(void)
+{
+	if (first_result < 0 || second_result < 0)
+		return "a write failed";
+	return wire_has_both(first_result, second_result);
+}
+
+/* Sweep k over core 0's points and j over core 1's first points: returns the failing runs. */
+static unsigned sweep_parked_owner(enum pl011_tx_mode mode, unsigned depth, uint64_t inner_max)
+{
+	unsigned failures = 0;
+	second_wanted = false;
+	start_port(mode, depth);
+	script_length = 0;
+	run_schedule();
+	uint64_t points0 = cores_points(0);
+	print_message("parked owner: core 0 passes %llu points\n", (unsigned long long)points0);
+	harness_teardown(&h);
+	for (uint64_t k = 1; k <= points0; k++) {
+		for (uint64_t j = 1; j <= inner_max; j++) {
+			start_port(mode, depth);
+			script[0] = (struct script_step){0, k};
+			script[1] = (struct script_step){1, j};
+			script_length = 2;
+			run_schedule();
+			const char *broken = check_schedule();
+			if (broken != NULL && failures++ < 5)
+				print_message("mode %d depth %u: core 0 parked at %llu, core 1 for %llu "
+					      "points: %s\n",
+					      mode, depth, (unsigned long long)k, (unsigned long long)j,
+					      broken);
+			harness_teardown(&h);
+		}
+	}
+	return failures;
+}
+
+/* Sweep j over core 1's points: the handler there lets core 0 make a second write. */
+static unsigned sweep_second_write(enum pl011_tx_mode mode, unsigned depth)
+{
+	unsigned failures = 0;
+	second_wanted = true;
+	start_port(mode, depth);
+	script_length = 0;
+	run_schedule();
+	uint64_t points1 = cores_points(1);
+	print_message("second write: core 1 passes %llu points\n", (unsigned long long)points1);
+	harness_teardown(&h);
+	for (uint64_t j = 1; j <= points1; j++) {
+		start_port(mode, depth);
+		script[0] = (struct script_step){1, j};
+		script_length = 1;
+		run_schedule();
+		const char *broken = check_schedule();
+		if (broken != NULL && failures++ < 5)
+			print_message("mode %d depth %u: second write at core 1's point %llu: %s\n",
+				      mode, depth, (unsigned long long)j, broken);
+		harness_teardown(&h);
+	}
+	second_wanted = false;
+	return failures;
+}
+
+static void test_parked_owner(void **state)
+{
+	(void)state;
+	unsigned failures = 0;
+	failures += sweep_parked_owner(PL011_TX_HALF_FIFO, 16, 16);
+	assert_int_equal(failures, 0);
+}
+
+static void test_second_write(void **state)
+{
+	(void)state;
+	unsigned failures = 0;
+	failures += sweep_second_write(PL011_TX_HALF_FIFO, 16);
+	assert_int_equal(failures, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parked_owner),
+		cmocka_unit_test(test_second_write),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
