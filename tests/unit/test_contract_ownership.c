@@ -34,9 +34,16 @@ static uint32_t core_of_caller(void *context)
 	return (uint32_t)cores_current();
 }
 
+static bool handler_is_parked(void);
+
+/* A waiting core's step: time passes for the line while the other core is parked by the
+ * script (stalled there), else the CPU goes to the other core (cores_idle_step). */
 static void two_core_wait_step(void *context)
 {
-	cores_idle_step(context, 200u);
+	if (cores_current() == 0 && handler_is_parked())
+		pl011_model_advance(context, 200u);
+	else
+		cores_idle_step(context, 200u);
 }
 
 /* ---- the port: a ring mode at a line the CPU can outrun, the core number in the owner word ---- */
@@ -100,7 +107,8 @@ static const char *wire_has_both(int first_accepted, int second_accepted)
 #define SERVE_LIMIT_NS 3000000u
 
 static int first_result, second_result;
-static bool hold_core0, second_go, second_wanted;
+static bool hold_core0, second_go, second_wanted, flush_wanted, park_handler;
+static bool handler_parked;
 static uint64_t hold_since_ns;
 
 static bool port_drained(void)
@@ -134,9 +142,27 @@ static void interrupt_core(void)
 	}
 }
 
+static bool handler_is_parked(void)
+{
+	if (!handler_parked)
+		return false;
+	/* Parked until the stall guard on core 0 has made its pass (or a bound ran out). */
+	struct pl011_stats stats;
+	pl011_get_stats(&h.uart, &stats);
+	if (stats.tx_stalls != 0 || pl011_model_now_ns(h.model) - hold_since_ns > HOLD_LIMIT_NS)
+		handler_parked = false;
+	return handler_parked;
+}
+
 static void writer_core(void)
 {
 	first_result = pl011_write(&h.uart, first_data, FIRST_BYTES, 0);
+	if (flush_wanted) {
+		int flushed = pl011_flush(&h.uart, 20000u, NULL);
+		if (flushed != 0)
+			first_result = flushed;
+		return;
+	}
 	if (!second_wanted)
 		return;
 	while (!second_go && !cores_finished(1))
@@ -165,7 +191,11 @@ static void schedule_point(void *unused)
 	if (script[script_next].core != core || cores_points(core) != script[script_next].point)
 		return;
 	script_next++;
-	if (core == 0) {
+	if (core == 1 && park_handler) {
+		/* Core 1 stalls inside the handler; core 0 runs (and time passes for its waits). */
+		handler_parked = true;
+		hold_since_ns = pl011_model_now_ns(h.model);
+	} else if (core == 0) {
 		hold_core0 = true;
 		hold_since_ns = pl011_model_now_ns(h.model);
 	} else {
@@ -184,7 +214,7 @@ static void run_schedule(void)
 		.at_point = schedule_point,
 	};
 	script_next = 0;
-	hold_core0 = second_go = false;
+	hold_core0 = second_go = handler_parked = false;
 	first_result = second_result = 0;
 	pl011_model_set_irq_handler(h.model, NULL, NULL);
 	cores_run(&plan, writer_and_interrupt_body, NULL);
@@ -254,6 +284,47 @@ static unsigned sweep_second_write(enum pl011_tx_mode mode, unsigned depth)
 	return failures;
 }
 
+/* Sweep j over core 1's first handler: parked there while core 0's flush waits. */
+static unsigned sweep_parked_handler(enum pl011_tx_mode mode, unsigned depth)
+{
+	unsigned failures = 0;
+	flush_wanted = true;
+	park_handler = true;
+	start_port(mode, depth);
+	script_length = 0;
+	run_schedule();
+	uint64_t points1 = cores_points(1);
+	print_message("parked handler: core 1 passes %llu points\n", (unsigned long long)points1);
+	harness_teardown(&h);
+	if (points1 > 200u)
+		points1 = 200u;
+	for (uint64_t j = 1; j <= points1; j++) {
+		start_port(mode, depth);
+		script[0] = (struct script_step){1, j};
+		script_length = 1;
+		run_schedule();
+		const char *broken = check_schedule();
+		uint64_t overflows = pl011_model_counters(h.model)->tx_overflows;
+		if (broken == NULL && overflows != 0)
+			broken = "DR written with the FIFO full";
+		if (broken != NULL && failures++ < 5)
+			print_message("mode %d depth %u: handler parked at its point %llu: %s\n", mode,
+				      depth, (unsigned long long)j, broken);
+		harness_teardown(&h);
+	}
+	flush_wanted = false;
+	park_handler = false;
+	return failures;
+}
+
+static void test_parked_handler(void **state)
+{
+	(void)state;
+	unsigned failures = 0;
+	failures += sweep_parked_handler(PL011_TX_HALF_FIFO, 16);
+	assert_int_equal(failures, 0);
+}
+
 static void test_parked_owner(void **state)
 {
 	(void)state;
@@ -275,6 +346,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parked_owner),
 		cmocka_unit_test(test_second_write),
+		cmocka_unit_test(test_parked_handler),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
