@@ -49,7 +49,7 @@ static void two_core_wait_step(void *context)
 /* ---- the port: a ring mode at a line the CPU can outrun, the core number in the owner word ---- */
 
 #define LINE_BAUD 3000000u
-#define FIRST_BYTES 40u
+#define FIRST_BYTES 96u
 #define SECOND_BYTES 24u
 
 static uint8_t first_data[FIRST_BYTES], second_data[SECOND_BYTES];
@@ -296,8 +296,6 @@ static unsigned sweep_parked_handler(enum pl011_tx_mode mode, unsigned depth)
 	uint64_t points1 = cores_points(1);
 	print_message("parked handler: core 1 passes %llu points\n", (unsigned long long)points1);
 	harness_teardown(&h);
-	if (points1 > 200u)
-		points1 = 200u;
 	for (uint64_t j = 1; j <= points1; j++) {
 		start_port(mode, depth);
 		script[0] = (struct script_step){1, j};
