@@ -339,12 +339,99 @@ static void test_second_write(void **state)
 	assert_int_equal(failures, 0);
 }
 
+/* ---- "a panic that finds TX owned by its own core does not wait for it" (include/pl011.h) ---- */
+
+#define PANIC_BYTES 4u
+
+static uint32_t core_now;
+static bool panic_armed, panic_delivered;
+static uint64_t panic_called_ns;
+static int panic_result;
+static const uint8_t panic_data[PANIC_BYTES] = {0xE0, 0xE1, 0xE2, 0xE3};
+
+static uint32_t core_of_test(void *context)
+{
+	(void)context;
+	return core_now;
+}
+
+static void panic_interrupt(void *context)
+{
+	(void)context;
+	panic_called_ns = pl011_model_now_ns(h.model);
+	panic_result = pl011_write_panic(&h.uart, panic_data, PANIC_BYTES);
+}
+
+/* Once the thread's write has put characters in the FIFO (it owns TX), an interrupt on the
+ * same core preempts it with a panic write. */
+static void panic_point(void *context)
+{
+	(void)context;
+	if (!panic_armed || panic_delivered || pl011_model_in_irq(h.model) ||
+	    pl011_model_tx_level(h.model) < 4u)
+		return;
+	panic_delivered = true;
+	pl011_model_run_as_irq(h.model, panic_interrupt, NULL);
+}
+
+/*
+ * "With config.core_id, a panic that finds TX owned by its own core does not wait for it."
+ * Core 2 sends and lets go first (every release must forget the owner's core); then core 0
+ * writes, and a panic on core 0 preempts it while it owns TX. The panic writes beside the
+ * owner, each byte into an empty FIFO: its first byte starts once the FIFO the owner filled
+ * has drained, not after the depth frames + 100 us it would wait for an owner on another core.
+ */
+static void test_panic_on_the_owners_core_does_not_wait(void **state)
+{
+	(void)state;
+	harness_setup(&h, 48000000u, 16);
+	h.config.baud = LINE_BAUD;
+	h.config.tx_mode = PL011_TX_HALF_FIFO;
+	h.config.core_id = core_of_test;
+	assert_int_equal(harness_start(&h), 0);
+	for (size_t i = 0; i < FIRST_BYTES; i++)
+		first_data[i] = (uint8_t)(0x10u + i);
+	core_now = 2;
+	assert_int_equal(pl011_write(&h.uart, first_data, FIRST_BYTES, 0), (int)FIRST_BYTES);
+	pl011_model_advance(h.model, (FIRST_BYTES + 4u) * pl011_model_frame_ns(h.model));
+	assert_int_equal(pl011_model_wire_len(h.model), FIRST_BYTES);
+
+	core_now = 0;
+	panic_armed = true;
+	panic_delivered = false;
+	pl011_model_set_preempt_hook(panic_point, NULL);
+	assert_int_equal(pl011_write(&h.uart, first_data, FIRST_BYTES, 0), (int)FIRST_BYTES);
+	pl011_model_set_preempt_hook(NULL, NULL);
+	panic_armed = false;
+	assert_true(panic_delivered);
+	assert_int_equal(panic_result, (int)PANIC_BYTES);
+	pl011_model_advance(h.model, (FIRST_BYTES + 8u) * pl011_model_frame_ns(h.model) * 2u);
+
+	size_t first_panic = SIZE_MAX;
+	for (size_t i = 0; i < pl011_model_wire_len(h.model); i++)
+		if (pl011_model_wire_byte(h.model, i) == panic_data[0]) {
+			first_panic = i;
+			break;
+		}
+	assert_true(first_panic != SIZE_MAX);
+	uint64_t frame_ns = pl011_model_frame_ns(h.model);
+	uint64_t started_after_ns = pl011_model_wire_start_ns(h.model, first_panic) - panic_called_ns;
+	/* The FIFO's depth of frames to drain, one more for the character in the shifter, and
+	 * half of the 100 us an owner on another core would add. */
+	uint64_t bound_ns = 17u * frame_ns + 50000u;
+	print_message("panic on the owner's core: first byte %llu ns after the call (bound %llu)\n",
+		      (unsigned long long)started_after_ns, (unsigned long long)bound_ns);
+	assert_true(started_after_ns <= bound_ns);
+	harness_teardown(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parked_owner),
 		cmocka_unit_test(test_second_write),
 		cmocka_unit_test(test_parked_handler),
+		cmocka_unit_test(test_panic_on_the_owners_core_does_not_wait),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
