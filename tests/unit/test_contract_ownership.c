@@ -544,6 +544,63 @@ static void test_polled_writer_lets_the_panic_in_at_its_next_byte(void **state)
 	assert_true(worst_ns <= bound_ns);
 }
 
+/* ---- posted writes: "our last DR, IMSC and IFLS writes reach the UART before the next owner,
+ * on another core, can see the word free" (tx_release, lib/pl011_tx.c; lib/pl011_io.h) ---- */
+
+#define RELEASE_BYTES 10u
+#define POSTED_OTHER_POINTS 1000u
+
+static bool release_write_returned;
+static int release_panic_result;
+
+static void release_body(int core, void *context)
+{
+	(void)context;
+	if (core == 0) {
+		first_result = pl011_write(&h.uart, first_data, RELEASE_BYTES, 0);
+		release_write_returned = true;
+		return;
+	}
+	while (!release_write_returned)
+		cores_yield();
+	release_panic_result = pl011_write_panic(&h.uart, panic_data, PANIC_BYTES);
+}
+
+/*
+ * include/pl011.h, pl011_write_panic: "the wire shows every byte accepted before the call, then
+ * data". Core 0 writes 10 bytes to an idle port (they go straight to the FIFO, and the owner
+ * lets go with the ring empty), core 1's panic starts once that write returned. The model
+ * holds each core's Device writes until that core's next register read or barrier (posted
+ * writes, lib/pl011_io.h's premise), and core 0 makes no access after its write: only the
+ * barrier before its release lands its last DR write ahead of the panic's.
+ */
+static void test_release_lands_the_owners_writes_before_the_next_owner(void **state)
+{
+	(void)state;
+	static const enum pl011_tx_mode ring_modes[] = {PL011_TX_HALF_FIFO, PL011_TX_POLL_FULL,
+							PL011_TX_HYBRID, PL011_TX_ADAPTIVE,
+							PL011_TX_MEASURED};
+	for (size_t m = 0; m < sizeof ring_modes / sizeof ring_modes[0]; m++) {
+		start_port(ring_modes[m], 16);
+		release_write_returned = false;
+		struct cores_plan plan = {.first_slice = UINT64_MAX, .slice = UINT64_MAX};
+		pl011_model_set_posted_writes(cores_current, POSTED_OTHER_POINTS, false);
+		cores_run(&plan, release_body, NULL);
+		pl011_model_set_posted_writes(NULL, 0, false);
+		assert_int_equal(first_result, (int)RELEASE_BYTES);
+		assert_int_equal(release_panic_result, (int)PANIC_BYTES);
+		pl011_model_advance(h.model, (RELEASE_BYTES + PANIC_BYTES + 4u) *
+						     pl011_model_frame_ns(h.model) * 2u);
+		uint8_t wire[RELEASE_BYTES + PANIC_BYTES + 4u];
+		size_t len = harness_wire(&h, wire, sizeof wire);
+		assert_int_equal(len, RELEASE_BYTES + PANIC_BYTES);
+		assert_memory_equal(wire, first_data, RELEASE_BYTES);
+		assert_memory_equal(wire + RELEASE_BYTES, panic_data, PANIC_BYTES);
+		assert_int_equal(pl011_model_counters(h.model)->tx_overflows, 0);
+		harness_teardown(&h);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -552,6 +609,7 @@ int main(void)
 		cmocka_unit_test(test_parked_handler),
 		cmocka_unit_test(test_panic_on_the_owners_core_does_not_wait),
 		cmocka_unit_test(test_polled_writer_lets_the_panic_in_at_its_next_byte),
+		cmocka_unit_test(test_release_lands_the_owners_writes_before_the_next_owner),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
