@@ -601,6 +601,55 @@ static void test_release_lands_the_owners_writes_before_the_next_owner(void **st
 	}
 }
 
+/* ---- "the getters (pl011_get_stats, pl011_tx_queued, ...): safe, each a snapshot" ---- */
+
+static size_t queued_seen;
+
+static void queued_body(int core, void *context)
+{
+	(void)context;
+	if (core == 0) {
+		first_result = pl011_write(&h.uart, first_data, FIRST_BYTES, 0);
+		pl011_model_advance(h.model, (FIRST_BYTES + 4u) * pl011_model_frame_ns(h.model));
+		return;
+	}
+	queued_seen = pl011_tx_queued(&h.uart);
+}
+
+/*
+ * include/pl011.h: "the getters (pl011_get_stats, pl011_tx_queued, ...): safe, each a
+ * snapshot"; pl011_tx_queued: "Bytes accepted by pl011_write and not yet handed to the FIFO
+ * ... Context: any (a snapshot)". Core 1 asks while the ring is empty and stops between the
+ * getter's two looks at the ring's indices (script: its point p); core 0 meanwhile writes
+ * 96 bytes, and its interrupt (on core 0) hands them all to the FIFO. Whatever the getter
+ * returns must be a count the ring held at some moment of the call: at most 96.
+ */
+static void test_tx_queued_is_a_snapshot_under_a_moving_ring(void **state)
+{
+	(void)state;
+	for (uint64_t p = 1; p <= 3u; p++) {
+		start_port(PL011_TX_HALF_FIFO, 16);
+		h.config.wait_hook = NULL;
+		harness_route_irq(&h);
+		script[0] = (struct script_step){0, 1};
+		script[1] = (struct script_step){1, p};
+		script_length = 2;
+		script_next = 0;
+		queued_seen = SIZE_MAX;
+		struct cores_plan plan = {
+			.first_slice = UINT64_MAX,
+			.slice = UINT64_MAX,
+			.at_point = schedule_point,
+		};
+		cores_run(&plan, queued_body, NULL);
+		assert_int_equal(first_result, (int)FIRST_BYTES);
+		print_message("tx_queued stopped at its point %llu: %zu\n", (unsigned long long)p,
+			      queued_seen);
+		assert_true(queued_seen <= FIRST_BYTES);
+		harness_teardown(&h);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -610,6 +659,7 @@ int main(void)
 		cmocka_unit_test(test_panic_on_the_owners_core_does_not_wait),
 		cmocka_unit_test(test_polled_writer_lets_the_panic_in_at_its_next_byte),
 		cmocka_unit_test(test_release_lands_the_owners_writes_before_the_next_owner),
+		cmocka_unit_test(test_tx_queued_is_a_snapshot_under_a_moving_ring),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
