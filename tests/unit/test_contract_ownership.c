@@ -363,7 +363,15 @@ static unsigned sweep_parked_handler(enum pl011_tx_mode mode, unsigned depth)
 	return failures;
 }
 
-static void test_parked_handler(void **state)
+/*
+ * lib/pl011_tx.c, refill_until_full: "Its writes void the next interrupt refill's blind count"
+ * (a blind count trusts the FIFO to be at the trigger, which a polling pass since the
+ * interrupt's cause has made untrue); include/pl011.h: every accepted byte leaves once, in
+ * order. Core 1's handler is parked at each of its points in turn while core 0's flush waits;
+ * the flush's stall guard then fills the FIFO itself, and the handler resumes into its refill.
+ * No DR write may find the FIFO full, and all 96 bytes leave in order.
+ */
+static void test_a_polling_pass_voids_the_next_blind_refill(void **state)
 {
 	(void)state;
 	unsigned failures = 0;
@@ -371,7 +379,17 @@ static void test_parked_handler(void **state)
 	assert_int_equal(failures, 0);
 }
 
-static void test_parked_owner(void **state)
+/*
+ * docs/design.md, the ownership table: "owned (1,x,a) | a writer queued bytes, or TX interrupt |
+ * that context | (1,1,a) | the handler first clears TXIS (ICR) so it does not re-enter; then
+ * returns", and "Sure to come": "While the TX ring holds bytes and nobody owns TX, TXIM is
+ * armed and a TX interrupt is sure to come". Core 0 writes 96 bytes to an idle port and is
+ * parked at each of its points in turn while the line drains, so core 1's handler finds TX
+ * owned, or finds it let go between its look and its request; core 0 resumes after each of
+ * core 1's first 16 points. Every run: the handler returns with the line down, the invariants
+ * hold at every point, and all 96 bytes leave in order with nobody calling the driver again.
+ */
+static void test_a_deferring_handler_clears_txis_and_the_ring_is_sent(void **state)
 {
 	(void)state;
 	unsigned failures = 0;
@@ -379,7 +397,15 @@ static void test_parked_owner(void **state)
 	assert_int_equal(failures, 0);
 }
 
-static void test_second_write(void **state)
+/*
+ * docs/design.md: "owned (1,x,a) | a writer queued bytes ... | (1,1,a)" and "owned (1,1,a) | owner
+ * wants to let go | owner | (1,0,a) | one more pass"; tx_kick: "With TXIM armed and nobody
+ * owning TX the interrupt is sure to come and will find the bytes; otherwise prime the FIFO
+ * ourselves, or leave one more pass to the owner." At each point of core 1's handler (the
+ * owner, refilling from the ring), core 0 writes 24 more bytes without waiting: they must
+ * all leave, after the first 96, with nobody calling the driver again.
+ */
+static void test_a_write_while_the_handler_owns_tx_is_sent_by_its_next_pass(void **state)
 {
 	(void)state;
 	unsigned failures = 0;
@@ -429,7 +455,7 @@ static void panic_point(void *context)
  * owner, each byte into an empty FIFO: its first byte starts once the FIFO the owner filled
  * has drained, not after the depth frames + 100 us it would wait for an owner on another core.
  */
-static void test_panic_on_the_owners_core_does_not_wait(void **state)
+static void test_a_panic_finding_tx_owned_by_its_own_core_does_not_wait(void **state)
 {
 	(void)state;
 	harness_setup(&h, 48000000u, 16);
@@ -636,6 +662,9 @@ static void test_tx_queued_is_a_snapshot_under_a_moving_ring(void **state)
 		script_length = 2;
 		script_next = 0;
 		queued_seen = SIZE_MAX;
+		invariants_reset(&invariants);
+		invariants.ring_storage = h.tx_storage;
+		invariant_broken = NULL;
 		struct cores_plan plan = {
 			.first_slice = UINT64_MAX,
 			.slice = UINT64_MAX,
@@ -653,10 +682,10 @@ static void test_tx_queued_is_a_snapshot_under_a_moving_ring(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parked_owner),
-		cmocka_unit_test(test_second_write),
-		cmocka_unit_test(test_parked_handler),
-		cmocka_unit_test(test_panic_on_the_owners_core_does_not_wait),
+		cmocka_unit_test(test_a_deferring_handler_clears_txis_and_the_ring_is_sent),
+		cmocka_unit_test(test_a_write_while_the_handler_owns_tx_is_sent_by_its_next_pass),
+		cmocka_unit_test(test_a_polling_pass_voids_the_next_blind_refill),
+		cmocka_unit_test(test_a_panic_finding_tx_owned_by_its_own_core_does_not_wait),
 		cmocka_unit_test(test_polled_writer_lets_the_panic_in_at_its_next_byte),
 		cmocka_unit_test(test_release_lands_the_owners_writes_before_the_next_owner),
 		cmocka_unit_test(test_tx_queued_is_a_snapshot_under_a_moving_ring),
