@@ -1,4 +1,4 @@
-/* TX ownership on two cores, sentence by sentence: scripted schedules that put the other core in the window each promise guards. */
+/* TX ownership on two cores: schedules that put the other core in each promise's window. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -28,7 +28,6 @@ struct script_step {
 static struct script_step script[SCRIPT_STEPS];
 static size_t script_length, script_next;
 
-
 static uint32_t core_of_caller(void *context)
 {
 	(void)context;
@@ -47,7 +46,7 @@ static void two_core_wait_step(void *context)
 		cores_idle_step(context, 200u);
 }
 
-/* ---- the port: a ring mode at a line the CPU can outrun, the core number in the owner word ---- */
+/* ---- the port: a ring mode at 3 Mbaud, the core number in the owner word ---- */
 
 #define LINE_BAUD 3000000u
 #define FIRST_BYTES 96u
@@ -83,26 +82,28 @@ static const char *wire_has_both(int first_accepted, int second_accepted)
 	uint8_t wire[FIRST_BYTES + SECOND_BYTES + 8u];
 	size_t len = harness_wire(&h, wire, sizeof wire);
 	if (len != total) {
-		snprintf(text, sizeof text, "%zu of %zu accepted bytes on the wire, %zu left queued",
-			 len, total, harness_tx_backlog(&h.uart));
+		snprintf(text, sizeof text,
+			 "%zu of %zu accepted bytes on the wire, %zu left queued", len, total,
+			 harness_tx_backlog(&h.uart));
 		return text;
 	}
 	size_t next_first = 0, next_second = 0;
 	for (size_t i = 0; i < len; i++) {
 		if (next_first < (size_t)first_accepted && wire[i] == first_data[next_first])
 			next_first++;
-		else if (next_second < (size_t)second_accepted && wire[i] == second_data[next_second])
+		else if (next_second < (size_t)second_accepted &&
+			 wire[i] == second_data[next_second])
 			next_second++;
 		else {
-			snprintf(text, sizeof text, "wire byte %zu (0x%02x) out of its writer's order", i,
-				 wire[i]);
+			snprintf(text, sizeof text,
+				 "wire byte %zu (0x%02x) out of its writer's order", i, wire[i]);
 			return text;
 		}
 	}
 	return NULL;
 }
 
-/* ---- the writer on core 0, the UART's interrupt on core 1 (include/pl011.h allows the pair) ---- */
+/* ---- the writer on core 0, the UART's interrupt on core 1 (a pair pl011.h allows) ---- */
 
 #define HOLD_LIMIT_NS 200000u
 /* Handler calls in a row that return with the line still up: a handler that defers to an
@@ -247,10 +248,10 @@ static void schedule_point(void *unused)
 static void run_schedule(void)
 {
 	struct cores_plan plan = {
-		.switch_one_in = 0,
-		.first_slice = UINT64_MAX,
-		.slice = UINT64_MAX,
-		.at_point = schedule_point,
+	    .switch_one_in = 0,
+	    .first_slice = UINT64_MAX,
+	    .slice = UINT64_MAX,
+	    .at_point = schedule_point,
 	};
 	script_next = 0;
 	hold_core0 = second_go = handler_parked = storm_seen = false;
@@ -296,10 +297,11 @@ static unsigned sweep_parked_owner(enum pl011_tx_mode mode, unsigned depth, uint
 			run_schedule();
 			const char *broken = check_schedule();
 			if (broken != NULL && failures++ < 5)
-				print_message("mode %d depth %u: core 0 parked at %llu, core 1 for %llu "
-					      "points: %s\n",
-					      mode, depth, (unsigned long long)k, (unsigned long long)j,
-					      broken);
+				print_message(
+				    "mode %d depth %u: core 0 parked at %llu, core 1 for %llu "
+				    "points: %s\n",
+				    mode, depth, (unsigned long long)k, (unsigned long long)j,
+				    broken);
 			harness_teardown(&h);
 		}
 	}
@@ -354,8 +356,8 @@ static unsigned sweep_parked_handler(enum pl011_tx_mode mode, unsigned depth)
 		if (broken == NULL && overflows != 0)
 			broken = "DR written with the FIFO full";
 		if (broken != NULL && failures++ < 5)
-			print_message("mode %d depth %u: handler parked at its point %llu: %s\n", mode,
-				      depth, (unsigned long long)j, broken);
+			print_message("mode %d depth %u: handler parked at its point %llu: %s\n",
+				      mode, depth, (unsigned long long)j, broken);
 		harness_teardown(&h);
 	}
 	flush_wanted = false;
@@ -489,7 +491,8 @@ static void test_a_panic_finding_tx_owned_by_its_own_core_does_not_wait(void **s
 		}
 	assert_true(first_panic != SIZE_MAX);
 	uint64_t frame_ns = pl011_model_frame_ns(h.model);
-	uint64_t started_after_ns = pl011_model_wire_start_ns(h.model, first_panic) - panic_called_ns;
+	uint64_t started_after_ns =
+	    pl011_model_wire_start_ns(h.model, first_panic) - panic_called_ns;
 	/* The FIFO's depth of frames to drain, one more for the character in the shifter, and
 	 * half of the 100 us an owner on another core would add. */
 	uint64_t bound_ns = 17u * frame_ns + 50000u;
@@ -616,7 +619,7 @@ static void test_release_lands_the_owners_writes_before_the_next_owner(void **st
 		assert_int_equal(first_result, (int)RELEASE_BYTES);
 		assert_int_equal(release_panic_result, (int)PANIC_BYTES);
 		pl011_model_advance(h.model, (RELEASE_BYTES + PANIC_BYTES + 4u) *
-						     pl011_model_frame_ns(h.model) * 2u);
+						 pl011_model_frame_ns(h.model) * 2u);
 		uint8_t wire[RELEASE_BYTES + PANIC_BYTES + 4u];
 		size_t len = harness_wire(&h, wire, sizeof wire);
 		assert_int_equal(len, RELEASE_BYTES + PANIC_BYTES);
@@ -666,9 +669,9 @@ static void test_tx_queued_is_a_snapshot_under_a_moving_ring(void **state)
 		invariants.ring_storage = h.tx_storage;
 		invariant_broken = NULL;
 		struct cores_plan plan = {
-			.first_slice = UINT64_MAX,
-			.slice = UINT64_MAX,
-			.at_point = schedule_point,
+		    .first_slice = UINT64_MAX,
+		    .slice = UINT64_MAX,
+		    .at_point = schedule_point,
 		};
 		cores_run(&plan, queued_body, NULL);
 		assert_int_equal(first_result, (int)FIRST_BYTES);
@@ -682,13 +685,13 @@ static void test_tx_queued_is_a_snapshot_under_a_moving_ring(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_a_deferring_handler_clears_txis_and_the_ring_is_sent),
-		cmocka_unit_test(test_a_write_while_the_handler_owns_tx_is_sent_by_its_next_pass),
-		cmocka_unit_test(test_a_polling_pass_voids_the_next_blind_refill),
-		cmocka_unit_test(test_a_panic_finding_tx_owned_by_its_own_core_does_not_wait),
-		cmocka_unit_test(test_polled_writer_lets_the_panic_in_at_its_next_byte),
-		cmocka_unit_test(test_release_lands_the_owners_writes_before_the_next_owner),
-		cmocka_unit_test(test_tx_queued_is_a_snapshot_under_a_moving_ring),
+	    cmocka_unit_test(test_a_deferring_handler_clears_txis_and_the_ring_is_sent),
+	    cmocka_unit_test(test_a_write_while_the_handler_owns_tx_is_sent_by_its_next_pass),
+	    cmocka_unit_test(test_a_polling_pass_voids_the_next_blind_refill),
+	    cmocka_unit_test(test_a_panic_finding_tx_owned_by_its_own_core_does_not_wait),
+	    cmocka_unit_test(test_polled_writer_lets_the_panic_in_at_its_next_byte),
+	    cmocka_unit_test(test_release_lands_the_owners_writes_before_the_next_owner),
+	    cmocka_unit_test(test_tx_queued_is_a_snapshot_under_a_moving_ring),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
