@@ -502,77 +502,6 @@ static void test_a_panic_finding_tx_owned_by_its_own_core_does_not_wait(void **s
 	harness_teardown(&h);
 }
 
-/* ---- POLLED: "nobody but the panic takes TX while RETRY is set" (docs/design.md) ---- */
-
-#define POLLED_PANIC_AFTER_POINTS 100u
-#define POLLED_SEEDS 12u
-
-static uint64_t polled_panic_latency_ns;
-
-static void polled_body(int core, void *context)
-{
-	(void)context;
-	if (core == 0) {
-		first_result = pl011_write(&h.uart, first_data, FIRST_BYTES, 20000u);
-		return;
-	}
-	while (cores_points(0) < POLLED_PANIC_AFTER_POINTS && !cores_finished(0))
-		cores_yield();
-	uint64_t called_ns = pl011_model_now_ns(h.model);
-	size_t wire_before = pl011_model_wire_len(h.model);
-	panic_result = pl011_write_panic(&h.uart, panic_data, PANIC_BYTES);
-	polled_panic_latency_ns = UINT64_MAX;
-	/* The wire is written as characters finish: find the panic's first one once all is out. */
-	while (!cores_finished(0))
-		cores_yield();
-	pl011_model_advance(h.model, (FIRST_BYTES + 8u) * pl011_model_frame_ns(h.model) * 2u);
-	for (size_t i = wire_before; i < pl011_model_wire_len(h.model); i++)
-		if (pl011_model_wire_byte(h.model, i) == panic_data[0]) {
-			polled_panic_latency_ns = pl011_model_wire_start_ns(h.model, i) - called_ns;
-			break;
-		}
-}
-
-/*
- * docs/design.md, "owned (POLLED) | panic write | another core | RETRY set | the polled writer
- * lets go at its next byte; nobody but the panic takes TX while RETRY is set" (include/pl011.h:
- * "in POLLED mode the writer lets it in at its next byte"). A polled writer on core 0 with a
- * busy-loop wait (no hook), a panic on core 1 in the middle of it, the cores switched at
- * random points: the panic's first byte must start once the FIFO ahead of it has drained, well
- * before the depth frames + 100 us a panic waits for an owner that does not let it in.
- */
-static void test_polled_writer_lets_the_panic_in_at_its_next_byte(void **state)
-{
-	(void)state;
-	uint64_t worst_ns = 0, frame_ns = 0;
-	for (uint32_t seed = 1; seed <= POLLED_SEEDS; seed++) {
-		harness_setup(&h, 48000000u, 16);
-		h.config.baud = LINE_BAUD;
-		h.config.tx_mode = PL011_TX_POLLED;
-		h.config.core_id = core_of_caller;
-		h.config.wait_hook = NULL;
-		assert_int_equal(harness_start(&h), 0);
-		for (size_t i = 0; i < FIRST_BYTES; i++)
-			first_data[i] = (uint8_t)(0x10u + i);
-		struct cores_plan plan = {.switch_one_in = 4, .seed = seed * 2654435761u};
-		cores_run(&plan, polled_body, NULL);
-		assert_int_equal(first_result, (int)FIRST_BYTES);
-		assert_int_equal(panic_result, (int)PANIC_BYTES);
-		assert_true(polled_panic_latency_ns != UINT64_MAX);
-		frame_ns = pl011_model_frame_ns(h.model);
-		if (polled_panic_latency_ns > worst_ns)
-			worst_ns = polled_panic_latency_ns;
-		harness_teardown(&h);
-	}
-	/* The FIFO's depth and the character shifting, and a margin of CPU time for the panic's
-	 * own steps: half of the 100 us a refused panic would add. */
-	uint64_t bound_ns = 17u * frame_ns + 50000u;
-	print_message("polled writer, panic on core 1: first panic byte at most %llu ns after the "
-		      "call (bound %llu)\n",
-		      (unsigned long long)worst_ns, (unsigned long long)bound_ns);
-	assert_true(worst_ns <= bound_ns);
-}
-
 /* ---- posted writes: "our last DR, IMSC and IFLS writes reach the UART before the next owner,
  * on another core, can see the word free" (tx_release, lib/pl011_tx.c; lib/pl011_io.h) ---- */
 
@@ -689,7 +618,6 @@ int main(void)
 	    cmocka_unit_test(test_a_write_while_the_handler_owns_tx_is_sent_by_its_next_pass),
 	    cmocka_unit_test(test_a_polling_pass_voids_the_next_blind_refill),
 	    cmocka_unit_test(test_a_panic_finding_tx_owned_by_its_own_core_does_not_wait),
-	    cmocka_unit_test(test_polled_writer_lets_the_panic_in_at_its_next_byte),
 	    cmocka_unit_test(test_release_lands_the_owners_writes_before_the_next_owner),
 	    cmocka_unit_test(test_tx_queued_is_a_snapshot_under_a_moving_ring),
 	};
