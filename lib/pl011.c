@@ -276,19 +276,24 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 		(void)pl011_get_stats(uart, &kept); /* with the panic writes' bytes */
 	}
 	pl011_state_set(uart, PL011_STATE_STOPPED);
-	/* The owner word survives the clearing: shutdown left it taken for good, so a panic
-	 * that passed its state check before the shutdown is refused until the port runs. */
-	uint32_t owner = pl011_atomic_load(&uart->tx.owner, __ATOMIC_SEQ_CST);
+	/* The owner word is not cleared with the rest: shutdown left it taken for good, so a
+	 * panic that passed its state check before the shutdown is refused until the port runs.
+	 * Nor cleared and put back: a panic on another core that looked in between would find
+	 * it free and take TX while we program the UART. (A port that was not running keeps
+	 * whatever it held until pl011_tx_reset frees it, programmed.) */
+	size_t owner_at = offsetof(struct pl011, tx) + offsetof(struct pl011_tx, owner);
+	size_t after_owner = owner_at + sizeof uart->tx.owner;
 	/* handlers_inside is last and not cleared with the rest: a handler that looked at the
 	 * state before the shutdown may still be between its announcement and its withdrawal. A
 	 * port that was not running (garbage, for all we know) starts from 0. */
 	_Static_assert(offsetof(struct pl011, handlers_inside) + sizeof(uint32_t) +
 				       _Alignof(struct pl011) > sizeof(struct pl011),
 		       "handlers_inside must be the last member of struct pl011");
-	memset(uart, 0, offsetof(struct pl011, handlers_inside));
+	memset(uart, 0, owner_at);
+	memset((uint8_t *)uart + after_owner, 0,
+	       offsetof(struct pl011, handlers_inside) - after_owner);
 	if (!was_running)
 		pl011_atomic_store(&uart->handlers_inside, 0u, __ATOMIC_SEQ_CST);
-	pl011_atomic_store(&uart->tx.owner, owner, __ATOMIC_SEQ_CST);
 	uart->stats = kept;
 	uart->config = *config;
 	uart->line.baud = plan.baud;

@@ -36,6 +36,13 @@ static inline uint32_t pl011_atomic_load(const uint32_t *word, int order)
 #endif
 }
 
+#ifdef PL011_IO_HOOKS
+/* (Declared again below with the other hooks.) A host harness may switch contexts before a
+ * plain store to a shared word too, as before a read-modify-write: the schedules where another
+ * context changes the word between a load and a store that overwrites it need that point. */
+void pl011_io_atomic_point(void);
+#endif
+
 static inline void pl011_atomic_store(uint32_t *word, uint32_t value, int order)
 {
 #if PL011_IO_ONE_CORE
@@ -44,6 +51,9 @@ static inline void pl011_atomic_store(uint32_t *word, uint32_t value, int order)
 	__atomic_store_n(word, value, __ATOMIC_RELAXED);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 #else
+#ifdef PL011_IO_HOOKS
+	pl011_io_atomic_point();
+#endif
 	__atomic_store_n(word, value, order);
 #endif
 }
