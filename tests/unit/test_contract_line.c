@@ -7,7 +7,6 @@
 
 #include <cmocka.h>
 
-#include "cores.h"
 #include "harness.h"
 #include "pl011_io.h"
 #include "pl011_regs.h"
@@ -631,64 +630,6 @@ static void test_console_newline_cut_after_its_cr_is_not_counted(void **state)
 	harness_teardown(&h);
 }
 
-/* Core 0 writes console text, core 1 shuts the port down. */
-static int console_result;
-
-static void console_beside_shutdown(int core, void *context)
-{
-	(void)context;
-	if (core == 0)
-		console_result = pl011_write_console(&h.uart, "ab\ncd", 5, PL011_WAIT_AUTO);
-	else
-		(void)pl011_shutdown(&h.uart, PL011_WAIT_AUTO);
-}
-
-static void idle_step(void *context)
-{
-	(void)context;
-	cores_idle_step(h.model, 2000u);
-}
-
-/*
- * include/pl011.h, pl011_write_console: "Returns how many bytes of text were consumed ...
- * Errors: as pl011_write (when nothing was consumed)". A shutdown on another core at every
- * point of the call: an error only when no byte of the text reached the wire, else the count,
- * and the wire holds exactly the text consumed (a cut newline's "\r" at most besides).
- */
-static void test_console_cut_by_a_shutdown_returns_what_it_consumed(void **state)
-{
-	(void)state;
-	static const char *const sent_for[] = {"", "a", "ab", "ab\r\n", "ab\r\nc", "ab\r\ncd"};
-	unsigned counts_after_text = 0;
-	for (uint64_t slice = 1; slice <= 160; slice++) {
-		start(PL011_TX_HALF_FIFO, PL011_RX_POLLED, 0, 0, HARNESS_RX_RING);
-		h.uart.config.wait_hook = idle_step;
-		const struct cores_plan plan = {.first_slice = slice, .slice = 1000000u};
-		console_result = -100;
-		cores_run(&plan, console_beside_shutdown, NULL);
-		/* Conservation (docs/shutdown.md): the wire, then what the shutdown discarded. */
-		size_t len = harness_wire(&h, wire, sizeof wire);
-		size_t accepted = len + h.uart.stats.tx_discarded;
-		if (console_result < 0) {
-			assert_int_equal(console_result, PL011_ESHUTDOWN);
-			assert_int_equal(accepted, 0);
-		} else {
-			assert_true(console_result <= 5);
-			const char *want = sent_for[console_result];
-			size_t want_len = strlen(want);
-			assert_true(accepted == want_len || accepted == want_len + 1u);
-			assert_true(len <= want_len + 1u);
-			assert_memory_equal(wire, want, len < want_len ? len : want_len);
-			if (console_result > 0 && console_result < 5)
-				counts_after_text++;
-		}
-		harness_teardown(&h);
-	}
-	print_message("console text cut by a shutdown: %u of 160 points returned a partial count\n",
-		      counts_after_text);
-	assert_true(counts_after_text > 0);
-}
-
 /*
  * include/pl011.h, pl011_puts: "pl011_write_console of a NUL-terminated string, with
  * PL011_WAIT_AUTO": a string longer than the TX ring waits for room and is sent whole.
@@ -725,7 +666,6 @@ int main(void)
 		HARNESS_TEST(test_rs485_release_waits_for_an_owner_busy_elsewhere, &h),
 		HARNESS_TEST(test_console_newline_finished_after_a_wait_is_cr_lf, &h),
 		HARNESS_TEST(test_console_newline_cut_after_its_cr_is_not_counted, &h),
-		HARNESS_TEST(test_console_cut_by_a_shutdown_returns_what_it_consumed, &h),
 		HARNESS_TEST(test_puts_waits_for_room_like_write_console_with_wait_auto, &h),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
