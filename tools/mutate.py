@@ -142,7 +142,7 @@ class Coverage:
         digest.update((COVERAGE_FORMAT + ",".join(build.tests)).encode())
         for path in sources:
             with open(path, "rb") as f:
-                digest.update(path.encode() + b"\0" + f.read())
+                digest.update(os.path.relpath(path, ROOT).encode() + b"\0" + f.read())
         cache = os.path.join(tempfile.gettempdir(),
                              f"pl011-mutate-coverage-{digest.hexdigest()[:16]}.json")
         if os.path.exists(cache):
