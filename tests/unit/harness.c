@@ -69,6 +69,12 @@ void harness_setup(struct harness *h, uint32_t uartclk_hz, unsigned fifo_depth)
 	harness_setup_with(h, &model_config);
 }
 
+void harness_setup_instant_line(struct harness *h, unsigned fifo_depth)
+{
+	harness_setup(h, 4000000000u, fifo_depth);
+	h->config.baud = 250000000u;
+}
+
 int harness_start(struct harness *h)
 {
 	return pl011_init(&h->uart, &h->config);

@@ -75,13 +75,7 @@ static void test_contract_one_handler_entry_reads_at_most_four_drains_of_two_fif
 	memset(stream, 'r', sizeof stream);
 	for (size_t m = 0; m < 2; m++)
 		for (unsigned depth = 16; depth <= 32; depth += 16) {
-			struct pl011_model_config model_config;
-			pl011_model_default_config(&model_config);
-			model_config.base = HARNESS_BASE;
-			model_config.fifo_depth = depth;
-			model_config.uartclk_hz = 4000000000u;
-			harness_setup_with(&h, &model_config);
-			h.config.baud = 250000000u;
+			harness_setup_instant_line(&h, depth);
 			h.config.rx_mode = rx_modes[m];
 			assert_int_equal(harness_start(&h), 0);
 			pl011_model_set_irq_handler(h.model, NULL, NULL);
@@ -228,12 +222,7 @@ static void test_contract_above_a_half_trigger_the_handler_makes_up_to_four_pass
 	static uint8_t data[2000];
 	memset(data, 'x', sizeof data);
 	for (size_t l = 0; l < 2; l++) {
-		struct pl011_model_config model_config;
-		pl011_model_default_config(&model_config);
-		model_config.base = HARNESS_BASE;
-		model_config.uartclk_hz = 4000000000u;
-		harness_setup_with(&h, &model_config);
-		h.config.baud = 250000000u;
+		harness_setup_instant_line(&h, 16u);
 		h.config.tx_mode = PL011_TX_HALF_FIFO;
 		h.config.tx_trigger = levels[l];
 		assert_int_equal(harness_start(&h), 0);

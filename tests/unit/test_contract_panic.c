@@ -523,13 +523,7 @@ static void waited_pair_body(int core, void *context)
 
 static void start_instant_line(enum pl011_tx_mode mode, unsigned depth)
 {
-	struct pl011_model_config model_config;
-	pl011_model_default_config(&model_config);
-	model_config.base = HARNESS_BASE;
-	model_config.fifo_depth = depth;
-	model_config.uartclk_hz = 4000000000u;
-	harness_setup_with(&h, &model_config);
-	h.config.baud = 250000000u;
+	harness_setup_instant_line(&h, depth);
 	h.config.tx_mode = mode;
 	assert_int_equal(harness_start(&h), 0);
 }
@@ -1035,13 +1029,7 @@ static void test_shutdown_beside_a_panic_draining_a_long_ring_counts_each_byte_o
 	(void)state;
 	for (size_t i = 0; i < sizeof drain_text; i++)
 		drain_text[i] = (uint8_t)('a' + i % 26u);
-	struct pl011_model_config model_config;
-	pl011_model_default_config(&model_config);
-	model_config.base = HARNESS_BASE;
-	model_config.fifo_depth = 16u;
-	model_config.uartclk_hz = 4000000000u;
-	harness_setup_with(&h, &model_config);
-	h.config.baud = 250000000u;
+	harness_setup_instant_line(&h, 16u);
 	h.config.tx_mode = PL011_TX_HALF_FIFO;
 	h.config.tx_buffer = drain_ring_storage;
 	h.config.tx_buffer_size = sizeof drain_ring_storage;

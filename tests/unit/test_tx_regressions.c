@@ -742,13 +742,7 @@ static void long_write_body(int core, void *context)
 static void run_on_instant_line(enum pl011_tx_mode mode, uint32_t seed, pl011_wait_fn wait_hook,
 				void (*body)(int core, void *context))
 {
-	struct pl011_model_config model_config;
-	pl011_model_default_config(&model_config);
-	model_config.base = HARNESS_BASE;
-	model_config.fifo_depth = seed % 2u ? 16u : 32u;
-	model_config.uartclk_hz = 4000000000u;
-	harness_setup_with(&h, &model_config);
-	h.config.baud = 250000000u;
+	harness_setup_instant_line(&h, seed % 2u ? 16u : 32u);
 	h.config.tx_mode = mode;
 	h.config.wait_hook = wait_hook;
 	assert_int_equal(harness_start(&h), 0);
