@@ -88,6 +88,42 @@ enum pl011_tx_mode {
 };
 
 /*
+ * Each ring mode's strategy is a constant object of its own file in lib/ (its refill and its
+ * state), so that a firmware links only the strategies it names. pl011_init names the one
+ * config.tx_mode gives, through pl011_tx_strategy_for_mode below, which the compiler resolves
+ * wherever it can see the config (a constant, or one built in the calling function, at -O1 and
+ * above): then only that strategy is linked, and a POLLED config links no interrupt TX code at
+ * all. Where it cannot (a config built in another file, or -O0) all five are linked, as they
+ * were when the mode was a run-time switch; pl011_init_port with the object named links one
+ * strategy whatever the compiler sees.
+ */
+struct pl011_tx_strategy;
+extern const struct pl011_tx_strategy pl011_tx_half_fifo;
+extern const struct pl011_tx_strategy pl011_tx_poll_full;
+extern const struct pl011_tx_strategy pl011_tx_hybrid;
+extern const struct pl011_tx_strategy pl011_tx_adaptive;
+extern const struct pl011_tx_strategy pl011_tx_measured;
+
+/* The object of a ring mode; NULL for PL011_TX_POLLED and for a value that is no mode. */
+static inline const struct pl011_tx_strategy *pl011_tx_strategy_for_mode(enum pl011_tx_mode mode)
+{
+	switch (mode) {
+	case PL011_TX_HALF_FIFO:
+		return &pl011_tx_half_fifo;
+	case PL011_TX_POLL_FULL:
+		return &pl011_tx_poll_full;
+	case PL011_TX_HYBRID:
+		return &pl011_tx_hybrid;
+	case PL011_TX_ADAPTIVE:
+		return &pl011_tx_adaptive;
+	case PL011_TX_MEASURED:
+		return &pl011_tx_measured;
+	default:
+		return NULL;
+	}
+}
+
+/*
  * How RX works (latency and CPU cost pull in opposite directions: docs/background.md).
  *  POLLED       getc/read read the FIFO directly; no RX interrupt.
  *  LOW_LATENCY  RX interrupt at 1/8 full plus receive timeout: few bytes wait in the FIFO.
@@ -345,33 +381,49 @@ struct pl011_line {
 	uint32_t irq_passes; /* MIS reads per handler entry at most: 4 above a 1/2 TX trigger */
 };
 
+/* ADAPTIVE's state (lib/pl011_tx_adaptive.c). */
+struct pl011_tx_adaptive {
+	uint32_t clean_refills; /* refills since the last underrun or move */
+	uint32_t patience;      /* clean refills needed before moving down */
+	uint32_t lowered;       /* the last move was down, not undone since */
+};
+
+/* MEASURED's state (lib/pl011_tx_measured.c). */
+struct pl011_tx_measured {
+	uint32_t lowered;       /* the last move was down, not undone since */
+	uint32_t chain_at_us;   /* clock when a refill last saw the FIFO full */
+	uint32_t chain_frames;  /* frames from then to the next crossing, at least */
+	uint32_t chain_open;    /* every refill since then was blind and a crossing apart */
+	uint32_t topup;         /* entries come late: poll FR after the blind part */
+	uint32_t prompt;        /* top-ups in a row that found the FIFO barely drained */
+	uint32_t clock_step_us; /* the clock's resolution, timed at init (0: no clock) */
+	uint32_t sample_wait;   /* refills until the next sample */
+	uint32_t sample_pause;  /* the pause after a burst that moved nothing */
+	uint32_t calm;          /* samples in a row that fit the next level down */
+	uint32_t calm_needed;   /* samples in a row before it moves down */
+	uint32_t headroom_ns[PL011_LEVEL_7_8 + 1]; /* trigger entries + 1, line time */
+};
+
 /* Transmit state. `owner` is the one word that contexts share (docs/design.md has its
  * transition table); every other field is read and written only by the context that owns TX. */
 struct pl011_tx {
 	struct pl011_ring ring;
-	uint32_t owner;         /* atomic: OWNED, RETRY, ARMED bits (lib/pl011_tx.c) */
+	/* The ring strategy (lib/pl011_tx_<name>.c), NULL in POLLED mode; set by init. */
+	const struct pl011_tx_strategy *strategy;
+	uint32_t owner;         /* atomic: OWNED, RETRY, ARMED bits (lib/pl011_tx_owner.h) */
 	uint32_t unowned_bytes; /* atomic: bytes panic writes sent without owning TX */
 	uint32_t beside;        /* atomic: panic writes writing beside the owner now */
-	uint32_t stall_feeding; /* atomic: the waits' stall guard feeds the FIFO (lib/pl011_tx.c) */
+	uint32_t stall_feeding; /* atomic: the waits' stall guard feeds the FIFO (lib/pl011_tx_ring.c) */
 	uint32_t panic_budget_us; /* atomic: the deadline of the panic that owns TX */
 	uint32_t level;         /* current TX trigger (enum pl011_level) */
 	uint32_t poll_next;     /* the FIFO was written outside a TX-interrupt refill */
 	uint32_t stall_pass;    /* the next polling pass is the stall guard's */
-	uint32_t clean_refills; /* ADAPTIVE: refills since the last underrun or move */
-	uint32_t patience;      /* ADAPTIVE: clean refills needed before moving down */
-	uint32_t lowered;       /* ADAPTIVE, MEASURED: the last move was down, not undone since */
-	uint32_t chain_at_us;   /* MEASURED: clock when a refill last saw the FIFO full */
-	uint32_t chain_frames;  /* MEASURED: frames from then to the next crossing, at least */
-	uint32_t chain_open;    /* MEASURED: every refill since then was blind and a crossing apart */
-	uint32_t topup;         /* MEASURED: entries come late: poll FR after the blind part */
-	uint32_t prompt;        /* MEASURED: top-ups in a row that found the FIFO barely drained */
-	uint32_t clock_step_us; /* MEASURED: the clock's resolution, timed at init (0: no clock) */
-	uint32_t sample_wait;   /* MEASURED: refills until the next sample */
-	uint32_t sample_pause;  /* MEASURED: the pause after a burst that moved nothing */
-	uint32_t calm;          /* MEASURED: samples in a row that fit the next level down */
-	uint32_t calm_needed;   /* MEASURED: samples in a row before it moves down */
-	uint32_t headroom_ns[PL011_LEVEL_7_8 + 1]; /* MEASURED: trigger entries + 1, line time */
 	uint32_t de_asserted;   /* RS-485: DE is asserted (only the owner changes it) */
+	/* The state of the strategy in use: only the one it names is ever touched. */
+	union {
+		struct pl011_tx_adaptive adaptive;
+		struct pl011_tx_measured measured;
+	} policy;
 };
 
 /* Event state (lib/pl011_events.c). */
@@ -486,7 +538,20 @@ int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, uint32_t tolerance_ppm,
  * Context: thread; not from the RX callback. The interrupt handler may run on another core
  * (or preempt it on this one) at any point of it; other calls beside it: see below.
  */
-int pl011_init(struct pl011 *uart, const struct pl011_config *config);
+int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
+		    const struct pl011_tx_strategy *strategy);
+
+/*
+ * pl011_init_port with the strategy config.tx_mode names: the one pl011_init above describes.
+ * pl011_init_port itself takes the object too, which must be config.tx_mode's (NULL for
+ * PL011_TX_POLLED), else PL011_EINVAL: calling it with the object named links that strategy
+ * alone even where the compiler cannot see the config.
+ */
+static inline int pl011_init(struct pl011 *uart, const struct pl011_config *config)
+{
+	return pl011_init_port(uart, config,
+			       config != NULL ? pl011_tx_strategy_for_mode(config->tx_mode) : NULL);
+}
 
 /*
  * Write up to len bytes. bound_us = PL011_NO_WAIT copies what fits now (ring or FIFO) and

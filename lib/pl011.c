@@ -245,9 +245,13 @@ static void let_previous_output_finish(const struct pl011 *uart)
 static int stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *received,
 		     bool *handlers_out);
 
-int pl011_init(struct pl011 *uart, const struct pl011_config *config)
+int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
+		    const struct pl011_tx_strategy *strategy)
 {
 	if (uart == NULL || config == NULL)
+		return PL011_EINVAL;
+	/* The object must be the mode's, which the rest of the config is checked against. */
+	if (strategy == NULL ? config->tx_mode != PL011_TX_POLLED : strategy->mode != config->tx_mode)
 		return PL011_EINVAL;
 	struct pl011_plan plan;
 	int err = pl011_make_plan(config, &plan);
@@ -296,6 +300,7 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 		pl011_atomic_store(&uart->handlers_inside, 0u, __ATOMIC_SEQ_CST);
 	uart->stats = kept;
 	uart->config = *config;
+	uart->tx.strategy = strategy;
 	uart->line.baud = plan.baud;
 	uart->line.lcr_h = plan.lcr_h;
 	uart->line.cr = plan.cr;

@@ -172,11 +172,11 @@ static void test_measured_raises_within_the_floor_pause_and_doubles_its_patience
 		assert_true(line.switched);
 		print_message("%llu us: switch at refill %u, raised at %u, calm_needed %u\n",
 			      (unsigned long long)(lates_ns[k] / 1000u), line.refills_at_switch,
-			      raised_at, h.uart.tx.calm_needed);
+			      raised_at, h.uart.tx.policy.measured.calm_needed);
 		if (raised_at == 0 || raised_at - line.refills_at_switch > FLOOR_PAUSE + 2u)
 			fail_msg("raised %u refills after the switch (at most %u)",
 				 raised_at - line.refills_at_switch, FLOOR_PAUSE + 2u);
-		assert_int_equal(h.uart.tx.calm_needed, 2u * CALM_SAMPLES);
+		assert_int_equal(h.uart.tx.policy.measured.calm_needed, 2u * CALM_SAMPLES);
 		/* Either is more than 1/4 can take with the margin: back at 1/2, and it stays. */
 		assert_int_equal(ifls_tx_code(), PL011_LEVEL_1_2 - 1u);
 		harness_teardown(&h);
@@ -215,7 +215,7 @@ static void test_measured_leaves_a_level_that_runs_dry_whatever_the_clock_says(v
 	(void)line_send(TEST_BYTES, &first);
 	uint64_t underruns = pl011_model_counters(h.model)->underruns;
 	print_message("slow clock: %llu underruns, driver saw %u, calm_needed %u\n",
-		      (unsigned long long)underruns, h.uart.stats.tx_underruns, h.uart.tx.calm_needed);
+		      (unsigned long long)underruns, h.uart.stats.tx_underruns, h.uart.tx.policy.measured.calm_needed);
 	if (h.uart.stats.tx_underruns == 0 || underruns > 200u)
 		fail_msg("slow clock: %llu underruns on the line, %u seen by the driver",
 			 (unsigned long long)underruns, h.uart.stats.tx_underruns);
@@ -306,10 +306,10 @@ static void test_measured_doubles_its_patience_only_when_it_leaves_a_lowered_lev
 	uint32_t first = 0;
 	uint32_t changes = line_send(TEST_BYTES, &first);
 	print_message("start at 1/4, 13 us: first raise at refill %u, %u changes, calm_needed %u\n",
-		      first, changes, h.uart.tx.calm_needed);
+		      first, changes, h.uart.tx.policy.measured.calm_needed);
 	assert_true(changes >= 1u);
 	assert_true(ifls_tx_code() > PL011_LEVEL_1_4 - 1u);
-	assert_int_equal(h.uart.tx.calm_needed, CALM_SAMPLES);
+	assert_int_equal(h.uart.tx.policy.measured.calm_needed, CALM_SAMPLES);
 	harness_teardown(&h);
 }
 

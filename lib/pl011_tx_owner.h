@@ -1,0 +1,238 @@
+/* The TX owner word: who may write the FIFO, and the "sure to come" invariant every release keeps. */
+#ifndef PL011_TX_OWNER_H
+#define PL011_TX_OWNER_H
+
+#include "pl011_internal.h"
+
+/*
+ * TX ownership: one atomic word, uart->tx.owner (docs/design.md has the transition table).
+ *  OWNED  one context moves bytes to the FIFO (ring modes) or writes it (polled mode); it alone
+ *         consumes the ring, writes IMSC, IFLS and the tx fields, and counts TX statistics.
+ *  RETRY  set by a context that found TX owned and needs the owner to send once more: the
+ *         owner cannot let go until it has cleared RETRY and made a polling pass.
+ *  ARMED  TXIM is unmasked (changed only by the owner, after writing IMSC): when it is set and
+ *         nobody owns TX, the TX interrupt is sure to come and will take the ring.
+ *  PANIC  the owner is a panic write in its last pass: writers queue nothing new until it
+ *         lets go, so that the pass (and the panic) ends however fast they would queue.
+ *  STOPPED  shutdown has taken TX for good (with OWNED): panics are refused from then on.
+ *  PANIC_OWNER  the owner is a panic write: another panic waits for it within its deadline.
+ *  PANIC_WAITS  (ring modes) a panic waits for TX: an owner that stops at its pass limit
+ *         (a line as fast as the CPU) lets go and waits for it to take TX before asking again.
+ *  bits 8-15  the owner's core + 1 (config.core_id), 0 when not known: a panic that finds its
+ *         own core owning TX has preempted that owner and need not wait for it.
+ * In POLLED mode RETRY is a panic's request instead: the polled writer stops at the next byte
+ * and nobody but a panic takes TX while it is set.
+ * Invariant on every release: the ring is empty and TXIM masked, or the TX interrupt is sure
+ * to come: its cause was latched and not cleared since, or the FIFO was seen full (above any
+ * trigger) after it was last written, so draining it must pass the trigger (TRM 2.8: TXIS is
+ * raised on that transition, never by a low level alone).
+ */
+#define TX_OWNED 1u
+#define TX_RETRY 2u
+#define TX_ARMED 4u
+#define TX_PANIC 8u
+#define TX_STOPPED 16u
+#define TX_PANIC_OWNER 32u /* the owner is a panic write (another panic waits for it) */
+#define TX_PANIC_WAITS 64u /* a panic waits for TX (ring modes) */
+#define TX_CORE_SHIFT 8u
+#define TX_CORE_MASK (0xFFu << TX_CORE_SHIFT)
+/* What a release clears besides OWNED. */
+#define TX_OWNER_BITS (TX_OWNED | TX_PANIC | TX_PANIC_OWNER | TX_CORE_MASK)
+
+/* ---- the owner word ---- */
+
+static inline uint32_t pl011_tx_owner_load(const struct pl011 *uart)
+{
+	pl011_io_atomic_point();
+	return pl011_atomic_load(&uart->tx.owner, __ATOMIC_SEQ_CST);
+}
+
+/* Compare and swap; on failure *expected receives the word as it is now. */
+static inline bool pl011_tx_owner_swap(struct pl011 *uart, uint32_t *expected, uint32_t desired)
+{
+	pl011_io_atomic_point();
+	return __atomic_compare_exchange_n(&uart->tx.owner, expected, desired, false,
+					   __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+
+/* OWNED with the caller's core, for the word. */
+static inline uint32_t pl011_tx_owner_claim(const struct pl011 *uart)
+{
+	if (uart->config.core_id == NULL)
+		return TX_OWNED;
+	uint32_t core = uart->config.core_id(uart->config.core_context) % 255u + 1u;
+	return TX_OWNED | (core << TX_CORE_SHIFT);
+}
+
+/*
+ * After every successful take of TX: the mirror of the barrier before each release, so that
+ * our FR reads and DR writes as the new owner reach the UART after the swap that gave us TX,
+ * as every observer sees them (lib/pl011_io.h). Returns true, for the caller's return.
+ * It is also the fence between the swap and our loads of the ring's head, which tx_kick's
+ * fence pairs with (review S3). A writer that saw ARMED and nobody owning returns, counting on
+ * the interrupt's owner to see its head store; in C11 that needs seq_cst fences on both sides
+ * (C11 7.17.4p6 [C++ atomics.fences]: writer's store, fence X; our fence Y after the swap, then
+ * the load; X precedes Y in the total order because the writer's load of the word precedes our
+ * swap, so the load sees the store). A seq_cst swap alone does not order our later acquire
+ * loads: Armv8.3's LDAPR (RCpc, FEAT_LRCPC; Arm ARM B2.3, Load-AcquirePC) may be satisfied
+ * before an earlier store-release to another address, where LDAR (RCsc) may not, and a
+ * compiler may emit LDAPR for an acquire load. pl011_io_barrier is a DMB SY (a full barrier
+ * for every access type and observer) wherever there are two cores, and the C11 fence
+ * elsewhere, so one call covers both.
+ */
+static inline bool pl011_tx_acquired(void)
+{
+	pl011_io_barrier();
+	return true;
+}
+
+/* Take ownership with `claim` if nobody holds it (nor a panic asks for it: POLLED's RETRY;
+ * in the ring modes RETRY is only ever set while OWNED is). */
+static inline bool pl011_tx_try_own_with(struct pl011 *uart, uint32_t claim)
+{
+	uint32_t word = pl011_tx_owner_load(uart);
+	while ((word & (TX_OWNED | TX_RETRY | TX_STOPPED)) == 0) {
+		if (pl011_tx_owner_swap(uart, &word, word | claim))
+			return pl011_tx_acquired();
+	}
+	return false;
+}
+
+static inline bool pl011_tx_try_own(struct pl011 *uart)
+{
+	return pl011_tx_try_own_with(uart, pl011_tx_owner_claim(uart));
+}
+
+/* Take ownership, or make the owner look at the ring once more before it lets go. One swap
+ * decides, so the owner cannot slip away between our look and our request. */
+static inline bool pl011_tx_own_or_request(struct pl011 *uart)
+{
+	uint32_t claim = pl011_tx_owner_claim(uart);
+	uint32_t word = pl011_tx_owner_load(uart);
+	for (;;) {
+		if ((word & (TX_OWNED | TX_RETRY)) == (TX_OWNED | TX_RETRY) || (word & TX_STOPPED) != 0)
+			return false;
+		uint32_t desired = word | ((word & TX_OWNED) != 0 ? TX_RETRY : claim);
+		if (pl011_tx_owner_swap(uart, &word, desired))
+			return (word & TX_OWNED) == 0 && pl011_tx_acquired();
+	}
+}
+
+/* Let go, unless a pass was requested meanwhile: then take the request (clear RETRY, still
+ * owning) and return false. The barrier first: our last DR, IMSC and IFLS writes reach the
+ * UART before the next owner, on another core, can see the word free (lib/pl011_io.h). */
+static inline bool pl011_tx_release(struct pl011 *uart)
+{
+	pl011_io_barrier();
+	uint32_t word = pl011_tx_owner_load(uart);
+	for (;;) {
+		bool retry = (word & TX_RETRY) != 0;
+		uint32_t desired = retry ? (word & ~TX_RETRY) : (word & ~TX_OWNER_BITS);
+		if (pl011_tx_owner_swap(uart, &word, desired))
+			return !retry;
+	}
+}
+
+/* Owner only: record in the word what IMSC now holds. */
+static inline void pl011_tx_set_armed(struct pl011 *uart, uint32_t word, bool armed)
+{
+	for (;;) {
+		uint32_t desired = armed ? (word | TX_ARMED) : (word & ~TX_ARMED);
+		if (pl011_tx_owner_swap(uart, &word, desired))
+			return;
+	}
+}
+
+/* Owner only: unmask or mask TXIM. IMSC first, then ARMED, so the word never claims an
+ * interrupt the hardware cannot raise; the barrier keeps the IMSC write ahead of whatever
+ * another core does once it owns TX after us. */
+static inline void pl011_tx_arm(struct pl011 *uart, bool armed)
+{
+	uint32_t word = pl011_tx_owner_load(uart);
+	if (((word & TX_ARMED) != 0) == armed)
+		return;
+	pl011_imsc_update(uart, PL011_INT_TX, armed ? PL011_INT_TX : 0u);
+	pl011_io_barrier();
+	pl011_tx_set_armed(uart, word, armed);
+}
+
+/* Owner only, after IMSC was cleared by other means. */
+static inline void pl011_tx_disarmed(struct pl011 *uart)
+{
+	pl011_io_barrier();
+	pl011_tx_set_armed(uart, pl011_tx_owner_load(uart), false);
+}
+
+/* Whether a panic writes beside the owner now (pl011_tx_burst_allowed then allows nothing). */
+static inline bool pl011_tx_beside_present(const struct pl011 *uart)
+{
+	pl011_io_atomic_point();
+	return __atomic_load_n(&uart->tx.beside, __ATOMIC_SEQ_CST) != 0;
+}
+
+/* Whether shutdown, its wait for us run out, marked TX taken for good: an owner then lets go
+ * after its pass, so that shutdown takes the ring and counts as discarded exactly what was not
+ * sent. */
+static inline bool pl011_tx_stopped(const struct pl011 *uart)
+{
+	return (pl011_tx_owner_load(uart) & TX_STOPPED) != 0;
+}
+
+/* Whether the owner must stop: a panic writes beside it, or shutdown waits to take TX. */
+static inline bool pl011_tx_must_pause(const struct pl011 *uart)
+{
+	return pl011_tx_beside_present(uart) || pl011_tx_stopped(uart);
+}
+
+/* Polled mode: let go in one swap. RETRY stays: it is a panic's request, which the panic
+ * clears when it takes TX (nobody else takes it meanwhile). */
+static inline void pl011_tx_release_polled(struct pl011 *uart)
+{
+	pl011_io_barrier();
+	uint32_t word = pl011_tx_owner_load(uart);
+	while (!pl011_tx_owner_swap(uart, &word, word & ~TX_OWNER_BITS))
+		;
+}
+
+/* Whether a panic on another core asks the polled writer for TX. */
+static inline bool pl011_tx_panic_asks(const struct pl011 *uart)
+{
+	return !pl011_tx_uses_ring(uart) && (pl011_tx_owner_load(uart) & TX_RETRY) != 0;
+}
+
+/* Whether a panic owns TX (writers then queue nothing new). */
+static inline bool pl011_tx_panic_owns(const struct pl011 *uart)
+{
+	return (pl011_tx_owner_load(uart) & TX_PANIC) != 0;
+}
+
+/* Take TX with `claim` once nobody owns it, within the wait. */
+static inline bool pl011_tx_take_when_free(struct pl011 *uart, uint32_t claim, struct pl011_wait *wait)
+{
+	for (;;) {
+		uint32_t word = pl011_tx_owner_load(uart);
+		if ((word & TX_OWNED) == 0 && pl011_tx_owner_swap(uart, &word, word | claim))
+			return pl011_tx_acquired();
+		if (pl011_wait_expired(wait))
+			return false;
+	}
+}
+
+/*
+ * Owner, before each burst: how many of `want` characters it may write before it looks again.
+ * A panic on another core whose wait for us ran out (we were stopped) writes beside us, each
+ * character only into an empty FIFO; while it does (tx.beside), we write nothing. A burst we
+ * began before it came is at most depth - 1 characters, so with its one character the FIFO it
+ * saw empty cannot overflow. The barrier first: our earlier characters have reached the UART
+ * before the look, so the panic's FR read counts them.
+ */
+static inline uint32_t pl011_tx_burst_allowed(struct pl011 *uart, size_t want)
+{
+	uint32_t most = uart->line.fifo_depth - 1u;
+	pl011_io_barrier();
+	if (pl011_tx_beside_present(uart))
+		return 0;
+	return want < most ? (uint32_t)want : most;
+}
+
+#endif
