@@ -91,9 +91,13 @@ size:
 	$(Q)$(PYTHON) tools/size.py --build $(BUILD)/size
 size-readme:
 	$(Q)$(PYTHON) tools/size.py --build $(BUILD)/size --write-readme
-# For make test: the README's table is what make size prints, and no polled firmware of a
-# 32-bit target links a 64-bit division helper (__aeabi_uldivmod, __udivdi3...).
+# For make test: the README's table is what make size prints, no polled firmware of a 32-bit
+# target links a 64-bit division helper (__aeabi_uldivmod, __udivdi3...), and no firmware links
+# a TX strategy it does not name or lacks one it names (nm). The rule's own test runs first,
+# and the images are checked even when it fails, so that one run shows every problem.
 size-check:
-	$(Q)$(PYTHON) tools/size.py --build $(BUILD)/size --check-readme --check-divisions
+	$(Q)status=0; $(PYTHON) tests/tools/check_size_strategies.py || status=1; \
+	$(PYTHON) tools/size.py --build $(BUILD)/size --check-readme --check-divisions \
+		--check-strategies || status=1; exit $$status
 
 -include $(TARGET_OBJS:.o=.d)
