@@ -91,11 +91,15 @@ enum pl011_tx_mode {
  * Each ring mode's strategy is a constant object of its own file in lib/ (its refill and its
  * state), so that a firmware links only the strategies it names. pl011_init names the one
  * config.tx_mode gives, through pl011_tx_strategy_for_mode below, which the compiler resolves
- * wherever it can see the config (a constant, or one built in the calling function, at -O1 and
- * above): then only that strategy is linked, and a POLLED config links no interrupt TX code at
- * all. Where it cannot (a config built in another file, or -O0) all five are linked, as they
- * were when the mode was a run-time switch; pl011_init_port with the object named links one
- * strategy whatever the compiler sees.
+ * wherever it can prove what config.tx_mode holds at the call (-O1, -Os, -O2): a static const
+ * config, or a local one with no function call between filling it and pl011_init. GCC 12
+ * counts a call in pl011_init's own arguments too, as in pl011_init(get_uart(), &config): a
+ * local whose address is passed on may be changed by any call of the function. Then only that
+ * strategy is linked, and a POLLED config links no interrupt TX code at all. Where it cannot
+ * (a config from elsewhere, such a call, -O0 or -Og) all five are linked, as when the mode was
+ * a run-time switch; pl011_init_port with the object named links one whatever the compiler
+ * sees. pl011_init is not in the library's symbol table: a binding that cannot compile C
+ * inline functions calls pl011_init_port.
  */
 struct pl011_tx_strategy;
 extern const struct pl011_tx_strategy pl011_tx_half_fifo;
@@ -118,6 +122,7 @@ static inline const struct pl011_tx_strategy *pl011_tx_strategy_for_mode(enum pl
 		return &pl011_tx_adaptive;
 	case PL011_TX_MEASURED:
 		return &pl011_tx_measured;
+	case PL011_TX_POLLED:
 	default:
 		return NULL;
 	}

@@ -251,7 +251,8 @@ int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
 	if (uart == NULL || config == NULL)
 		return PL011_EINVAL;
 	/* The object must be the mode's, which the rest of the config is checked against. */
-	if (strategy == NULL ? config->tx_mode != PL011_TX_POLLED : strategy->mode != config->tx_mode)
+	enum pl011_tx_mode mode = strategy == NULL ? PL011_TX_POLLED : strategy->mode;
+	if (config->tx_mode != mode)
 		return PL011_EINVAL;
 	struct pl011_plan plan;
 	int err = pl011_make_plan(config, &plan);
@@ -328,7 +329,7 @@ int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
 	/* Before programming, where the regime matrix proved MEASURED: the clock reads this spins
 	 * on set the clock's phase against the line, and its waiting-writer cells (the writer's
 	 * stall passes racing a late interrupt) are sensitive to that phase. */
-	pl011_tx_time_clock(uart);
+	pl011_tx_prepare(uart);
 	uart->imsc = plan.imsc; /* no other context runs yet */
 	program_uart(uart, &plan);
 	/* Last: it frees the owner word, and nothing may write the FIFO before it is programmed. */

@@ -345,8 +345,9 @@ void pl011_tx_set_level(struct pl011 *uart, uint32_t level);
 
 /* lib/pl011_tx.c. Prepare the TX state for a port being started (ring, trigger, strategy). */
 void pl011_tx_reset(struct pl011 *uart, uint32_t tx_level);
-/* The strategy's preparation, before the UART is programmed; pl011_tx_reset uses it. */
-void pl011_tx_time_clock(struct pl011 *uart);
+/* The strategy's preparation, before the UART is programmed (MEASURED times its clock's
+ * step, which pl011_tx_reset uses). */
+void pl011_tx_prepare(struct pl011 *uart);
 /* The TX interrupt cause: refill by the strategy, or defer to the context that owns TX. */
 void pl011_tx_service_irq(struct pl011 *uart);
 /* Wait for ring empty, TXFE and !BUSY; refills a stalled TX. Returns 0 or PL011_ETIMEDOUT. */

@@ -19,7 +19,7 @@ void pl011_tx_reset(struct pl011 *uart, uint32_t tx_level)
 	pl011_atomic_store(&uart->tx.owner, 0u, __ATOMIC_SEQ_CST);
 }
 
-void pl011_tx_time_clock(struct pl011 *uart)
+void pl011_tx_prepare(struct pl011 *uart)
 {
 	const struct pl011_tx_strategy *strategy = uart->tx.strategy;
 	if (strategy != NULL && strategy->prepare != NULL)
@@ -212,12 +212,15 @@ size_t pl011_tx_queued(const struct pl011 *uart)
 static size_t panic_as_owner(struct pl011 *uart, const uint8_t *data, size_t len, uint32_t queued,
 			     struct pl011_wait *wait)
 {
-	if (!pl011_tx_uses_ring(uart)) {
+	/* Read once: an owner stopped past shutdown's waits may find the port re-initialised in
+	 * another mode (docs/shutdown.md, "Known limits"); a second look must not find NULL. */
+	const struct pl011_tx_strategy *strategy = uart->tx.strategy;
+	if (strategy == NULL) {
 		size_t done = write_bytes_polled(uart, data, len, wait, false);
 		pl011_tx_release_polled(uart);
 		return done;
 	}
-	const struct pl011_tx_ring_ops *ring = uart->tx.strategy->ring;
+	const struct pl011_tx_ring_ops *ring = strategy->ring;
 	uart->tx.poll_next = 1;
 	size_t done = ring->drain_for_panic(uart, queued, wait) || !pl011_is_running(uart)
 			      ? write_bytes_polled(uart, data, len, wait, false)
@@ -229,6 +232,21 @@ static size_t panic_as_owner(struct pl011 *uart, const uint8_t *data, size_t len
 static void tx_beside_leave(struct pl011 *uart)
 {
 	pl011_presence_leave(&uart->tx.beside);
+}
+
+/*
+ * Owning TX after writing beside the owner: a last pass for the ring's bytes, in the mode the
+ * port runs in now. A re-init on another core may have restarted it meanwhile (the panic went
+ * beside because the port was stopping), in POLLED mode too, with no ring and no strategy:
+ * then only let go as a polled owner does.
+ */
+static void panic_pass_after_beside(struct pl011 *uart)
+{
+	const struct pl011_tx_strategy *strategy = uart->tx.strategy;
+	if (strategy != NULL)
+		strategy->ring->send_pass(uart, true);
+	else
+		pl011_tx_release_polled(uart);
 }
 
 /*
@@ -267,7 +285,7 @@ static int panic_beside_owner(struct pl011 *uart, const uint8_t *data, size_t le
 	 * that an owner that still sees us is still owning when we ask. */
 	if (pl011_tx_uses_ring(uart) && pl011_ring_count(&uart->tx.ring) != 0 &&
 	    pl011_tx_own_or_request(uart))
-		uart->tx.strategy->ring->send_pass(uart, true);
+		panic_pass_after_beside(uart);
 	return (int)done;
 }
 

@@ -39,7 +39,6 @@ static uint32_t pl011_tx_adaptive_refill(struct pl011 *uart, uint32_t guaranteed
 	return written;
 }
 
-
 static void pl011_tx_adaptive_reset(struct pl011 *uart)
 {
 	struct pl011_tx_adaptive *adaptive = &uart->tx.policy.adaptive;

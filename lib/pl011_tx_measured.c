@@ -1,13 +1,13 @@
-/* MEASURED: the driver times its own interrupt latency and picks the lowest trigger that covers it. */
+/* MEASURED: the driver times its own interrupt latency and uses the lowest trigger that covers it. */
 #include "pl011_internal.h"
 
-/* Samples in a row that must fit a lower level before
- * it is used, at first and at most (doubled each time a lowered level had to be left again);
- * the refills between sampling bursts, at first and at most (fourfold after each burst that
- * moved nothing), and at the lowest level; the frames a chain may span before a fresh full
- * FIFO restarts it (each frame may add 1 ns of rounding to the lateness); the clock reads that
- * init may spend timing the clock's step (twice: to the next tick, then one tick); the top-ups
- * in a row that found the FIFO barely drained before top-ups stop. */
+/* Samples in a row that must fit a lower level before it is used, at first and at most
+ * (doubled each time a lowered level had to be left again); the refills between sampling
+ * bursts, at first and at most (fourfold after each burst that moved nothing), and at the
+ * lowest level; the frames a chain may span before a fresh full FIFO restarts it (each frame
+ * may add 1 ns of rounding to the lateness); the clock reads that init may spend timing the
+ * clock's step (twice: to the next tick, then one tick); the top-ups in a row that found the
+ * FIFO barely drained before top-ups stop. */
 #define MEASURED_CALM_SAMPLES 256u
 #define MEASURED_MAX_CALM_SAMPLES 4096u
 #define MEASURED_FIRST_PAUSE 16u
@@ -120,7 +120,8 @@ static uint32_t measured_sample(struct pl011 *uart)
 	bool dry = measured->calm == 0 && (pl011_tx_read_fr(uart) & PL011_FR_TXFE) != 0;
 	if (dry)
 		uart->stats.tx_underruns++;
-	uint64_t elapsed_ns = ((uint64_t)(uint32_t)(now - measured->chain_at_us) + measured->clock_step_us) * 1000u;
+	uint64_t elapsed_us = (uint64_t)(uint32_t)(now - measured->chain_at_us) + measured->clock_step_us;
+	uint64_t elapsed_ns = elapsed_us * 1000u;
 	uint64_t crossing_ns = (uint64_t)measured->chain_frames * uart->line.frame_ns;
 	return measured_judge(uart, elapsed_ns > crossing_ns ? elapsed_ns - crossing_ns : 0u, dry);
 }
@@ -211,9 +212,10 @@ static void measured_reset(struct pl011 *uart)
 	uint32_t depth = uart->line.fifo_depth;
 	for (uint32_t level = PL011_LEVEL_1_8; level <= PL011_LEVEL_7_8; level++) {
 		uint64_t headroom = (pl011_level_entries(depth, level) + 1u) * uart->line.frame_ns;
-		measured->headroom_ns[level] = headroom > UINT32_MAX ? UINT32_MAX : (uint32_t)headroom;
+		measured->headroom_ns[level] =
+			headroom > UINT32_MAX ? UINT32_MAX : (uint32_t)headroom;
 	}
-	/* The step was timed before the UART was programmed (pl011_tx_time_clock). A clock too
+	/* The step was timed before the UART was programmed (measured_prepare). A clock too
 	 * coarse to time even the highest level's headroom is no use to the judge. */
 	if ((uint64_t)measured->clock_step_us * 1000u > measured->headroom_ns[PL011_TX_CEILING])
 		measured->clock_step_us = 0;

@@ -1,4 +1,4 @@
-/* The TX owner word: who may write the FIFO, and the "sure to come" invariant every release keeps. */
+/* The TX owner word: who may write the FIFO, and the "sure to come" invariant releases keep. */
 #ifndef PL011_TX_OWNER_H
 #define PL011_TX_OWNER_H
 
