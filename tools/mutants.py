@@ -134,7 +134,8 @@ MUTANTS = [
     m("stats-unowned-bytes-lost", "pl011.c", "counter not incremented",
       "out->tx_bytes += __atomic_load_n(&uart->tx.unowned_bytes, __ATOMIC_RELAXED);", ""),
 
-    # ---- lib/pl011_tx.c: ownership, refill strategies, waits, polled and panic writes ----
+    # ---- TX (lib/pl011_tx.c, and since the split pl011_tx_owner.c/.h, _fifo.c, _ring.c and one
+    # file per strategy): ownership, refill strategies, waits, polled and panic writes ----
     m("own-test-flipped", "pl011_tx_owner.c", "comparison flipped",
       "while ((word & (TX_OWNED | TX_RETRY | TX_STOPPED)) == 0) {",
       "while ((word & (TX_OWNED | TX_RETRY | TX_STOPPED)) != 0) {"),
@@ -363,6 +364,23 @@ MUTANTS = [
       "if (err != 0)\n\t\tuart->stats.tx_timeouts++;", ""),
     m("drain-polled-flipped", "pl011_tx_ring.c", "comparison flipped",
       "if (count == 0 || (!full && written == 0))", "if (count == 0 || (full && written == 0))"),
+
+    # ---- the strategy objects' dispatch (issue 25): init's check and the optional hooks ----
+    m("strategy-init-mode-unchecked", "pl011.c", "check skipped",
+      "if (strategy == NULL ? config->tx_mode != PL011_TX_POLLED : strategy->mode != config->tx_mode)",
+      "if (0)"),
+    m("strategy-reset-not-called", "pl011_tx.c", "call dropped",
+      "if (strategy != NULL && strategy->reset != NULL)\n\t\tstrategy->reset(uart);", ""),
+    m("strategy-prepare-not-called", "pl011_tx.c", "call dropped",
+      "if (strategy != NULL && strategy->prepare != NULL)\n\t\tstrategy->prepare(uart);", ""),
+    m("strategy-line-changed-not-called", "pl011_tx.c", "call dropped",
+      "if (strategy != NULL && strategy->line_changed != NULL)\n\t\tstrategy->line_changed(uart);",
+      ""),
+    m("strategy-lost-track-not-called", "pl011_tx_ring.c", "call dropped",
+      "if (strategy->lost_track != NULL)\n\t\t\tstrategy->lost_track(uart);", ""),
+    m("strategy-poll-next-own-refill", "pl011_tx_ring.c", "policy",
+      "written = pl011_tx_poll_full_refill(uart, guaranteed);",
+      "written = strategy->refill(uart, guaranteed);"),
 
     # ---- lib/pl011_rx.c ----
     m("rx-overrun-mis-not-counted", "pl011_rx.c", "counter not incremented",
