@@ -29,7 +29,8 @@ static int teardown(void **state)
 /* Each bad config (or strategy object, for pl011_init_port) must give `expected` and leave the
  * model untouched (no register access). */
 static void expect_port_refused(const struct pl011_config *config,
-				const struct pl011_tx_strategy *strategy, int expected, const char *what)
+				const struct pl011_tx_strategy *strategy, int expected,
+				const char *what)
 {
 	uint64_t before = pl011_model_counters(h.model)->total_reads +
 			  pl011_model_counters(h.model)->total_writes;
@@ -107,15 +108,18 @@ static void test_init_port_object_must_be_the_modes_else_einval(void **state)
 	expect_port_refused(&c, NULL, PL011_EINVAL, "HYBRID without an object");
 	expect_port_refused(&c, &pl011_tx_measured, PL011_EINVAL, "HYBRID with MEASURED's object");
 	c.tx_mode = PL011_TX_MEASURED;
-	expect_port_refused(&c, &pl011_tx_half_fifo, PL011_EINVAL, "MEASURED with HALF_FIFO's object");
+	expect_port_refused(&c, &pl011_tx_half_fifo, PL011_EINVAL,
+			    "MEASURED with HALF_FIFO's object");
 
 	/* The mode's own object starts the port; a mismatched one leaves it running in it. */
 	c.tx_mode = PL011_TX_HYBRID;
 	assert_int_equal(pl011_init_port(&h.uart, &c, &pl011_tx_hybrid), 0);
 	harness_route_irq(&h);
 	struct pl011_config polled = h.config;
-	expect_port_refused(&polled, &pl011_tx_hybrid, PL011_EINVAL, "running: POLLED with HYBRID's");
-	expect_port_refused(&c, &pl011_tx_poll_full, PL011_EINVAL, "running: HYBRID with POLL_FULL's");
+	expect_port_refused(&polled, &pl011_tx_hybrid, PL011_EINVAL,
+			    "running: POLLED with HYBRID's");
+	expect_port_refused(&c, &pl011_tx_poll_full, PL011_EINVAL,
+			    "running: HYBRID with POLL_FULL's");
 	/* More than a FIFO: the rest goes through the ring and the TX interrupt, as HYBRID's. */
 	uint8_t bytes[200];
 	harness_fill_random(bytes, sizeof bytes, 25u);
