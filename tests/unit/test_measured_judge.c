@@ -183,6 +183,31 @@ static void test_measured_raises_within_the_floor_pause_and_doubles_its_patience
 	}
 }
 
+/* docs/design.md: pl011_set_line "gives TX back (MEASURED's headroom table, which is in line
+ * time, is rebuilt for the new frame)". Started at 3 Mbaud (1/2's headroom 9 frames, 30 us) and
+ * switched to 115,200 before a byte is sent, under a constant 25 us: the judge needs 37.5 us,
+ * which 1/8's three frames at the new rate (260 us) cover, so it lowers after CALM_SAMPLES
+ * samples in a row; a table left at 3 Mbaud would find even 1/2 too low and never lower. */
+static void test_measured_headroom_is_rebuilt_for_the_new_frame_after_set_line(void **state)
+{
+	(void)state;
+	memset(&line, 0, sizeof line);
+	line.calm_ns = 25000u;
+	line_start();
+	struct pl011_line_config slow = {.baud = 115200u, .data_bits = 8, .stop_bits = 1,
+					 .parity = PL011_PARITY_NONE};
+	assert_int_equal(pl011_set_line(&h.uart, &slow, PL011_WAIT_AUTO), 0);
+	uint32_t first = 0;
+	(void)line_send(8192u, &first);
+	print_message("115,200 after 3 Mbaud, 25 us: first lowering at refill %u, IFLS TX code %u\n",
+		      first, ifls_tx_code());
+	if (first < CALM_SAMPLES || first > CALM_SAMPLES + 4u)
+		fail_msg("first lowering at refill %u, %u expected (+4)", first, CALM_SAMPLES);
+	assert_int_equal(ifls_tx_code(), PL011_LEVEL_1_8 - 1u);
+	assert_int_equal(pl011_model_counters(h.model)->underruns, 0);
+	harness_teardown(&h);
+}
+
 /* A clock that wraps at 2^32 us 4 ms into the run, during the first burst: the samples across
  * the wrap read as prompt, so the first lowering comes as without a wrap. */
 static void test_measured_times_across_the_clock_wrap(void **state)
@@ -478,6 +503,7 @@ int main(void)
 		HARNESS_TEST(test_measured_lowers_after_calm_samples_in_a_row, &h),
 		HARNESS_TEST(test_measured_raises_within_the_floor_pause_and_doubles_its_patience, &h),
 		HARNESS_TEST(test_measured_times_across_the_clock_wrap, &h),
+		HARNESS_TEST(test_measured_headroom_is_rebuilt_for_the_new_frame_after_set_line, &h),
 		HARNESS_TEST(test_measured_leaves_a_level_that_runs_dry_whatever_the_clock_says, &h),
 		HARNESS_TEST(test_measured_lowers_only_after_calm_samples_that_come_in_a_row, &h),
 		HARNESS_TEST(test_measured_doubles_its_patience_only_when_it_leaves_a_lowered_level,
