@@ -239,7 +239,7 @@ MUTANTS = [
       "if ((measured->topup || start) && written == guaranteed)",
       "if (start && written == guaranteed)"),
     m("measured-step-ignored", "pl011_tx_measured.c", "constant",
-      "+ measured->clock_step_us) * 1000u;", ") * 1000u;",
+      "+ measured->clock_step_us;\n\tuint64_t elapsed_ns", ";\n\tuint64_t elapsed_ns",
       equivalent="(argued, not proven) the step can understate a lateness by less than one "
                  "step, and the judge's margin (half as much again) covers that wherever a "
                  "clock's step is small enough to be used (below the 1/2 headroom); no draw of "
@@ -321,7 +321,7 @@ MUTANTS = [
       "} else if (pl011_tx_must_pause(uart)) {", "} else if (false) {"),
     m("beside-panic-leaves-ring", "pl011_tx.c", "check skipped",
       "if (pl011_tx_uses_ring(uart) && pl011_ring_count(&uart->tx.ring) != 0 &&\n"
-      "\t    pl011_tx_own_or_request(uart))\n\t\tuart->tx.strategy->ring->send_pass(uart, true);",
+      "\t    pl011_tx_own_or_request(uart))\n\t\tpanic_pass_after_beside(uart);",
       ""),
     m("stop-no-second-wait", "pl011_tx.c", "wait skipped",
       "pl011_wait_start(wait, uart, tx_stop_wait_us(uart));\n"
@@ -367,8 +367,8 @@ MUTANTS = [
 
     # ---- the strategy objects' dispatch (issue 25): init's check and the optional hooks ----
     m("strategy-init-mode-unchecked", "pl011.c", "check skipped",
-      "if (strategy == NULL ? config->tx_mode != PL011_TX_POLLED : strategy->mode != config->tx_mode)",
-      "if (0)"),
+      "if (config->tx_mode != mode)\n\t\treturn PL011_EINVAL;",
+      "if (0)\n\t\treturn PL011_EINVAL;"),
     m("strategy-reset-not-called", "pl011_tx.c", "call dropped",
       "if (strategy != NULL && strategy->reset != NULL)\n\t\tstrategy->reset(uart);", ""),
     m("strategy-prepare-not-called", "pl011_tx.c", "call dropped",

@@ -1,4 +1,4 @@
-/* Contract of the TX strategy objects: pl011_init_port's check, and a re-init that changes the mode under a panic. */
+/* Contract of the TX strategy objects on two cores: a re-init that changes the mode under a panic. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,45 +12,6 @@
 #include "pl011_internal.h"
 
 #define STREAM_LEN 64u
-
-/* include/pl011.h: "pl011_init_port itself takes the object too, which must be config.tx_mode's
- * (NULL for PL011_TX_POLLED), else PL011_EINVAL": refused before anything is touched, so a
- * running port keeps its queued bytes and keeps sending them. */
-static void test_contract_init_port_refuses_an_object_not_the_modes(void **state)
-{
-	(void)state;
-	struct harness h;
-	harness_setup(&h, 24000000u, 16);
-	h.config.tx_mode = PL011_TX_MEASURED;
-	assert_int_equal(harness_start(&h), 0);
-	uint8_t data[STREAM_LEN];
-	harness_fill_random(data, sizeof data, 7);
-	assert_int_equal(pl011_write(&h.uart, data, sizeof data, PL011_NO_WAIT), (int)sizeof data);
-	size_t queued = pl011_tx_queued(&h.uart);
-	assert_true(queued > 0);
-
-	struct pl011_config other = h.config;
-	assert_int_equal(pl011_init_port(&h.uart, &other, &pl011_tx_hybrid), PL011_EINVAL);
-	assert_int_equal(pl011_init_port(&h.uart, &other, NULL), PL011_EINVAL);
-	other.tx_mode = PL011_TX_POLLED;
-	assert_int_equal(pl011_init_port(&h.uart, &other, &pl011_tx_measured), PL011_EINVAL);
-	other.tx_mode = (enum pl011_tx_mode)99;
-	assert_int_equal(pl011_init_port(&h.uart, &other, NULL), PL011_EINVAL);
-	assert_int_equal(pl011_init(&h.uart, &other), PL011_EINVAL);
-	assert_int_equal(pl011_tx_queued(&h.uart), queued);
-
-	/* Still running, in its own strategy: everything accepted reaches the wire. */
-	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
-	uint8_t wire[2 * STREAM_LEN];
-	assert_int_equal(harness_wire(&h, wire, sizeof wire), sizeof data);
-	assert_memory_equal(wire, data, sizeof data);
-
-	/* The object named with its own mode is what pl011_init would pass. */
-	other = h.config;
-	other.tx_mode = PL011_TX_HYBRID;
-	assert_int_equal(pl011_init_port(&h.uart, &other, &pl011_tx_hybrid), 0);
-	harness_teardown(&h);
-}
 
 /*
  * include/pl011.h: "pl011_init on a running port with the handler or a panic write: safe". Core
@@ -172,7 +133,6 @@ static void test_contract_a_panic_beside_a_restart_owns_tx_in_the_new_mode(void 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_contract_init_port_refuses_an_object_not_the_modes),
 		cmocka_unit_test(test_contract_a_panic_beside_a_restart_owns_tx_in_the_new_mode),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
