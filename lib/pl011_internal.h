@@ -126,6 +126,19 @@ static inline uint32_t pl011_ifls_value(uint32_t tx_level, uint32_t rx_level)
 	       ((rx_level - 1u) << PL011_IFLS_RXIFLSEL_SHIFT);
 }
 
+/*
+ * Every increment of a counter that PL011_STATS 0 leaves out (include/pl011.h): `field` may be
+ * an element (tx_extra_histogram[bin]). With 0 nothing is evaluated, yet the field and n are
+ * still checked against struct pl011_stats, so a misspelt name fails in both builds and the
+ * variables n uses count as used. The kept counters are written plainly.
+ */
+#if PL011_STATS
+#define PL011_COUNT(uart, field, n) ((void)((uart)->stats.field += (n)))
+#else
+#define PL011_COUNT(uart, field, n)                                                         \
+	((void)sizeof(uart), (void)sizeof(((struct pl011_stats *)0)->field), (void)sizeof(n))
+#endif
+
 /* TXFE alone is not "sent": BUSY covers the character still shifting (TRM 3.3.3, FR). */
 #define PL011_FR_DRAINED_MASK (PL011_FR_TXFE | PL011_FR_BUSY)
 #define PL011_FR_DRAINED PL011_FR_TXFE
