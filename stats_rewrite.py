@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
 """Rewrite increments of the optional counters in lib/ files to PL011_COUNT (issue 25)."""
-# Usage: python3 stats_rewrite.py lib/pl011_tx*.c   (in place; prints what it changed)
+# Usage, at the top: python3 /path/to/stats_rewrite.py lib/pl011_tx*.c   (in place; prints what it did)
 # `uart->stats.F++;` and `uart->stats.F += EXPR;` become `PL011_COUNT(uart, F, 1);` and
-# `PL011_COUNT(uart, F, EXPR);` for every F (an element too) not in include/pl011.h's
-# PL011_STATS_KEPT list; kept counters stay plain. Any other use of an optional counter is
-# left alone and reported, and the exit status is then 1: it would not compile with
-# PL011_STATS=0.
+# `PL011_COUNT(uart, F, EXPR);`, `uart->stats.F[I]++;` becomes `PL011_COUNT_AT(uart, F, I, 1);`,
+# for every F not in include/pl011.h's PL011_STATS_KEPT list; kept counters stay plain. Any
+# other use of an optional counter is left alone and reported, and the exit status is then 1:
+# it would not compile with PL011_STATS=0.
 import pathlib
 import re
 import sys
 
-root = pathlib.Path(__file__).resolve().parent
-header = (root / "include" / "pl011.h").read_text()
+# Run from the repository's top (where include/pl011.h is), wherever the script itself lies.
+header = pathlib.Path("include/pl011.h").read_text()
 block = re.search(r"#define PL011_STATS_KEPT\(X\)(.*?)\n\n", header, re.S).group(1)
 kept = set(re.findall(r"X\((\w+)\)", block))
 
@@ -24,14 +24,17 @@ def rewrite(match):
     base, field, index, amount = match.groups()
     if field in kept:
         return match.group(0)
-    return "PL011_COUNT(%s, %s%s, %s);" % (base, field, index, amount if amount else "1")
+    amount = amount if amount else "1"
+    if index:
+        return "PL011_COUNT_AT(%s, %s, %s, %s);" % (base, field, index[1:-1].strip(), amount)
+    return "PL011_COUNT(%s, %s, %s);" % (base, field, amount)
 
 
 status = 0
 for name in sys.argv[1:]:
     path = pathlib.Path(name)
     text = path.read_text()
-    new, count = increment.subn(rewrite, text)
+    new = increment.sub(rewrite, text)
     changed = sum(1 for a, b in zip(text.splitlines(), new.splitlines()) if a != b)
     if new != text:
         path.write_text(new)
