@@ -72,6 +72,7 @@ test: ## install what is missing, then every check below: the project's test com
 analyze: ## cppcheck, clang-tidy and the freestanding check of lib/ for every board
 unit-test: ## host cmocka tests: the driver against the behavioural model
 unit-test-32: ## the same cmocka tests built with -m32 (32-bit size_t and pointers), run by qemu-i386
+stats-link-test: ## a program and a library built with different PL011_STATS fail to link (in unit-test)
 qemu-test: ## every example on every QEMU machine of every board (TEST_BOARDS= to pick)
 qemu-test-full: ## the same, with the 1 MiB echo soak on every machine (README)
 consumer-test: ## the README's ways to use the library: plain make and CMake

@@ -339,6 +339,26 @@ struct pl011_baud {
 #define PL011_EXTRA_HISTOGRAM_BINS 33 /* 0 .. 32 characters beyond the guaranteed count */
 
 /*
+ * PL011_STATS (0 or 1, 1 when undefined): whether struct pl011 keeps every counter of struct
+ * pl011_stats. With 0 it keeps only tx_bytes (TX done and the RS-485 release compare it) and
+ * the counters the promises rest on: tx_discarded, tx_fifo_abandoned, rx_overrun, rx_framing,
+ * rx_parity, rx_break, rx_discarded. The others cost neither RAM (192 bytes, the histogram
+ * most of it) nor code, and pl011_get_stats reads them as 0; struct pl011_stats itself is the
+ * same either way. The library and every file that includes this header must agree: with 0
+ * pl011_init_port links as pl011_init_port_nostats, so a mismatch fails to link instead of sizing
+ * struct pl011 two ways.
+ */
+#ifndef PL011_STATS
+#define PL011_STATS 1
+#endif
+#if PL011_STATS != 0 && PL011_STATS != 1
+#error "PL011_STATS must be 0 or 1"
+#endif
+#if PL011_STATS == 0
+#define pl011_init_port pl011_init_port_nostats
+#endif
+
+/*
  * Counters. Each has one writer at a time, so none loses an increment: the tx_* refill and byte
  * counters are written only by the context that owns TX (docs/design.md); tx_stalls and
  * tx_timeouts by the thread that waits; irq_* by the interrupt handler; rx_* by the interrupt
@@ -373,6 +393,21 @@ struct pl011_stats {
 	uint32_t rx_discarded;        /* received bytes thrown away by shutdown or re-init */
 	uint32_t rx_pauses;           /* times the full RX ring stopped the drain (back-pressure) */
 };
+
+/* The counters struct pl011 keeps with PL011_STATS 0, X(name) each: its member there, and what
+ * pl011_get_stats copies (the one list of them). */
+#define PL011_STATS_KEPT(X)                                                                     \
+	X(tx_bytes) X(tx_discarded) X(tx_fifo_abandoned) X(rx_overrun) X(rx_framing) X(rx_parity) \
+	X(rx_break) X(rx_discarded)
+
+#if PL011_STATS == 0
+/* Same names and writers as in struct pl011_stats. */
+#define PL011_STATS_MEMBER(name) uint32_t name;
+struct pl011_stats_kept {
+	PL011_STATS_KEPT(PL011_STATS_MEMBER)
+};
+#undef PL011_STATS_MEMBER
+#endif
 
 /* The line as pl011_init programmed it: written by init only, read by everyone. */
 struct pl011_line {
@@ -457,7 +492,11 @@ struct pl011 {
 	struct pl011_line line;     /* init */
 	struct pl011_tx tx;         /* the TX owner (and the atomic words) */
 	struct pl011_rx rx;         /* RX producer / consumer */
+#if PL011_STATS
 	struct pl011_stats stats;   /* per-field writers: see struct pl011_stats */
+#else
+	struct pl011_stats_kept stats; /* only these (PL011_STATS above) */
+#endif
 	struct pl011_events events; /* see struct pl011_events */
 	uint32_t imsc;              /* atomic: what IMSC must hold (lib/pl011_internal.h) */
 	uint32_t state;             /* atomic: STOPPED, RUNNING, SHUTTING_DOWN */
@@ -668,7 +707,8 @@ int pl011_flush(struct pl011 *uart, uint32_t bound_us, size_t *pending);
  */
 int pl011_shutdown(struct pl011 *uart, uint32_t bound_us);
 
-/* Copy the counters. Errors: PL011_EINVAL. Context: any. */
+/* Copy the counters (with PL011_STATS 0, those not kept read 0). Errors: PL011_EINVAL.
+ * Context: any. */
 int pl011_get_stats(const struct pl011 *uart, struct pl011_stats *out);
 
 /* The divisors programmed and the rate they give. Errors: PL011_EINVAL, PL011_ESHUTDOWN. */

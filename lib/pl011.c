@@ -245,6 +245,19 @@ static void let_previous_output_finish(const struct pl011 *uart)
 static int stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *received,
 		     bool *handlers_out);
 
+/* Init of a running port: the counters pl011_get_stats read before the instance was cleared
+ * go back, as many as it keeps (PL011_STATS). */
+static void stats_restore(struct pl011 *uart, const struct pl011_stats *kept)
+{
+#if PL011_STATS
+	uart->stats = *kept;
+#else
+#define PL011_STATS_RESTORE(name) uart->stats.name = kept->name;
+	PL011_STATS_KEPT(PL011_STATS_RESTORE)
+#undef PL011_STATS_RESTORE
+#endif
+}
+
 int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
 		    const struct pl011_tx_strategy *strategy)
 {
@@ -299,7 +312,7 @@ int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
 	       offsetof(struct pl011, handlers_inside) - after_owner);
 	if (!was_running)
 		pl011_atomic_store(&uart->handlers_inside, 0u, __ATOMIC_SEQ_CST);
-	uart->stats = kept;
+	stats_restore(uart, &kept);
 	uart->config = *config;
 	uart->tx.strategy = strategy;
 	uart->line.baud = plan.baud;
@@ -341,13 +354,13 @@ int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
 static void count_causes(struct pl011 *uart, uint32_t mis)
 {
 	if (mis & PL011_INT_RX)
-		uart->stats.irq_rx++;
+		PL011_COUNT(uart, irq_rx, 1);
 	if (mis & PL011_INT_RT)
-		uart->stats.irq_rt++;
+		PL011_COUNT(uart, irq_rt, 1);
 	if (mis & PL011_INT_ERRORS)
-		uart->stats.irq_error++;
+		PL011_COUNT(uart, irq_error, 1);
 	if (mis & PL011_INT_TX)
-		uart->stats.irq_tx++;
+		PL011_COUNT(uart, irq_tx, 1);
 }
 
 /* One pass over the causes MIS showed. */
@@ -387,7 +400,7 @@ static void service_passes(struct pl011 *uart, struct pl011_event_watch *watch)
 		if (mis == 0)
 			return;
 		if (pass == 0)
-			uart->stats.irq_entries++;
+			PL011_COUNT(uart, irq_entries, 1);
 		service_causes(uart, mis);
 		watch->mis |= mis;
 	} while (++pass < uart->line.irq_passes);
@@ -418,7 +431,15 @@ int pl011_get_stats(const struct pl011 *uart, struct pl011_stats *out)
 {
 	if (uart == NULL || out == NULL)
 		return PL011_EINVAL;
+#if PL011_STATS
 	memcpy(out, &uart->stats, sizeof *out);
+#else
+	/* The instance keeps only some (include/pl011.h): the rest read 0. */
+	memset(out, 0, sizeof *out);
+#define PL011_STATS_COPY(name) out->name = uart->stats.name;
+	PL011_STATS_KEPT(PL011_STATS_COPY)
+#undef PL011_STATS_COPY
+#endif
 	out->tx_bytes += __atomic_load_n(&uart->tx.unowned_bytes, __ATOMIC_RELAXED);
 	return 0;
 }

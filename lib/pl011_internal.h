@@ -126,6 +126,24 @@ static inline uint32_t pl011_ifls_value(uint32_t tx_level, uint32_t rx_level)
 	       ((rx_level - 1u) << PL011_IFLS_RXIFLSEL_SHIFT);
 }
 
+/*
+ * Every increment of a counter that PL011_STATS 0 leaves out (include/pl011.h) is one of
+ * these: PL011_COUNT for a field, PL011_COUNT_AT for an element of one (the histogram); n and
+ * index must have no side effect. With 0 they compile to nothing, yet the field is still
+ * checked against struct pl011_stats (unevaluated), so a misspelt name fails in both builds,
+ * and uart, n and index count as used (the index evaluated, so that the analyzer sees it
+ * read). The kept counters are written plainly.
+ */
+#if PL011_STATS
+#define PL011_COUNT(uart, field, n) ((void)((uart)->stats.field += (n)))
+#define PL011_COUNT_AT(uart, field, index, n) ((void)((uart)->stats.field[index] += (n)))
+#else
+#define PL011_COUNT(uart, field, n) \
+	((void)(uart), (void)sizeof(((struct pl011_stats *)0)->field), (void)(n))
+#define PL011_COUNT_AT(uart, field, index, n) \
+	((void)(uart), (void)sizeof(((struct pl011_stats *)0)->field[0]), (void)(index), (void)(n))
+#endif
+
 /* TXFE alone is not "sent": BUSY covers the character still shifting (TRM 3.3.3, FR). */
 #define PL011_FR_DRAINED_MASK (PL011_FR_TXFE | PL011_FR_BUSY)
 #define PL011_FR_DRAINED PL011_FR_TXFE

@@ -174,7 +174,7 @@ int pl011_write(struct pl011 *uart, const void *data, size_t len, uint32_t bound
 			      ? uart->tx.strategy->ring->write(uart, data, len, bound_us)
 			      : write_polled(uart, data, len, bound_us);
 	if (done < len && bound_us != PL011_NO_WAIT)
-		uart->stats.tx_timeouts++;
+		PL011_COUNT(uart, tx_timeouts, 1);
 	return (int)done;
 }
 
@@ -196,7 +196,7 @@ int pl011_flush(struct pl011 *uart, uint32_t bound_us, size_t *pending)
 		bound_us = pl011_backlog_deadline_us(uart, pl011_tx_queued(uart));
 	int err = pl011_tx_wait_drained(uart, bound_us);
 	if (err != 0)
-		uart->stats.tx_timeouts++;
+		PL011_COUNT(uart, tx_timeouts, 1);
 	if (pending != NULL)
 		*pending = pl011_tx_queued(uart);
 	return err;

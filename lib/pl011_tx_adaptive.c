@@ -16,7 +16,7 @@ static uint32_t pl011_tx_adaptive_refill(struct pl011 *uart, uint32_t guaranteed
 {
 	struct pl011_tx_adaptive *adaptive = &uart->tx.policy.adaptive;
 	if ((pl011_tx_read_fr(uart) & PL011_FR_TXFE) != 0) {
-		uart->stats.tx_underruns++;
+		PL011_COUNT(uart, tx_underruns, 1);
 		/* An underrun soon after a lowering: that level is too low for this load, so wait
 		 * twice as long before trying it again. */
 		if (adaptive->lowered && adaptive->patience < ADAPTIVE_MAX_PATIENCE)

@@ -3,7 +3,7 @@
 
 uint32_t pl011_tx_read_fr(struct pl011 *uart)
 {
-	uart->stats.tx_fr_reads++;
+	PL011_COUNT(uart, tx_fr_reads, 1);
 	return pl011_reg_read(uart, PL011_FR);
 }
 
@@ -86,7 +86,7 @@ bool pl011_tx_fill_polling(struct pl011 *uart, uint32_t limit, uint32_t *first_f
 		pl011_ring_skip(&uart->tx.ring, i);
 		done += (uint32_t)i;
 		if ((fr & PL011_FR_TXFF) != 0) {
-			uart->stats.tx_refill_full++;
+			PL011_COUNT(uart, tx_refill_full, 1);
 			full = true;
 			break;
 		}
@@ -95,7 +95,7 @@ bool pl011_tx_fill_polling(struct pl011 *uart, uint32_t limit, uint32_t *first_f
 		if (i < n)
 			break;
 	}
-	uart->stats.tx_fr_reads += reads;
+	PL011_COUNT(uart, tx_fr_reads, reads);
 	uart->stats.tx_bytes += done;
 	if (written != NULL)
 		*written = done;
@@ -109,7 +109,7 @@ void pl011_tx_set_level(struct pl011 *uart, uint32_t level)
 {
 	uart->tx.level = level;
 	uart->tx.poll_next = 1;
-	uart->stats.tx_trigger_changes++;
+	PL011_COUNT(uart, tx_trigger_changes, 1);
 	pl011_reg_write(uart, PL011_IFLS, pl011_ifls_value(level, uart->line.rx_level));
 }
 

@@ -119,7 +119,7 @@ static uint32_t measured_sample(struct pl011 *uart)
 	 * burst the chain's lateness already shows a dry FIFO, at the cost of a clock read. */
 	bool dry = measured->calm == 0 && (pl011_tx_read_fr(uart) & PL011_FR_TXFE) != 0;
 	if (dry)
-		uart->stats.tx_underruns++;
+		PL011_COUNT(uart, tx_underruns, 1);
 	uint64_t elapsed_us = (uint64_t)(uint32_t)(now - measured->chain_at_us) + measured->clock_step_us;
 	uint64_t elapsed_ns = elapsed_us * 1000u;
 	uint64_t crossing_ns = (uint64_t)measured->chain_frames * uart->line.frame_ns;

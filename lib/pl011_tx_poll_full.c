@@ -10,7 +10,7 @@ uint32_t pl011_tx_poll_full_refill(struct pl011 *uart, uint32_t guaranteed)
 	uint32_t first_fr = 0;
 	(void)pl011_tx_fill_polling(uart, 2u * uart->line.fifo_depth, &first_fr, &written);
 	if ((first_fr & PL011_FR_TXFE) != 0)
-		uart->stats.tx_underruns++;
+		PL011_COUNT(uart, tx_underruns, 1);
 	return written;
 }
 

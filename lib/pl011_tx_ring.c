@@ -3,9 +3,9 @@
 
 static void record_extra(struct pl011 *uart, uint32_t extra)
 {
-	uart->stats.tx_extra_chars += extra;
+	PL011_COUNT(uart, tx_extra_chars, extra);
 	uint32_t bin = extra < PL011_EXTRA_HISTOGRAM_BINS ? extra : PL011_EXTRA_HISTOGRAM_BINS - 1u;
-	uart->stats.tx_extra_histogram[bin]++;
+	PL011_COUNT_AT(uart, tx_extra_histogram, bin, 1);
 }
 
 /*
@@ -19,7 +19,7 @@ static void refill_by_strategy(struct pl011 *uart)
 	uint32_t guaranteed = depth - pl011_level_entries(depth, uart->tx.level);
 	const struct pl011_tx_strategy *strategy = uart->tx.strategy;
 	uint32_t written;
-	uart->stats.tx_refills++;
+	PL011_COUNT(uart, tx_refills, 1);
 	if (uart->tx.poll_next) {
 		uart->tx.poll_next = 0;
 		if (strategy->lost_track != NULL)
@@ -46,14 +46,14 @@ static bool refill_until_full(struct pl011 *uart, bool *limited)
 {
 	uint32_t written = 0;
 	uint32_t first_fr = 0;
-	uart->stats.tx_refills++;
+	PL011_COUNT(uart, tx_refills, 1);
 	bool full = pl011_tx_fill_polling(uart, tx_pass_limit(uart), &first_fr, &written);
 	*limited = !full && written == tx_pass_limit(uart);
 	if (written != 0)
 		uart->tx.poll_next = 1;
 	/* The stall guard's pass: bytes waited, so an empty FIFO is the line run dry. */
 	if (uart->tx.stall_pass && (first_fr & PL011_FR_TXFE) != 0)
-		uart->stats.tx_underruns++;
+		PL011_COUNT(uart, tx_underruns, 1);
 	uart->tx.stall_pass = 0;
 	return full;
 }
@@ -210,7 +210,7 @@ static void tx_watch_check(struct tx_watch *watch, struct pl011 *uart,
 	}
 	if (now - watch->since_us < watch->window_us)
 		return;
-	uart->stats.tx_stalls++;
+	PL011_COUNT(uart, tx_stalls, 1);
 	if (pl011_tx_own_or_request(uart)) {
 		uart->tx.stall_pass = 1;
 		tx_send_and_release(uart, false);
@@ -255,7 +255,7 @@ static size_t write_idle(struct pl011 *uart, const uint8_t *data, size_t len)
 		size_t pass = len < tx_pass_limit(uart) ? len : tx_pass_limit(uart);
 		pl011_rs485_before_send(uart);
 		done = pl011_tx_write_while_room(uart, data, pass, &fr, &reads);
-		uart->stats.tx_fr_reads += reads;
+		PL011_COUNT(uart, tx_fr_reads, reads);
 		uart->stats.tx_bytes += (uint32_t)done;
 		if (done != 0)
 			uart->tx.poll_next = 1;

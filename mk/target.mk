@@ -12,6 +12,9 @@ WARNINGS := -Wall -Wextra -Werror -Wshadow -Wconversion -Wstrict-prototypes -Wmi
 # -MMD -MP: each object gets a .d file listing the headers it included, read back below.
 TARGET_CFLAGS := $(BOARD_CPU_FLAGS) -std=c11 -O2 -g $(WARNINGS) -ffunction-sections \
 	-fdata-sections -MMD -MP
+## 0: the library and the examples without the optional counters (include/pl011.h)
+PL011_STATS ?=
+TARGET_CFLAGS += $(if $(PL011_STATS),-DPL011_STATS=$(PL011_STATS))
 # -mgeneral-regs-only: the driver runs in interrupt handlers, and an interrupt entry that saves
 # only the general registers must not find FP/SIMD ones changed (GCC's -O2 copies through
 # q0 on AArch64 otherwise). make analyze checks the object code (tools/check-general-regs.sh).

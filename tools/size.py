@@ -6,6 +6,8 @@ Each firmware is linked from libpl011.a built -Os -ffunction-sections -fdata-sec
 image: total flash is every allocated section with contents (readelf), the shares come from the
 linker map (each input section names the object it came from; with -ffunction-sections it also
 names the function), and the RAM of struct pl011 is the size nm gives the firmware's instance.
+Each target is built twice: as it comes, and with -DPL011_STATS=0 (library and firmwares, so
+that they agree: include/pl011.h), whose driver code and RAM are the last two columns.
 
   tools/size.py                  the table (markdown), as the README holds it
   tools/size.py --functions      also each firmware's driver functions and helpers, largest first
@@ -116,13 +118,17 @@ def strategy_problems(symbols, named):
         ["links " + symbol for symbol in sorted(forbidden & symbols)]
 
 
-def build_target(target, build, firmwares, extra_cflags=()):
+# The builds of each target: its directory's suffix, and the flags added to every compile.
+VARIANTS = [("", []), ("-nostats", ["-DPL011_STATS=0"])]
+
+
+def build_target(target, build, firmwares, extra_cflags=(), variant=VARIANTS[0]):
     """Compile the library and the firmwares for one target; return {firmware: elf path}."""
     name, prefix, cpu, link, extra = target
-    out = os.path.join(build, slug(name))
+    out = os.path.join(build, slug(name) + variant[0])
     os.makedirs(out, exist_ok=True)
     cflags = cpu + ["-std=c11", "-Os", "-ffunction-sections", "-fdata-sections", "-ffreestanding"] + \
-        WARNINGS + list(extra_cflags)
+        WARNINGS + list(extra_cflags) + variant[1]
     lib_objects = []
     for source in sorted(os.listdir(os.path.join(ROOT, "lib"))):
         if source.endswith(".c"):
@@ -228,7 +234,7 @@ def measure(target, elf):
             "divisions": sorted(symbols & set(DIVISION_HELPERS)), "symbols": symbols, **shares}
 
 
-def table(results):
+def table(results, without):
     lines = []
     for firmware, title in FIRMWARES:
         if not any(firmware in per for per in results.values()):
@@ -236,14 +242,17 @@ def table(results):
         lines.append("")
         lines.append("**%s**" % title)
         lines.append("")
-        lines.append("| target | total flash | driver code | libgcc helpers | other | RAM of `struct pl011` |")
-        lines.append("|---|---:|---:|---:|---:|---:|")
+        lines.append("| target | total flash | driver code | libgcc helpers | other | RAM of `struct pl011` "
+                     "| driver code, `PL011_STATS=0` | RAM, `PL011_STATS=0` |")
+        lines.append("|---|---:|---:|---:|---:|---:|---:|---:|")
         for target in TARGETS:
             m = results[target[0]].get(firmware)
-            if m:
-                lines.append("| %s | %s B | %s B | %s B | %s B | %s B |" % (
+            n = without[target[0]].get(firmware)
+            if m and n:
+                lines.append("| %s | %s B | %s B | %s B | %s B | %s B | %s B | %s B |" % (
                     target[0], "{:,}".format(m["flash"]), "{:,}".format(m["driver"]),
-                    "{:,}".format(m["libgcc"]), "{:,}".format(m["other"]), m["instance"]))
+                    "{:,}".format(m["libgcc"]), "{:,}".format(m["other"]), m["instance"],
+                    "{:,}".format(n["driver"]), n["instance"]))
     return "\n".join(lines[1:])
 
 
@@ -267,12 +276,16 @@ def main():
     args = parser.parse_args()
     targets = TARGETS
     firmwares = [firmware for firmware, _ in FIRMWARES]
+    builds = [(t, v) for v in VARIANTS for t in targets]
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        built = dict(zip([t[0] for t in targets],
-                         pool.map(lambda t: build_target(t, args.build, firmwares,
-                                                        args.extra_cflags.split()), targets)))
-    results = {t[0]: {fw: measure(t, elf) for fw, elf in built[t[0]].items()} for t in targets}
-    printed = table(results)
+        built = dict(zip([(t[0], v[0]) for t, v in builds],
+                         pool.map(lambda b: build_target(b[0], args.build, firmwares,
+                                                        args.extra_cflags.split(), b[1]), builds)))
+    measured = {(t[0], v[0]): {fw: measure(t, elf) for fw, elf in built[(t[0], v[0])].items()}
+                for t, v in builds}
+    results = {t[0]: measured[(t[0], VARIANTS[0][0])] for t in targets}
+    without = {t[0]: measured[(t[0], VARIANTS[1][0])] for t in targets}
+    printed = table(results, without)
     if not (args.check_divisions or args.check_readme or args.check_strategies):
         print(printed)
     failed = False
