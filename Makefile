@@ -72,6 +72,7 @@ test: ## install what is missing, then every check below: the project's test com
 analyze: ## cppcheck, clang-tidy and the freestanding check of lib/ for every board
 unit-test: ## host cmocka tests: the driver against the behavioural model
 unit-test-32: ## the same cmocka tests built with -m32 (32-bit size_t and pointers), run by qemu-i386
+stats-link-test: ## a program and a library built with different PL011_STATS fail to link (in unit-test)
 qemu-test: ## every example on every QEMU machine of every board (TEST_BOARDS= to pick)
 qemu-test-full: ## the same, with the 1 MiB echo soak on every machine (README)
 consumer-test: ## the README's ways to use the library: plain make and CMake
@@ -86,9 +87,9 @@ mutate: ## mutation score of the host tests on lib/ (MUTANTS= id patterns; docs/
 mutate-blind: ## the same for the blind mutant set (tools/mutants_blind.py), scored separately
 coverage: ## line and branch coverage of lib/ by the host tests, and the uncovered lines
 board-check: ## each board's FIFO depth, UART clock and interrupt against docs/hardware-bring-up.md and, by examples/probe, the QEMU machines
-size: ## the README's size table: polled "hi", interrupt TX + RX, everything, on five targets (tools/size.py)
+size: ## the README's size table: polled only, interrupt TX with one strategy (MEASURED) + RX, everything, on five targets (tools/size.py)
 size-readme: ## write the table make size prints into README.md
-size-check: ## README.md's size table is current; no 64-bit division helper in a polled 32-bit firmware
+size-check: ## README.md's size table is current; no 64-bit division helper in a polled 32-bit firmware; no firmware links a TX strategy it does not name (nm)
 sdcard: ## BUILD/BOARD/sdcard/: kernel.img and config.txt for a Raspberry Pi SD card
 flash: ## load and start FLASH_EXAMPLE on a board through OpenOCD (JTAG)
 deps: ## install every missing tool with apt-get (as root), or print the command

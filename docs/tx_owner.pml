@@ -1,4 +1,4 @@
-/* The TX owner word of lib/pl011_tx.c as a Promela model, checked exhaustively by SPIN. */
+/* The TX owner word of lib/pl011_tx_owner.h (and its passes in lib/pl011_tx_ring.c) as a Promela model, checked exhaustively by SPIN. */
 
 /*
  * The processes are the rows of docs/design.md's transition table: a writer thread on core 0

@@ -88,6 +88,47 @@ enum pl011_tx_mode {
 };
 
 /*
+ * Each ring mode's strategy is a constant object of its own file in lib/ (its refill and its
+ * state), so that a firmware links only the strategies it names. pl011_init names the one
+ * config.tx_mode gives, through pl011_tx_strategy_for_mode below, which the compiler resolves
+ * wherever it can prove what config.tx_mode holds at the call (-O1, -Os, -O2): a static const
+ * config, or a local one with no function call between filling it and pl011_init. GCC 12
+ * counts a call in pl011_init's own arguments too, as in pl011_init(get_uart(), &config): a
+ * local whose address is passed on may be changed by any call of the function. Then only that
+ * strategy is linked, and a POLLED config links no interrupt TX code at all. Where it cannot
+ * (a config from elsewhere, such a call, -O0 or -Og) all five are linked, as when the mode was
+ * a run-time switch; pl011_init_port with the object named links one whatever the compiler
+ * sees. pl011_init is not in the library's symbol table: a binding that cannot compile C
+ * inline functions calls pl011_init_port.
+ */
+struct pl011_tx_strategy;
+extern const struct pl011_tx_strategy pl011_tx_half_fifo;
+extern const struct pl011_tx_strategy pl011_tx_poll_full;
+extern const struct pl011_tx_strategy pl011_tx_hybrid;
+extern const struct pl011_tx_strategy pl011_tx_adaptive;
+extern const struct pl011_tx_strategy pl011_tx_measured;
+
+/* The object of a ring mode; NULL for PL011_TX_POLLED and for a value that is no mode. */
+static inline const struct pl011_tx_strategy *pl011_tx_strategy_for_mode(enum pl011_tx_mode mode)
+{
+	switch (mode) {
+	case PL011_TX_HALF_FIFO:
+		return &pl011_tx_half_fifo;
+	case PL011_TX_POLL_FULL:
+		return &pl011_tx_poll_full;
+	case PL011_TX_HYBRID:
+		return &pl011_tx_hybrid;
+	case PL011_TX_ADAPTIVE:
+		return &pl011_tx_adaptive;
+	case PL011_TX_MEASURED:
+		return &pl011_tx_measured;
+	case PL011_TX_POLLED:
+	default:
+		return NULL;
+	}
+}
+
+/*
  * How RX works (latency and CPU cost pull in opposite directions: docs/background.md).
  *  POLLED       getc/read read the FIFO directly; no RX interrupt.
  *  LOW_LATENCY  RX interrupt at 1/8 full plus receive timeout: few bytes wait in the FIFO.
@@ -298,6 +339,26 @@ struct pl011_baud {
 #define PL011_EXTRA_HISTOGRAM_BINS 33 /* 0 .. 32 characters beyond the guaranteed count */
 
 /*
+ * PL011_STATS (0 or 1, 1 when undefined): whether struct pl011 keeps every counter of struct
+ * pl011_stats. With 0 it keeps only tx_bytes (TX done and the RS-485 release compare it) and
+ * the counters the promises rest on: tx_discarded, tx_fifo_abandoned, rx_overrun, rx_framing,
+ * rx_parity, rx_break, rx_discarded. The others cost neither RAM (192 bytes, the histogram
+ * most of it) nor code, and pl011_get_stats reads them as 0; struct pl011_stats itself is the
+ * same either way. The library and every file that includes this header must agree: with 0
+ * pl011_init_port links as pl011_init_port_nostats, so a mismatch fails to link instead of sizing
+ * struct pl011 two ways.
+ */
+#ifndef PL011_STATS
+#define PL011_STATS 1
+#endif
+#if PL011_STATS != 0 && PL011_STATS != 1
+#error "PL011_STATS must be 0 or 1"
+#endif
+#if PL011_STATS == 0
+#define pl011_init_port pl011_init_port_nostats
+#endif
+
+/*
  * Counters. Each has one writer at a time, so none loses an increment: the tx_* refill and byte
  * counters are written only by the context that owns TX (docs/design.md); tx_stalls and
  * tx_timeouts by the thread that waits; irq_* by the interrupt handler; rx_* by the interrupt
@@ -333,6 +394,21 @@ struct pl011_stats {
 	uint32_t rx_pauses;           /* times the full RX ring stopped the drain (back-pressure) */
 };
 
+/* The counters struct pl011 keeps with PL011_STATS 0, X(name) each: its member there, and what
+ * pl011_get_stats copies (the one list of them). */
+#define PL011_STATS_KEPT(X)                                                                     \
+	X(tx_bytes) X(tx_discarded) X(tx_fifo_abandoned) X(rx_overrun) X(rx_framing) X(rx_parity) \
+	X(rx_break) X(rx_discarded)
+
+#if PL011_STATS == 0
+/* Same names and writers as in struct pl011_stats. */
+#define PL011_STATS_MEMBER(name) uint32_t name;
+struct pl011_stats_kept {
+	PL011_STATS_KEPT(PL011_STATS_MEMBER)
+};
+#undef PL011_STATS_MEMBER
+#endif
+
 /* The line as pl011_init programmed it: written by init only, read by everyone. */
 struct pl011_line {
 	struct pl011_baud baud;
@@ -345,33 +421,49 @@ struct pl011_line {
 	uint32_t irq_passes; /* MIS reads per handler entry at most: 4 above a 1/2 TX trigger */
 };
 
+/* ADAPTIVE's state (lib/pl011_tx_adaptive.c). */
+struct pl011_tx_adaptive {
+	uint32_t clean_refills; /* refills since the last underrun or move */
+	uint32_t patience;      /* clean refills needed before moving down */
+	uint32_t lowered;       /* the last move was down, not undone since */
+};
+
+/* MEASURED's state (lib/pl011_tx_measured.c). */
+struct pl011_tx_measured {
+	uint32_t lowered;       /* the last move was down, not undone since */
+	uint32_t chain_at_us;   /* clock when a refill last saw the FIFO full */
+	uint32_t chain_frames;  /* frames from then to the next crossing, at least */
+	uint32_t chain_open;    /* every refill since then was blind and a crossing apart */
+	uint32_t topup;         /* entries come late: poll FR after the blind part */
+	uint32_t prompt;        /* top-ups in a row that found the FIFO barely drained */
+	uint32_t clock_step_us; /* the clock's resolution, timed at init (0: no clock) */
+	uint32_t sample_wait;   /* refills until the next sample */
+	uint32_t sample_pause;  /* the pause after a burst that moved nothing */
+	uint32_t calm;          /* samples in a row that fit the next level down */
+	uint32_t calm_needed;   /* samples in a row before it moves down */
+	uint32_t headroom_ns[PL011_LEVEL_7_8 + 1]; /* trigger entries + 1, line time */
+};
+
 /* Transmit state. `owner` is the one word that contexts share (docs/design.md has its
  * transition table); every other field is read and written only by the context that owns TX. */
 struct pl011_tx {
 	struct pl011_ring ring;
-	uint32_t owner;         /* atomic: OWNED, RETRY, ARMED bits (lib/pl011_tx.c) */
+	/* The ring strategy (lib/pl011_tx_<name>.c), NULL in POLLED mode; set by init. */
+	const struct pl011_tx_strategy *strategy;
+	uint32_t owner;         /* atomic: OWNED, RETRY, ARMED bits (lib/pl011_tx_owner.h) */
 	uint32_t unowned_bytes; /* atomic: bytes panic writes sent without owning TX */
 	uint32_t beside;        /* atomic: panic writes writing beside the owner now */
-	uint32_t stall_feeding; /* atomic: the waits' stall guard feeds the FIFO (lib/pl011_tx.c) */
+	uint32_t stall_feeding; /* atomic: the waits' stall guard feeds the FIFO (lib/pl011_tx_ring.c) */
 	uint32_t panic_budget_us; /* atomic: the deadline of the panic that owns TX */
 	uint32_t level;         /* current TX trigger (enum pl011_level) */
 	uint32_t poll_next;     /* the FIFO was written outside a TX-interrupt refill */
 	uint32_t stall_pass;    /* the next polling pass is the stall guard's */
-	uint32_t clean_refills; /* ADAPTIVE: refills since the last underrun or move */
-	uint32_t patience;      /* ADAPTIVE: clean refills needed before moving down */
-	uint32_t lowered;       /* ADAPTIVE, MEASURED: the last move was down, not undone since */
-	uint32_t chain_at_us;   /* MEASURED: clock when a refill last saw the FIFO full */
-	uint32_t chain_frames;  /* MEASURED: frames from then to the next crossing, at least */
-	uint32_t chain_open;    /* MEASURED: every refill since then was blind and a crossing apart */
-	uint32_t topup;         /* MEASURED: entries come late: poll FR after the blind part */
-	uint32_t prompt;        /* MEASURED: top-ups in a row that found the FIFO barely drained */
-	uint32_t clock_step_us; /* MEASURED: the clock's resolution, timed at init (0: no clock) */
-	uint32_t sample_wait;   /* MEASURED: refills until the next sample */
-	uint32_t sample_pause;  /* MEASURED: the pause after a burst that moved nothing */
-	uint32_t calm;          /* MEASURED: samples in a row that fit the next level down */
-	uint32_t calm_needed;   /* MEASURED: samples in a row before it moves down */
-	uint32_t headroom_ns[PL011_LEVEL_7_8 + 1]; /* MEASURED: trigger entries + 1, line time */
 	uint32_t de_asserted;   /* RS-485: DE is asserted (only the owner changes it) */
+	/* The state of the strategy in use: only the one it names is ever touched. */
+	union {
+		struct pl011_tx_adaptive adaptive;
+		struct pl011_tx_measured measured;
+	} policy;
 };
 
 /* Event state (lib/pl011_events.c). */
@@ -400,7 +492,11 @@ struct pl011 {
 	struct pl011_line line;     /* init */
 	struct pl011_tx tx;         /* the TX owner (and the atomic words) */
 	struct pl011_rx rx;         /* RX producer / consumer */
+#if PL011_STATS
 	struct pl011_stats stats;   /* per-field writers: see struct pl011_stats */
+#else
+	struct pl011_stats_kept stats; /* only these (PL011_STATS above) */
+#endif
 	struct pl011_events events; /* see struct pl011_events */
 	uint32_t imsc;              /* atomic: what IMSC must hold (lib/pl011_internal.h) */
 	uint32_t state;             /* atomic: STOPPED, RUNNING, SHUTTING_DOWN */
@@ -486,7 +582,20 @@ int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, uint32_t tolerance_ppm,
  * Context: thread; not from the RX callback. The interrupt handler may run on another core
  * (or preempt it on this one) at any point of it; other calls beside it: see below.
  */
-int pl011_init(struct pl011 *uart, const struct pl011_config *config);
+int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
+		    const struct pl011_tx_strategy *strategy);
+
+/*
+ * pl011_init_port with the strategy config.tx_mode names: the one pl011_init above describes.
+ * pl011_init_port itself takes the object too, which must be config.tx_mode's (NULL for
+ * PL011_TX_POLLED), else PL011_EINVAL: calling it with the object named links that strategy
+ * alone even where the compiler cannot see the config.
+ */
+static inline int pl011_init(struct pl011 *uart, const struct pl011_config *config)
+{
+	return pl011_init_port(uart, config,
+			       config != NULL ? pl011_tx_strategy_for_mode(config->tx_mode) : NULL);
+}
 
 /*
  * Write up to len bytes. bound_us = PL011_NO_WAIT copies what fits now (ring or FIFO) and
@@ -598,7 +707,8 @@ int pl011_flush(struct pl011 *uart, uint32_t bound_us, size_t *pending);
  */
 int pl011_shutdown(struct pl011 *uart, uint32_t bound_us);
 
-/* Copy the counters. Errors: PL011_EINVAL. Context: any. */
+/* Copy the counters (with PL011_STATS 0, those not kept read 0). Errors: PL011_EINVAL.
+ * Context: any. */
 int pl011_get_stats(const struct pl011 *uart, struct pl011_stats *out);
 
 /* The divisors programmed and the rate they give. Errors: PL011_EINVAL, PL011_ESHUTDOWN. */

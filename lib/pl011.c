@@ -245,9 +245,27 @@ static void let_previous_output_finish(const struct pl011 *uart)
 static int stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *received,
 		     bool *handlers_out);
 
-int pl011_init(struct pl011 *uart, const struct pl011_config *config)
+/* Init of a running port: the counters pl011_get_stats read before the instance was cleared
+ * go back, as many as it keeps (PL011_STATS). */
+static void stats_restore(struct pl011 *uart, const struct pl011_stats *kept)
+{
+#if PL011_STATS
+	uart->stats = *kept;
+#else
+#define PL011_STATS_RESTORE(name) uart->stats.name = kept->name;
+	PL011_STATS_KEPT(PL011_STATS_RESTORE)
+#undef PL011_STATS_RESTORE
+#endif
+}
+
+int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
+		    const struct pl011_tx_strategy *strategy)
 {
 	if (uart == NULL || config == NULL)
+		return PL011_EINVAL;
+	/* The object must be the mode's, which the rest of the config is checked against. */
+	enum pl011_tx_mode mode = strategy == NULL ? PL011_TX_POLLED : strategy->mode;
+	if (config->tx_mode != mode)
 		return PL011_EINVAL;
 	struct pl011_plan plan;
 	int err = pl011_make_plan(config, &plan);
@@ -294,8 +312,9 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 	       offsetof(struct pl011, handlers_inside) - after_owner);
 	if (!was_running)
 		pl011_atomic_store(&uart->handlers_inside, 0u, __ATOMIC_SEQ_CST);
-	uart->stats = kept;
+	stats_restore(uart, &kept);
 	uart->config = *config;
+	uart->tx.strategy = strategy;
 	uart->line.baud = plan.baud;
 	uart->line.lcr_h = plan.lcr_h;
 	uart->line.cr = plan.cr;
@@ -323,7 +342,7 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 	/* Before programming, where the regime matrix proved MEASURED: the clock reads this spins
 	 * on set the clock's phase against the line, and its waiting-writer cells (the writer's
 	 * stall passes racing a late interrupt) are sensitive to that phase. */
-	pl011_tx_time_clock(uart);
+	pl011_tx_prepare(uart);
 	uart->imsc = plan.imsc; /* no other context runs yet */
 	program_uart(uart, &plan);
 	/* Last: it frees the owner word, and nothing may write the FIFO before it is programmed. */
@@ -335,13 +354,13 @@ int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 static void count_causes(struct pl011 *uart, uint32_t mis)
 {
 	if (mis & PL011_INT_RX)
-		uart->stats.irq_rx++;
+		PL011_COUNT(uart, irq_rx, 1);
 	if (mis & PL011_INT_RT)
-		uart->stats.irq_rt++;
+		PL011_COUNT(uart, irq_rt, 1);
 	if (mis & PL011_INT_ERRORS)
-		uart->stats.irq_error++;
+		PL011_COUNT(uart, irq_error, 1);
 	if (mis & PL011_INT_TX)
-		uart->stats.irq_tx++;
+		PL011_COUNT(uart, irq_tx, 1);
 }
 
 /* One pass over the causes MIS showed. */
@@ -381,7 +400,7 @@ static void service_passes(struct pl011 *uart, struct pl011_event_watch *watch)
 		if (mis == 0)
 			return;
 		if (pass == 0)
-			uart->stats.irq_entries++;
+			PL011_COUNT(uart, irq_entries, 1);
 		service_causes(uart, mis);
 		watch->mis |= mis;
 	} while (++pass < uart->line.irq_passes);
@@ -412,7 +431,15 @@ int pl011_get_stats(const struct pl011 *uart, struct pl011_stats *out)
 {
 	if (uart == NULL || out == NULL)
 		return PL011_EINVAL;
+#if PL011_STATS
 	memcpy(out, &uart->stats, sizeof *out);
+#else
+	/* The instance keeps only some (include/pl011.h): the rest read 0. */
+	memset(out, 0, sizeof *out);
+#define PL011_STATS_COPY(name) out->name = uart->stats.name;
+	PL011_STATS_KEPT(PL011_STATS_COPY)
+#undef PL011_STATS_COPY
+#endif
 	out->tx_bytes += __atomic_load_n(&uart->tx.unowned_bytes, __ATOMIC_RELAXED);
 	return 0;
 }

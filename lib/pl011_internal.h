@@ -55,7 +55,7 @@ static inline bool pl011_is_running(const struct pl011 *uart)
 
 static inline bool pl011_tx_uses_ring(const struct pl011 *uart)
 {
-	return uart->config.tx_mode != PL011_TX_POLLED;
+	return uart->tx.strategy != NULL;
 }
 
 static inline bool pl011_rx_uses_ring(const struct pl011 *uart)
@@ -125,6 +125,24 @@ static inline uint32_t pl011_ifls_value(uint32_t tx_level, uint32_t rx_level)
 	return ((tx_level - 1u) << PL011_IFLS_TXIFLSEL_SHIFT) |
 	       ((rx_level - 1u) << PL011_IFLS_RXIFLSEL_SHIFT);
 }
+
+/*
+ * Every increment of a counter that PL011_STATS 0 leaves out (include/pl011.h) is one of
+ * these: PL011_COUNT for a field, PL011_COUNT_AT for an element of one (the histogram); n and
+ * index must have no side effect. With 0 they compile to nothing, yet the field is still
+ * checked against struct pl011_stats (unevaluated), so a misspelt name fails in both builds,
+ * and uart, n and index count as used (the index evaluated, so that the analyzer sees it
+ * read). The kept counters are written plainly.
+ */
+#if PL011_STATS
+#define PL011_COUNT(uart, field, n) ((void)((uart)->stats.field += (n)))
+#define PL011_COUNT_AT(uart, field, index, n) ((void)((uart)->stats.field[index] += (n)))
+#else
+#define PL011_COUNT(uart, field, n) \
+	((void)(uart), (void)sizeof(((struct pl011_stats *)0)->field), (void)(n))
+#define PL011_COUNT_AT(uart, field, index, n) \
+	((void)(uart), (void)sizeof(((struct pl011_stats *)0)->field[0]), (void)(index), (void)(n))
+#endif
 
 /* TXFE alone is not "sent": BUSY covers the character still shifting (TRM 3.3.3, FR). */
 #define PL011_FR_DRAINED_MASK (PL011_FR_TXFE | PL011_FR_BUSY)
@@ -275,12 +293,79 @@ static inline void pl011_rs485_before_send(struct pl011 *uart)
 		pl011_rs485_assert(uart);
 }
 
-/* ---- lib/pl011_tx.c ---- */
+/* ---- TX: lib/pl011_tx.c (writes, flush, panic, stop), lib/pl011_tx_owner.h (the owner word),
+ * lib/pl011_tx_fifo.c (filling the FIFO), lib/pl011_tx_ring.c (the interrupt-driven path every
+ * ring strategy shares) and lib/pl011_tx_<strategy>.c (one refill policy each) ---- */
 
-/* Prepare the TX state for a port being started (ring, trigger, ADAPTIVE tuning). */
+/* The highest trigger ADAPTIVE and MEASURED use. Above 1/2 each interrupt carries so few
+ * characters that, under a jittery load, more interrupts mean more late ones
+ * (docs/benchmarks.md). */
+#define PL011_TX_CEILING PL011_LEVEL_1_2
+
+/*
+ * The interrupt-driven TX path (lib/pl011_tx_ring.c): what the mode-independent code calls in
+ * a ring mode, through the strategy, so that a POLLED firmware links none of it.
+ */
+struct pl011_tx_ring_ops {
+	/* pl011_write: straight to an idle FIFO, the rest queued and primed, within bound_us. */
+	size_t (*write)(struct pl011 *uart, const uint8_t *data, size_t len, uint32_t bound_us);
+	/* The TX interrupt cause: refill by the strategy, or defer to the context that owns TX. */
+	void (*service_irq)(struct pl011 *uart);
+	/* pl011_tx_wait_drained with the stall guard. */
+	int (*wait_drained)(struct pl011 *uart, uint32_t budget_us);
+	/* A panic that owns TX: the `count` ring bytes queued before it, by polling, within the
+	 * wait; false when the wait ran out first. */
+	bool (*drain_for_panic)(struct pl011 *uart, uint32_t count, struct pl011_wait *wait);
+	/* The owner: a polling pass, then let go keeping the invariant (lib/pl011_tx_owner.h); a
+	 * panic's last pass holds writers back while it runs. */
+	void (*send_pass)(struct pl011 *uart, bool panic);
+	/* After bytes were queued: make sure somebody sends them. */
+	void (*kick)(struct pl011 *uart);
+};
+
+/* A ring strategy: the refill of a TX interrupt whose cause is latched, and its state. */
+struct pl011_tx_strategy {
+	enum pl011_tx_mode mode;
+	/* Write from the ring, `guaranteed` = depth - trigger characters of room known without an
+	 * FR read (none since the cause, nobody else wrote); returns the characters written. */
+	uint32_t (*refill)(struct pl011 *uart, uint32_t guaranteed);
+	/* Optional: before the UART is programmed (MEASURED times its clock's step). */
+	void (*prepare)(struct pl011 *uart);
+	/* Optional: the state for a port being started, the trigger already set. */
+	void (*reset)(struct pl011 *uart);
+	/* Optional: pl011_set_line gave TX back at a new frame time. */
+	void (*line_changed)(struct pl011 *uart);
+	/* Optional: this refill polls instead, someone else having written the FIFO. */
+	void (*lost_track)(struct pl011 *uart);
+	const struct pl011_tx_ring_ops *ring;
+};
+
+extern const struct pl011_tx_ring_ops pl011_tx_ring_ops;
+
+/* POLL_FULL's refill, which every strategy's refill becomes when another writer voids the
+ * blind count: poll FR before every character, up to two FIFOs' worth. */
+uint32_t pl011_tx_poll_full_refill(struct pl011 *uart, uint32_t guaranteed);
+
+/* lib/pl011_tx_fifo.c, the owner only. FR read and counted. */
+uint32_t pl011_tx_read_fr(struct pl011 *uart);
+/* Write up to limit ring bytes without reading FR: only where space is guaranteed. */
+uint32_t pl011_tx_fill_blind(struct pl011 *uart, uint32_t limit);
+/* Write bytes while FR shows room (*fr: an FR value read since the last DR write; receives the
+ * last one read; *reads counts the FR reads). Fewer than n only when *fr shows TXFF. */
+size_t pl011_tx_write_while_room(struct pl011 *uart, const uint8_t *bytes, size_t n, uint32_t *fr,
+				 uint32_t *reads);
+/* Ring bytes while FR.TXFF is clear, at most limit; *first_fr (if given) receives the first FR
+ * value (an underrun shows there). Returns whether it stopped at TXFF. */
+bool pl011_tx_fill_polling(struct pl011 *uart, uint32_t limit, uint32_t *first_fr,
+			   uint32_t *written);
+/* Move the TX trigger (IFLS); the next refill polls. */
+void pl011_tx_set_level(struct pl011 *uart, uint32_t level);
+
+/* lib/pl011_tx.c. Prepare the TX state for a port being started (ring, trigger, strategy). */
 void pl011_tx_reset(struct pl011 *uart, uint32_t tx_level);
-/* MEASURED: time the clock's step, before the UART is programmed; pl011_tx_reset uses it. */
-void pl011_tx_time_clock(struct pl011 *uart);
+/* The strategy's preparation, before the UART is programmed (MEASURED times its clock's
+ * step, which pl011_tx_reset uses). */
+void pl011_tx_prepare(struct pl011 *uart);
 /* The TX interrupt cause: refill by the strategy, or defer to the context that owns TX. */
 void pl011_tx_service_irq(struct pl011 *uart);
 /* Wait for ring empty, TXFE and !BUSY; refills a stalled TX. Returns 0 or PL011_ETIMEDOUT. */

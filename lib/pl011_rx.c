@@ -69,7 +69,7 @@ static void rx_pause(struct pl011 *uart)
 {
 	if (paused_load(uart) != 0)
 		return;
-	uart->stats.rx_pauses++;
+	PL011_COUNT(uart, rx_pauses, 1);
 	pl011_imsc_update(uart, PL011_INT_RX | PL011_INT_RT, 0);
 	pl011_io_atomic_point();
 	pl011_atomic_store(&uart->rx.paused, 1, __ATOMIC_SEQ_CST);
@@ -104,7 +104,7 @@ static bool drain_fifo(struct pl011 *uart, struct pl011_ring *ring, uint32_t lim
 		if (byte < 0)
 			continue;
 		segment[filled++] = (uint8_t)byte;
-		uart->stats.rx_bytes++;
+		PL011_COUNT(uart, rx_bytes, 1);
 	}
 	pl011_ring_commit(ring, filled);
 	return full;
@@ -213,7 +213,7 @@ static size_t read_fifo(struct pl011 *uart, uint8_t *data, size_t len)
 		read_any = true;
 		if (byte >= 0) {
 			data[done++] = (uint8_t)byte;
-			uart->stats.rx_bytes++;
+			PL011_COUNT(uart, rx_bytes, 1);
 		}
 	}
 	if (read_any)
@@ -277,6 +277,6 @@ int pl011_getc(struct pl011 *uart)
 	int byte = pl011_rx_decode(uart, pl011_reg_read(uart, PL011_DR));
 	count_polled_overrun(uart);
 	if (byte >= 0)
-		uart->stats.rx_bytes++;
+		PL011_COUNT(uart, rx_bytes, 1);
 	return byte;
 }

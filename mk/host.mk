@@ -32,7 +32,11 @@ HOST_FLAGS_fuzz := $(HOST_MODEL_FLAGS) -O1 -fsanitize=fuzzer,address,undefined
 HOST_CC_m32 := $(HOST_CC)
 HOST_FLAGS_m32 := -m32 $(HOST_MODEL_FLAGS) -O1 $(WARNINGS) -fsanitize=undefined \
 	-fno-sanitize-recover=all
-HOST_FLAVOURS := asan tsan bench fuzz m32
+# nostats: the asan flavour with PL011_STATS 0 (include/pl011.h), for test_stats_off and the
+# link test below.
+HOST_CC_nostats := $(HOST_CC)
+HOST_FLAGS_nostats := $(HOST_FLAGS_asan) -DPL011_STATS=0
+HOST_FLAVOURS := asan tsan bench fuzz m32 nostats
 
 # $(call host_objs,FLAVOUR,SOURCES): the objects of SOURCES in that flavour.
 host_objs = $(patsubst %.c,$(HOST_OUT)/objects-$(1)/%.o,$(2))
@@ -42,7 +46,7 @@ host_objs = $(patsubst %.c,$(HOST_OUT)/objects-$(1)/%.o,$(2))
 define host_flavour
 HOST_FLAGS_FILE_$(1) := $(HOST_OUT)/objects-$(1)/flags.txt
 HOST_FLAGS_NOW_$(1) := $(HOST_CC_$(1)) $(HOST_FLAGS_$(1))
-ifneq ($$(filter unit-test unit-test-32 unit-test-32-quick bench bench-smoke fuzz $(HOST_OUT)/%,$$(MAKECMDGOALS)),)
+ifneq ($$(filter unit-test unit-test-32 unit-test-32-quick stats-link-test bench bench-smoke fuzz $(HOST_OUT)/%,$$(MAKECMDGOALS)),)
 $$(eval $$(call flags_file,HOST_FLAGS_FILE_$(1),HOST_FLAGS_NOW_$(1)))
 endif
 $(HOST_OUT)/objects-$(1)/%.o: %.c $$(HOST_FLAGS_FILE_$(1))
@@ -58,6 +62,34 @@ host_link = $(HOST_CC_$(1)) $(HOST_FLAGS_$(1)) $(filter %.o,$^) $(2) -o $@
 $(HOST_OUT)/test_%: $(call host_objs,asan,tests/unit/test_%.c $(DRIVER_ON_MODEL_SRCS))
 	@echo "  HOSTLD  $@"
 	$(Q)$(call host_link,asan,-lcmocka -lpthread)
+
+# Driver, model and test built with PL011_STATS 0 (the explicit rule wins over the pattern
+# above); the m32 and coverage builds compile it with the default 1, where it checks that the
+# optional counters count.
+$(HOST_OUT)/test_stats_off: $(call host_objs,nostats,tests/unit/test_stats_off.c $(DRIVER_ON_MODEL_SRCS))
+	@echo "  HOSTLD  $@"
+	$(Q)$(call host_link,nostats,-lcmocka -lpthread)
+
+# A program and a library built with different PL011_STATS must not link (pl011_init_port is
+# pl011_init_port_nostats with 0), either way round; built alike they link (so the failures are
+# the mismatch's). make unit-test runs it.
+STATS_LINK_OUT := $(HOST_OUT)/stats-link
+STATS_LINK_ON := $(call host_objs,asan,tests/link/stats_mismatch.c $(LIB_SRCS) $(MODEL_SRCS))
+STATS_LINK_OFF := $(call host_objs,nostats,tests/link/stats_mismatch.c $(LIB_SRCS) $(MODEL_SRCS))
+# $(call stats_link_mixed,OBJECTS,SYMBOL): their link must fail for want of SYMBOL.
+stats_link_mixed = if $(HOST_CC) $(HOST_FLAGS_asan) $(1) -o $(STATS_LINK_OUT)/mixed \
+	> $(STATS_LINK_OUT)/mixed.txt 2>&1; then \
+	echo "stats-link-test: linked with a library of the other PL011_STATS"; exit 1; fi; \
+	grep -q "undefined reference to .$(2)'" $(STATS_LINK_OUT)/mixed.txt || \
+	{ cat $(STATS_LINK_OUT)/mixed.txt; echo "stats-link-test: no undefined $(2)"; exit 1; }
+stats-link-test: $(STATS_LINK_ON) $(STATS_LINK_OFF)
+	$(Q)mkdir -p $(STATS_LINK_OUT)
+	$(Q)$(HOST_CC) $(HOST_FLAGS_asan) $(STATS_LINK_ON) -o $(STATS_LINK_OUT)/same-on
+	$(Q)$(HOST_CC) $(HOST_FLAGS_asan) $(STATS_LINK_OFF) -o $(STATS_LINK_OUT)/same-off
+	$(Q)$(call stats_link_mixed,$(firstword $(STATS_LINK_OFF)) $(wordlist 2,999,$(STATS_LINK_ON)),pl011_init_port_nostats)
+	$(Q)$(call stats_link_mixed,$(firstword $(STATS_LINK_ON)) $(wordlist 2,999,$(STATS_LINK_OFF)),pl011_init_port)
+	@echo "stats-link-test: a PL011_STATS mismatch fails to link, both ways"
+.PHONY: stats-link-test
 
 ## unit tests `make unit-test-32` leaves out (quick: the three slowest under qemu-i386)
 UNIT_TESTS_32_SKIP ?=
@@ -79,7 +111,7 @@ $(FUZZ_BIN): $(call host_objs,fuzz,tests/fuzz/fuzz_operations.c $(DRIVER_ON_MODE
 	@echo "  HOSTLD  $@"
 	$(Q)$(call host_link,fuzz)
 
-unit-test: $(UNIT_BINS) $(TSAN_RING)
+unit-test: $(UNIT_BINS) $(TSAN_RING) stats-link-test
 	$(Q)$(PYTHON) tests/run_unit.py $(UNIT_BINS) $(TSAN_RING)
 
 # Run under QEMU's i386 user-mode emulator (-L /: Debian's i386 libraries), everywhere the
@@ -148,5 +180,7 @@ HOST_OBJS := $(call host_objs,asan,$(UNIT_TESTS:%=tests/unit/%.c) $(DRIVER_ON_MO
 	$(call host_objs,tsan,tests/unit/test_ring_threads.c lib/pl011_ring.c) \
 	$(call host_objs,bench,tests/bench/bench.c $(DRIVER_ON_MODEL_SRCS)) \
 	$(call host_objs,fuzz,tests/fuzz/fuzz_operations.c $(DRIVER_ON_MODEL_SRCS)) \
-	$(call host_objs,m32,$(UNIT_TESTS:%=tests/unit/%.c) $(DRIVER_ON_MODEL_SRCS))
+	$(call host_objs,m32,$(UNIT_TESTS:%=tests/unit/%.c) $(DRIVER_ON_MODEL_SRCS)) \
+	$(call host_objs,nostats,tests/unit/test_stats_off.c tests/link/stats_mismatch.c \
+		$(DRIVER_ON_MODEL_SRCS))
 -include $(HOST_OBJS:.o=.d)

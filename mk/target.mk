@@ -12,6 +12,9 @@ WARNINGS := -Wall -Wextra -Werror -Wshadow -Wconversion -Wstrict-prototypes -Wmi
 # -MMD -MP: each object gets a .d file listing the headers it included, read back below.
 TARGET_CFLAGS := $(BOARD_CPU_FLAGS) -std=c11 -O2 -g $(WARNINGS) -ffunction-sections \
 	-fdata-sections -MMD -MP
+## 0: the library and the examples without the optional counters (include/pl011.h)
+PL011_STATS ?=
+TARGET_CFLAGS += $(if $(PL011_STATS),-DPL011_STATS=$(PL011_STATS))
 # -mgeneral-regs-only: the driver runs in interrupt handlers, and an interrupt entry that saves
 # only the general registers must not find FP/SIMD ones changed (GCC's -O2 copies through
 # q0 on AArch64 otherwise). make analyze checks the object code (tools/check-general-regs.sh).
@@ -91,9 +94,13 @@ size:
 	$(Q)$(PYTHON) tools/size.py --build $(BUILD)/size
 size-readme:
 	$(Q)$(PYTHON) tools/size.py --build $(BUILD)/size --write-readme
-# For make test: the README's table is what make size prints, and no polled firmware of a
-# 32-bit target links a 64-bit division helper (__aeabi_uldivmod, __udivdi3...).
+# For make test: the README's table is what make size prints, no polled firmware of a 32-bit
+# target links a 64-bit division helper (__aeabi_uldivmod, __udivdi3...), and no firmware links
+# a TX strategy it does not name or lacks one it names (nm). The rule's own test runs first,
+# and the images are checked even when it fails, so that one run shows every problem.
 size-check:
-	$(Q)$(PYTHON) tools/size.py --build $(BUILD)/size --check-readme --check-divisions
+	$(Q)status=0; $(PYTHON) tests/tools/check_size_strategies.py || status=1; \
+	$(PYTHON) tools/size.py --build $(BUILD)/size --check-readme --check-divisions \
+		--check-strategies || status=1; exit $$status
 
 -include $(TARGET_OBJS:.o=.d)

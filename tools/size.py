@@ -6,6 +6,8 @@ Each firmware is linked from libpl011.a built -Os -ffunction-sections -fdata-sec
 image: total flash is every allocated section with contents (readelf), the shares come from the
 linker map (each input section names the object it came from; with -ffunction-sections it also
 names the function), and the RAM of struct pl011 is the size nm gives the firmware's instance.
+Each target is built twice: as it comes, and with -DPL011_STATS=0 (library and firmwares, so
+that they agree: include/pl011.h), whose driver code and RAM are the last two columns.
 
   tools/size.py                  the table (markdown), as the README holds it
   tools/size.py --functions      also each firmware's driver functions and helpers, largest first
@@ -16,6 +18,8 @@ names the function), and the RAM of struct pl011 is the size nm gives the firmwa
   tools/size.py --write-readme   put the table printed into README.md
   tools/size.py --check-divisions  fail if the polled firmware of a 32-bit target links a
                                  64-bit division helper (nm of the image)
+  tools/size.py --check-strategies  fail if a firmware links a TX strategy it does not name, or
+                                 lacks one it names (nm of every image on every target)
 """
 import argparse
 import concurrent.futures
@@ -44,13 +48,22 @@ TARGETS = [
     ("AArch64", "aarch64-linux-gnu-", ["-mcpu=cortex-a53"] + AARCH64_FLAGS, AARCH64_LINK, []),
 ]
 FIRMWARES = [
-    ("polled_hi", 'polled console "hi"'),
-    ("irq_measured_rx", "interrupt TX (MEASURED) + interrupt RX"),
-    ("everything", "everything"),
+    ("polled_hi", 'polled only: console "hi"'),
+    ("irq_measured_rx", "interrupt TX with one strategy (MEASURED) + interrupt RX"),
+    ("everything", "everything: every function, every TX strategy and RX mode"),
 ]
 # libgcc's 64-bit division and modulo: the helpers a polled build must not need.
 DIVISION_HELPERS = ("__aeabi_uldivmod", "__aeabi_ldivmod", "__udivdi3", "__divdi3", "__umoddi3",
                     "__moddi3", "__udivmoddi4", "__divmoddi4")
+# The TX strategies as lib/ spells them: each is a const object pl011_tx_<name> whose refill is
+# pl011_tx_<name>_refill, and all share the interrupt mechanism of lib/pl011_tx_ring.c (the object
+# pl011_tx_ring_ops and functions pl011_tx_ring_*). Polled mode is no object (a zeroed tx_mode).
+STRATEGIES = ("half_fifo", "poll_full", "hybrid", "adaptive", "measured")
+RING_OPS = "pl011_tx_ring_ops"
+RING_PREFIX = "pl011_tx_ring_"
+# The mechanism polls with POLL_FULL's refill when another writer filled the FIFO, so any
+# interrupt firmware may link that refill; POLL_FULL's object only if it names it.
+SHARED_REFILL = "poll_full"
 README_BEGIN = "<!-- size table: tools/size.py (make size) -->"
 README_END = "<!-- end of size table -->"
 
@@ -66,13 +79,56 @@ def run(command):
     return result.stdout
 
 
-def build_target(target, build, firmwares, extra_cflags=()):
+def image_symbols(nm_output):
+    """The symbols nm lists as defined in an image (address, type, name); undefined ones have no
+    address: a weak reference nothing defines is not linked code."""
+    return set(fields[2] for fields in (line.split() for line in nm_output.splitlines())
+               if len(fields) == 3)
+
+
+def named_strategies(source):
+    """The strategies a firmware's C source names, as PL011_TX_<NAME> or pl011_tx_<name>, outside
+    comments; sorted in the order of STRATEGIES."""
+    code = re.sub(r"/\*.*?\*/|//[^\n]*", " ", source, flags=re.S)
+    return tuple(s for s in STRATEGIES
+                 if re.search(r"\b(PL011_TX_%s|pl011_tx_%s)\b" % (s.upper(), s), code))
+
+
+def strategy_problems(symbols, named):
+    """What an image's symbols break for a firmware that names the strategies `named`: each
+    strategy named must be linked, object and refill, with the ring mechanism's object (so that a
+    rename fails rather than passing unseen); one not named must not be (but POLL_FULL's refill may,
+    in an interrupt firmware); a firmware naming none links nothing of the ring mechanism.
+    Returns sorted lines, "missing <symbol>" or "links <symbol>"; none when it holds."""
+    required = set()
+    forbidden = set()
+    for strategy in STRATEGIES:
+        pair = {"pl011_tx_" + strategy, "pl011_tx_%s_refill" % strategy}
+        if strategy in named:
+            required |= pair
+        elif named and strategy == SHARED_REFILL:
+            forbidden.add("pl011_tx_" + strategy)
+        else:
+            forbidden |= pair
+    if named:
+        required.add(RING_OPS)
+    else:
+        forbidden |= set(symbol for symbol in symbols if symbol.startswith(RING_PREFIX))
+    return ["missing " + symbol for symbol in sorted(required - symbols)] + \
+        ["links " + symbol for symbol in sorted(forbidden & symbols)]
+
+
+# The builds of each target: its directory's suffix, and the flags added to every compile.
+VARIANTS = [("", []), ("-nostats", ["-DPL011_STATS=0"])]
+
+
+def build_target(target, build, firmwares, extra_cflags=(), variant=VARIANTS[0]):
     """Compile the library and the firmwares for one target; return {firmware: elf path}."""
     name, prefix, cpu, link, extra = target
-    out = os.path.join(build, slug(name))
+    out = os.path.join(build, slug(name) + variant[0])
     os.makedirs(out, exist_ok=True)
     cflags = cpu + ["-std=c11", "-Os", "-ffunction-sections", "-fdata-sections", "-ffreestanding"] + \
-        WARNINGS + list(extra_cflags)
+        WARNINGS + list(extra_cflags) + variant[1]
     lib_objects = []
     for source in sorted(os.listdir(os.path.join(ROOT, "lib"))):
         if source.endswith(".c"):
@@ -172,13 +228,13 @@ def measure(target, elf):
         member = re.search(r"\(([^)]*)\)$", path)
         functions.append((size, kind, re.sub(r"^\.(text|rodata|data)\.", "", section),
                           member.group(1) if member else os.path.basename(path)))
-    symbols = set(line.split()[-1] for line in run([prefix + "nm", elf]).splitlines() if line.split())
+    symbols = image_symbols(run([prefix + "nm", elf]))
     return {"flash": flash_bytes(prefix, elf), "instance": instance_bytes(prefix, elf),
             "functions": sorted(functions, reverse=True),
-            "divisions": sorted(symbols & set(DIVISION_HELPERS)), **shares}
+            "divisions": sorted(symbols & set(DIVISION_HELPERS)), "symbols": symbols, **shares}
 
 
-def table(results):
+def table(results, without):
     lines = []
     for firmware, title in FIRMWARES:
         if not any(firmware in per for per in results.values()):
@@ -186,14 +242,17 @@ def table(results):
         lines.append("")
         lines.append("**%s**" % title)
         lines.append("")
-        lines.append("| target | total flash | driver code | libgcc helpers | other | RAM of `struct pl011` |")
-        lines.append("|---|---:|---:|---:|---:|---:|")
+        lines.append("| target | total flash | driver code | libgcc helpers | other | RAM of `struct pl011` "
+                     "| driver code, `PL011_STATS=0` | RAM, `PL011_STATS=0` |")
+        lines.append("|---|---:|---:|---:|---:|---:|---:|---:|")
         for target in TARGETS:
             m = results[target[0]].get(firmware)
-            if m:
-                lines.append("| %s | %s B | %s B | %s B | %s B | %s B |" % (
+            n = without[target[0]].get(firmware)
+            if m and n:
+                lines.append("| %s | %s B | %s B | %s B | %s B | %s B | %s B | %s B |" % (
                     target[0], "{:,}".format(m["flash"]), "{:,}".format(m["driver"]),
-                    "{:,}".format(m["libgcc"]), "{:,}".format(m["other"]), m["instance"]))
+                    "{:,}".format(m["libgcc"]), "{:,}".format(m["other"]), m["instance"],
+                    "{:,}".format(n["driver"]), n["instance"]))
     return "\n".join(lines[1:])
 
 
@@ -213,16 +272,21 @@ def main():
     parser.add_argument("--check-readme", action="store_true")
     parser.add_argument("--write-readme", action="store_true")
     parser.add_argument("--check-divisions", action="store_true")
+    parser.add_argument("--check-strategies", action="store_true")
     args = parser.parse_args()
     targets = TARGETS
     firmwares = [firmware for firmware, _ in FIRMWARES]
+    builds = [(t, v) for v in VARIANTS for t in targets]
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        built = dict(zip([t[0] for t in targets],
-                         pool.map(lambda t: build_target(t, args.build, firmwares,
-                                                        args.extra_cflags.split()), targets)))
-    results = {t[0]: {fw: measure(t, elf) for fw, elf in built[t[0]].items()} for t in targets}
-    printed = table(results)
-    if not (args.check_divisions or args.check_readme):
+        built = dict(zip([(t[0], v[0]) for t, v in builds],
+                         pool.map(lambda b: build_target(b[0], args.build, firmwares,
+                                                        args.extra_cflags.split(), b[1]), builds)))
+    measured = {(t[0], v[0]): {fw: measure(t, elf) for fw, elf in built[(t[0], v[0])].items()}
+                for t, v in builds}
+    results = {t[0]: measured[(t[0], VARIANTS[0][0])] for t in targets}
+    without = {t[0]: measured[(t[0], VARIANTS[1][0])] for t in targets}
+    printed = table(results, without)
+    if not (args.check_divisions or args.check_readme or args.check_strategies):
         print(printed)
     failed = False
     if args.check_divisions:
@@ -233,6 +297,19 @@ def main():
             print("%s %s polled firmware: %s" % ("FAIL" if found else "ok  ", target[0],
                   "links " + " ".join(found) if found else "no 64-bit division helper"))
             failed = failed or bool(found)
+    if args.check_strategies:
+        for firmware, _ in FIRMWARES:
+            with open(os.path.join(ROOT, "tests", "size", firmware + ".c")) as handle:
+                named = named_strategies(handle.read())
+            for target in targets:
+                problems = strategy_problems(results[target[0]][firmware]["symbols"], named)
+                for problem in problems:
+                    print("FAIL %s %s: %s" % (firmware, target[0], problem))
+                if not problems:
+                    print("ok   %s %s: %s" % (firmware, target[0], (
+                        "names " + " ".join(named) + ", links them and no other strategy")
+                        if named else "names no strategy, links none nor the ring mechanism"))
+                failed = failed or bool(problems)
     if args.functions:
         for target in targets:
             for firmware, title in FIRMWARES:

@@ -54,7 +54,10 @@ __attribute__((naked, section(".text.board_reset"))) void board_reset(void)
 	__asm__ volatile("cpsid i\n\t"
 			 "ldr r0, =__stack_top\n\t"
 			 "mov sp, r0\n\t"
-			 "b board_runtime_start\n\t"
+			 /* Not "b": its Thumb-1 encoding reaches 2 KiB, and the linker may place
+			  * board_runtime_start further (the RP2040's smp example did). */
+			 "ldr r0, =board_runtime_start\n\t"
+			 "bx r0\n\t"
 			 ".ltorg");
 }
 

@@ -26,12 +26,15 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Each bad config must give `expected` and leave the model untouched (no register access). */
-static void expect_refused(const struct pl011_config *config, int expected, const char *what)
+/* Each bad config (or strategy object, for pl011_init_port) must give `expected` and leave the
+ * model untouched (no register access). */
+static void expect_port_refused(const struct pl011_config *config,
+				const struct pl011_tx_strategy *strategy, int expected,
+				const char *what)
 {
 	uint64_t before = pl011_model_counters(h.model)->total_reads +
 			  pl011_model_counters(h.model)->total_writes;
-	int err = pl011_init(&h.uart, config);
+	int err = pl011_init_port(&h.uart, config, strategy);
 	uint64_t after = pl011_model_counters(h.model)->total_reads +
 			 pl011_model_counters(h.model)->total_writes;
 	if (err != expected)
@@ -40,6 +43,12 @@ static void expect_refused(const struct pl011_config *config, int expected, cons
 	if (after != before)
 		fail_msg("%s: refused config still touched %llu registers", what,
 			 (unsigned long long)(after - before));
+}
+
+/* pl011_init: pl011_init_port with the object config->tx_mode names. */
+static void expect_refused(const struct pl011_config *config, int expected, const char *what)
+{
+	expect_port_refused(config, pl011_tx_strategy_for_mode(config->tx_mode), expected, what);
 }
 
 static void test_config_every_bad_field_is_refused(void **state)
@@ -85,6 +94,40 @@ static void test_config_every_bad_field_is_refused(void **state)
 #undef REFUSE
 	assert_int_equal(pl011_init(NULL, &h.config), PL011_EINVAL);
 	assert_int_equal(pl011_init(&h.uart, NULL), PL011_EINVAL);
+}
+
+/* include/pl011.h: pl011_init_port's object "must be config.tx_mode's (NULL for
+ * PL011_TX_POLLED), else PL011_EINVAL", and a refused call touches nothing, on a running port
+ * too: it keeps running in its own mode. */
+static void test_init_port_object_must_be_the_modes_else_einval(void **state)
+{
+	(void)state;
+	struct pl011_config c = h.config;
+	expect_port_refused(&c, &pl011_tx_hybrid, PL011_EINVAL, "POLLED with HYBRID's object");
+	c.tx_mode = PL011_TX_HYBRID;
+	expect_port_refused(&c, NULL, PL011_EINVAL, "HYBRID without an object");
+	expect_port_refused(&c, &pl011_tx_measured, PL011_EINVAL, "HYBRID with MEASURED's object");
+	c.tx_mode = PL011_TX_MEASURED;
+	expect_port_refused(&c, &pl011_tx_half_fifo, PL011_EINVAL,
+			    "MEASURED with HALF_FIFO's object");
+
+	/* The mode's own object starts the port; a mismatched one leaves it running in it. */
+	c.tx_mode = PL011_TX_HYBRID;
+	assert_int_equal(pl011_init_port(&h.uart, &c, &pl011_tx_hybrid), 0);
+	harness_route_irq(&h);
+	struct pl011_config polled = h.config;
+	expect_port_refused(&polled, &pl011_tx_hybrid, PL011_EINVAL,
+			    "running: POLLED with HYBRID's");
+	expect_port_refused(&c, &pl011_tx_poll_full, PL011_EINVAL,
+			    "running: HYBRID with POLL_FULL's");
+	/* More than a FIFO: the rest goes through the ring and the TX interrupt, as HYBRID's. */
+	uint8_t bytes[200];
+	harness_fill_random(bytes, sizeof bytes, 25u);
+	assert_int_equal(pl011_write(&h.uart, bytes, sizeof bytes, PL011_WAIT_AUTO), sizeof bytes);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	assert_int_equal(pl011_model_wire_len(h.model), sizeof bytes);
+	assert_true(pl011_model_counters(h.model)->irq_dispatches > 0);
+	assert_int_equal(pl011_init_port(&h.uart, &polled, NULL), 0);
 }
 
 static void test_config_refused_reinit_keeps_the_running_port(void **state)
@@ -195,6 +238,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_config_every_bad_field_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_config_refused_reinit_keeps_the_running_port, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_init_port_object_must_be_the_modes_else_einval, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_config_unstarted_instance_refuses_io, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_config_null_arguments, setup, teardown),

@@ -172,15 +172,40 @@ static void test_measured_raises_within_the_floor_pause_and_doubles_its_patience
 		assert_true(line.switched);
 		print_message("%llu us: switch at refill %u, raised at %u, calm_needed %u\n",
 			      (unsigned long long)(lates_ns[k] / 1000u), line.refills_at_switch,
-			      raised_at, h.uart.tx.calm_needed);
+			      raised_at, h.uart.tx.policy.measured.calm_needed);
 		if (raised_at == 0 || raised_at - line.refills_at_switch > FLOOR_PAUSE + 2u)
 			fail_msg("raised %u refills after the switch (at most %u)",
 				 raised_at - line.refills_at_switch, FLOOR_PAUSE + 2u);
-		assert_int_equal(h.uart.tx.calm_needed, 2u * CALM_SAMPLES);
+		assert_int_equal(h.uart.tx.policy.measured.calm_needed, 2u * CALM_SAMPLES);
 		/* Either is more than 1/4 can take with the margin: back at 1/2, and it stays. */
 		assert_int_equal(ifls_tx_code(), PL011_LEVEL_1_2 - 1u);
 		harness_teardown(&h);
 	}
+}
+
+/* docs/design.md: pl011_set_line "gives TX back (MEASURED's headroom table, which is in line
+ * time, is rebuilt for the new frame)". Started at 3 Mbaud (1/2's headroom 9 frames, 30 us) and
+ * switched to 115,200 before a byte is sent, under a constant 25 us: the judge needs 37.5 us,
+ * which 1/8's three frames at the new rate (260 us) cover, so it lowers after CALM_SAMPLES
+ * samples in a row; a table left at 3 Mbaud would find even 1/2 too low and never lower. */
+static void test_measured_headroom_is_rebuilt_for_the_new_frame_after_set_line(void **state)
+{
+	(void)state;
+	memset(&line, 0, sizeof line);
+	line.calm_ns = 25000u;
+	line_start();
+	struct pl011_line_config slow = {.baud = 115200u, .data_bits = 8, .stop_bits = 1,
+					 .parity = PL011_PARITY_NONE};
+	assert_int_equal(pl011_set_line(&h.uart, &slow, PL011_WAIT_AUTO), 0);
+	uint32_t first = 0;
+	(void)line_send(8192u, &first);
+	print_message("115,200 after 3 Mbaud, 25 us: first lowering at refill %u, IFLS TX code %u\n",
+		      first, ifls_tx_code());
+	if (first < CALM_SAMPLES || first > CALM_SAMPLES + 4u)
+		fail_msg("first lowering at refill %u, %u expected (+4)", first, CALM_SAMPLES);
+	assert_int_equal(ifls_tx_code(), PL011_LEVEL_1_8 - 1u);
+	assert_int_equal(pl011_model_counters(h.model)->underruns, 0);
+	harness_teardown(&h);
 }
 
 /* A clock that wraps at 2^32 us 4 ms into the run, during the first burst: the samples across
@@ -215,7 +240,7 @@ static void test_measured_leaves_a_level_that_runs_dry_whatever_the_clock_says(v
 	(void)line_send(TEST_BYTES, &first);
 	uint64_t underruns = pl011_model_counters(h.model)->underruns;
 	print_message("slow clock: %llu underruns, driver saw %u, calm_needed %u\n",
-		      (unsigned long long)underruns, h.uart.stats.tx_underruns, h.uart.tx.calm_needed);
+		      (unsigned long long)underruns, h.uart.stats.tx_underruns, h.uart.tx.policy.measured.calm_needed);
 	if (h.uart.stats.tx_underruns == 0 || underruns > 200u)
 		fail_msg("slow clock: %llu underruns on the line, %u seen by the driver",
 			 (unsigned long long)underruns, h.uart.stats.tx_underruns);
@@ -306,10 +331,10 @@ static void test_measured_doubles_its_patience_only_when_it_leaves_a_lowered_lev
 	uint32_t first = 0;
 	uint32_t changes = line_send(TEST_BYTES, &first);
 	print_message("start at 1/4, 13 us: first raise at refill %u, %u changes, calm_needed %u\n",
-		      first, changes, h.uart.tx.calm_needed);
+		      first, changes, h.uart.tx.policy.measured.calm_needed);
 	assert_true(changes >= 1u);
 	assert_true(ifls_tx_code() > PL011_LEVEL_1_4 - 1u);
-	assert_int_equal(h.uart.tx.calm_needed, CALM_SAMPLES);
+	assert_int_equal(h.uart.tx.policy.measured.calm_needed, CALM_SAMPLES);
 	harness_teardown(&h);
 }
 
@@ -478,6 +503,7 @@ int main(void)
 		HARNESS_TEST(test_measured_lowers_after_calm_samples_in_a_row, &h),
 		HARNESS_TEST(test_measured_raises_within_the_floor_pause_and_doubles_its_patience, &h),
 		HARNESS_TEST(test_measured_times_across_the_clock_wrap, &h),
+		HARNESS_TEST(test_measured_headroom_is_rebuilt_for_the_new_frame_after_set_line, &h),
 		HARNESS_TEST(test_measured_leaves_a_level_that_runs_dry_whatever_the_clock_says, &h),
 		HARNESS_TEST(test_measured_lowers_only_after_calm_samples_that_come_in_a_row, &h),
 		HARNESS_TEST(test_measured_doubles_its_patience_only_when_it_leaves_a_lowered_level,

@@ -1,0 +1,115 @@
+/* Filling the TX FIFO from the ring, for the owner: blind, polling FR, and the trigger level. */
+#include "pl011_tx_owner.h"
+
+uint32_t pl011_tx_read_fr(struct pl011 *uart)
+{
+	PL011_COUNT(uart, tx_fr_reads, 1);
+	return pl011_reg_read(uart, PL011_FR);
+}
+
+uint32_t pl011_tx_fill_blind(struct pl011 *uart, uint32_t limit)
+{
+	uint32_t done = 0;
+	while (done < limit) {
+		const uint8_t *segment;
+		size_t n = pl011_ring_peek(&uart->tx.ring, &segment);
+		if (n == 0)
+			break;
+		if (n > limit - done)
+			n = limit - done;
+		n = pl011_tx_burst_allowed(uart, n);
+		if (n == 0)
+			break;
+		/* No DE assert here: blind writes come only from a latched TX interrupt, which
+		 * needs TXIM armed, which a polling pass armed after its bytes asserted DE; DE goes
+		 * off only with the ring empty and TXIM masked. */
+		pl011_reg_write_bytes(uart, PL011_DR, segment, n);
+		pl011_ring_skip(&uart->tx.ring, n);
+		done += (uint32_t)n;
+	}
+	uart->stats.tx_bytes += done;
+	return done;
+}
+
+/*
+ * Write bytes while FR shows room. *fr holds an FR value read since the last DR write and
+ * receives the last one read; *reads counts the FR reads. Returns how many were written:
+ * fewer than n only when *fr shows TXFF. The loop keeps both addresses in registers: per
+ * character a load, a store and the FR read that allows the next.
+ */
+size_t pl011_tx_write_while_room(struct pl011 *uart, const uint8_t *bytes, size_t n, uint32_t *fr,
+				 uint32_t *reads)
+{
+	uintptr_t base = uart->config.base;
+	uint32_t value = *fr;
+	size_t i = 0;
+	size_t burst_end = pl011_tx_burst_allowed(uart, n);
+	while ((value & PL011_FR_TXFF) == 0 && i < burst_end) {
+		pl011_io_write(base + PL011_DR, bytes[i]);
+		if (++i == n)
+			break;
+		value = pl011_io_read(base + PL011_FR);
+		if (i == burst_end)
+			burst_end += pl011_tx_burst_allowed(uart, n - i);
+	}
+	*fr = value;
+	*reads += (uint32_t)(i == n ? n - 1u : i);
+	return i;
+}
+
+/*
+ * Write ring bytes while FR.TXFF is clear, at most limit. *first_fr (if given) receives the
+ * first FR value, which tells whether the FIFO had run dry (an underrun). Returns whether the
+ * refill stopped at TXFF, i.e. saw the FIFO full.
+ */
+bool pl011_tx_fill_polling(struct pl011 *uart, uint32_t limit, uint32_t *first_fr,
+			   uint32_t *written)
+{
+	uint32_t done = 0;
+	uint32_t reads = 0;
+	bool full = false;
+	while (done < limit) {
+		const uint8_t *segment;
+		size_t n = pl011_ring_peek(&uart->tx.ring, &segment);
+		if (n == 0)
+			break;
+		if (n > limit - done)
+			n = limit - done;
+		/* Where the bytes are known, not earlier: a writer may queue them after any
+		 * earlier look at the ring. */
+		pl011_rs485_before_send(uart);
+		uint32_t fr = pl011_reg_read(uart, PL011_FR);
+		reads++;
+		if (first_fr != NULL && done == 0)
+			*first_fr = fr;
+		size_t i = pl011_tx_write_while_room(uart, segment, n, &fr, &reads);
+		pl011_ring_skip(&uart->tx.ring, i);
+		done += (uint32_t)i;
+		if ((fr & PL011_FR_TXFF) != 0) {
+			PL011_COUNT(uart, tx_refill_full, 1);
+			full = true;
+			break;
+		}
+		/* Room, yet the burst stopped: a panic writes beside us (pl011_tx_burst_allowed). Looping
+		 * until it leaves spun for ever where it is the context we preempted. */
+		if (i < n)
+			break;
+	}
+	PL011_COUNT(uart, tx_fr_reads, reads);
+	uart->stats.tx_bytes += done;
+	if (written != NULL)
+		*written = done;
+	return full;
+}
+
+/* A TXIS still latched from the old trigger may be serviced with the FIFO above the new one,
+ * where the blind count would overflow (the model caught exactly that when lowering 3/4 to
+ * 1/2): the next refill polls. */
+void pl011_tx_set_level(struct pl011 *uart, uint32_t level)
+{
+	uart->tx.level = level;
+	uart->tx.poll_next = 1;
+	PL011_COUNT(uart, tx_trigger_changes, 1);
+	pl011_reg_write(uart, PL011_IFLS, pl011_ifls_value(level, uart->line.rx_level));
+}
+

@@ -1,0 +1,125 @@
+/* The TX owner word: who may write the FIFO, and the "sure to come" invariant releases keep. */
+#ifndef PL011_TX_OWNER_H
+#define PL011_TX_OWNER_H
+
+#include "pl011_internal.h"
+
+/*
+ * TX ownership: one atomic word, uart->tx.owner (docs/design.md has the transition table).
+ *  OWNED  one context moves bytes to the FIFO (ring modes) or writes it (polled mode); it alone
+ *         consumes the ring, writes IMSC, IFLS and the tx fields, and counts TX statistics.
+ *  RETRY  set by a context that found TX owned and needs the owner to send once more: the
+ *         owner cannot let go until it has cleared RETRY and made a polling pass.
+ *  ARMED  TXIM is unmasked (changed only by the owner, after writing IMSC): when it is set and
+ *         nobody owns TX, the TX interrupt is sure to come and will take the ring.
+ *  PANIC  the owner is a panic write in its last pass: writers queue nothing new until it
+ *         lets go, so that the pass (and the panic) ends however fast they would queue.
+ *  STOPPED  shutdown has taken TX for good (with OWNED): panics are refused from then on.
+ *  PANIC_OWNER  the owner is a panic write: another panic waits for it within its deadline.
+ *  PANIC_WAITS  (ring modes) a panic waits for TX: an owner that stops at its pass limit
+ *         (a line as fast as the CPU) lets go and waits for it to take TX before asking again.
+ *  bits 8-15  the owner's core + 1 (config.core_id), 0 when not known: a panic that finds its
+ *         own core owning TX has preempted that owner and need not wait for it.
+ * In POLLED mode RETRY is a panic's request instead: the polled writer stops at the next byte
+ * and nobody but a panic takes TX while it is set.
+ * Invariant on every release: the ring is empty and TXIM masked, or the TX interrupt is sure
+ * to come: its cause was latched and not cleared since, or the FIFO was seen full (above any
+ * trigger) after it was last written, so draining it must pass the trigger (TRM 2.8: TXIS is
+ * raised on that transition, never by a low level alone).
+ */
+#define TX_OWNED 1u
+#define TX_RETRY 2u
+#define TX_ARMED 4u
+#define TX_PANIC 8u
+#define TX_STOPPED 16u
+#define TX_PANIC_OWNER 32u /* the owner is a panic write (another panic waits for it) */
+#define TX_PANIC_WAITS 64u /* a panic waits for TX (ring modes) */
+#define TX_CORE_SHIFT 8u
+#define TX_CORE_MASK (0xFFu << TX_CORE_SHIFT)
+/* What a release clears besides OWNED. */
+#define TX_OWNER_BITS (TX_OWNED | TX_PANIC | TX_PANIC_OWNER | TX_CORE_MASK)
+
+/* ---- the owner word ---- */
+
+static inline uint32_t pl011_tx_owner_load(const struct pl011 *uart)
+{
+	pl011_io_atomic_point();
+	return pl011_atomic_load(&uart->tx.owner, __ATOMIC_SEQ_CST);
+}
+
+/* Compare and swap; on failure *expected receives the word as it is now. */
+static inline bool pl011_tx_owner_swap(struct pl011 *uart, uint32_t *expected, uint32_t desired)
+{
+	pl011_io_atomic_point();
+	return __atomic_compare_exchange_n(&uart->tx.owner, expected, desired, false,
+					   __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * After every successful take of TX: the mirror of the barrier before each release, so that
+ * our FR reads and DR writes as the new owner reach the UART after the swap that gave us TX,
+ * as every observer sees them (lib/pl011_io.h). Returns true, for the caller's return.
+ * It is also the fence between the swap and our loads of the ring's head, which tx_kick's
+ * fence pairs with (review S3). A writer that saw ARMED and nobody owning returns, counting on
+ * the interrupt's owner to see its head store; in C11 that needs seq_cst fences on both sides
+ * (C11 7.17.4p6 [C++ atomics.fences]: writer's store, fence X; our fence Y after the swap, then
+ * the load; X precedes Y in the total order because the writer's load of the word precedes our
+ * swap, so the load sees the store). A seq_cst swap alone does not order our later acquire
+ * loads: Armv8.3's LDAPR (RCpc, FEAT_LRCPC; Arm ARM B2.3, Load-AcquirePC) may be satisfied
+ * before an earlier store-release to another address, where LDAR (RCsc) may not, and a
+ * compiler may emit LDAPR for an acquire load. pl011_io_barrier is a DMB SY (a full barrier
+ * for every access type and observer) wherever there are two cores, and the C11 fence
+ * elsewhere, so one call covers both.
+ */
+static inline bool pl011_tx_acquired(void)
+{
+	pl011_io_barrier();
+	return true;
+}
+
+/* Whether a panic writes beside the owner now (pl011_tx_burst_allowed then allows nothing). */
+static inline bool pl011_tx_beside_present(const struct pl011 *uart)
+{
+	pl011_io_atomic_point();
+	return __atomic_load_n(&uart->tx.beside, __ATOMIC_SEQ_CST) != 0;
+}
+
+/* Whether shutdown, its wait for us run out, marked TX taken for good: an owner then lets go
+ * after its pass, so that shutdown takes the ring and counts as discarded exactly what was not
+ * sent. */
+static inline bool pl011_tx_stopped(const struct pl011 *uart)
+{
+	return (pl011_tx_owner_load(uart) & TX_STOPPED) != 0;
+}
+
+/* Whether the owner must stop: a panic writes beside it, or shutdown waits to take TX. */
+static inline bool pl011_tx_must_pause(const struct pl011 *uart)
+{
+	return pl011_tx_beside_present(uart) || pl011_tx_stopped(uart);
+}
+
+/* Whether a panic on another core asks the polled writer for TX. */
+static inline bool pl011_tx_panic_asks(const struct pl011 *uart)
+{
+	return !pl011_tx_uses_ring(uart) && (pl011_tx_owner_load(uart) & TX_RETRY) != 0;
+}
+
+/* Whether a panic owns TX (writers then queue nothing new). */
+static inline bool pl011_tx_panic_owns(const struct pl011 *uart)
+{
+	return (pl011_tx_owner_load(uart) & TX_PANIC) != 0;
+}
+
+/* The transitions (lib/pl011_tx_owner.c, where each says why it is ordered as it is). */
+uint32_t pl011_tx_owner_claim(const struct pl011 *uart);
+bool pl011_tx_try_own_with(struct pl011 *uart, uint32_t claim);
+bool pl011_tx_try_own(struct pl011 *uart);
+bool pl011_tx_own_or_request(struct pl011 *uart);
+bool pl011_tx_release(struct pl011 *uart);
+void pl011_tx_arm(struct pl011 *uart, bool armed);
+void pl011_tx_disarmed(struct pl011 *uart);
+void pl011_tx_release_polled(struct pl011 *uart);
+bool pl011_tx_take_when_free(struct pl011 *uart, uint32_t claim, struct pl011_wait *wait);
+uint32_t pl011_tx_burst_allowed(struct pl011 *uart, size_t want);
+
+#endif
