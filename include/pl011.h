@@ -344,9 +344,11 @@ struct pl011_baud {
  * the counters the promises rest on: tx_discarded, tx_fifo_abandoned, rx_overrun, rx_framing,
  * rx_parity, rx_break, rx_discarded. The others cost neither RAM (192 bytes, the histogram
  * most of it) nor code, and pl011_get_stats reads them as 0; struct pl011_stats itself is the
- * same either way. The library and every file that includes this header must agree: with 0
- * pl011_init_port links as pl011_init_port_nostats, so a mismatch fails to link instead of sizing
- * struct pl011 two ways.
+ * same either way. The library and every file that includes this header must agree. With 0
+ * pl011_init_port links as pl011_init_port_nostats, so a file calling pl011_init with the other
+ * setting than the library fails to link; a file that only defines or sizes struct pl011 is not
+ * checked (nothing of the library is referenced there): define the instance in the file that
+ * calls pl011_init, or build every file with one setting.
  */
 #ifndef PL011_STATS
 #define PL011_STATS 1
