@@ -9,9 +9,9 @@
 #include "pl011_ring.h"
 
 #define PL011_VERSION_MAJOR 0
-#define PL011_VERSION_MINOR 1
+#define PL011_VERSION_MINOR 2
 #define PL011_VERSION_PATCH 0
-#define PL011_VERSION_STRING "0.1.0"
+#define PL011_VERSION_STRING "0.2.0"
 
 /*
  * Errors are negative; success is 0 or a count. Every function that fails leaves the instance
@@ -281,6 +281,8 @@ struct pl011_rs485 {
 	uint32_t delay_after_us;  /* last stop bit -> DE released, at least */
 };
 
+/* What pl011_init sets up, read in place while the port runs (pl011_init: how long it must
+ * stay): it may be const, in flash. */
 struct pl011_config {
 	uintptr_t base;          /* UART base address */
 	uint32_t clock_hz;       /* UARTCLK */
@@ -411,7 +413,7 @@ struct pl011_stats_kept {
 #undef PL011_STATS_MEMBER
 #endif
 
-/* The line as pl011_init programmed it: written by init only, read by everyone. */
+/* The line as pl011_init (or pl011_set_line, TX held) programmed it, read by everyone. */
 struct pl011_line {
 	struct pl011_baud baud;
 	uint64_t frame_ns;   /* one frame (start + data + parity + stop) on the wire */
@@ -421,6 +423,8 @@ struct pl011_line {
 	uint32_t rx_imsc;    /* the RX interrupt bits of IMSC while RX is not paused */
 	uint32_t rx_level;   /* RX trigger (enum pl011_level) */
 	uint32_t irq_passes; /* MIS reads per handler entry at most: 4 above a 1/2 TX trigger */
+	uint32_t adopted;    /* the divisors and format were found (PL011_FLAG_ADOPT_LINE), not ours */
+	uint32_t tolerance_ppm; /* the baud tolerance the line was planned with: set_line's 0 keeps it */
 };
 
 /* ADAPTIVE's state (lib/pl011_tx_adaptive.c). */
@@ -475,7 +479,8 @@ struct pl011_events {
 	uint32_t tx_done_wanted;  /* init: TX_DONE in the mask, or RS-485 (which ends on it) */
 	uint32_t de_release;      /* atomic: RS-485, a drain ended: release DE at the next tick */
 	uint32_t de_bytes;        /* stats.tx_bytes of that drain: more bytes since void it */
-	struct pl011_rs485 rs485; /* init: the copy config.rs485 points to */
+	uint32_t rs485_on;        /* init, pl011_set_line: RS-485 drives DE, as rs485 says */
+	struct pl011_rs485 rs485; /* init, pl011_set_line: config.rs485's settings, copied */
 };
 
 /* Receive state: the ring, whose producer is the interrupt and consumer the reader. */
@@ -490,8 +495,12 @@ struct pl011_rx {
  * functions below.
  */
 struct pl011 {
-	struct pl011_config config; /* init */
-	struct pl011_line line;     /* init */
+	/* init: the caller's config, read where it is, never copied or written (pl011_init says
+	 * how long it must stay). Kept through init's clearing of the rest, so a panic or a
+	 * handler beside a re-init reads the old config or the new one, never NULL. */
+	const struct pl011_config *config;
+	uintptr_t base;             /* init: config->base, which every register access reads */
+	struct pl011_line line;     /* init, pl011_set_line */
 	struct pl011_tx tx;         /* the TX owner (and the atomic words) */
 	struct pl011_rx rx;         /* RX producer / consumer */
 #if PL011_STATS
@@ -577,6 +586,16 @@ int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, uint32_t tolerance_ppm,
  * holds (a boot loader's) go into the new ring too. A stopped port starts with zeroed counters.
  * On a running port it waits, after stopping it, for an interrupt handler already running on
  * another core to return (bound: docs/waiting.md) before it touches the rings or the instance.
+ * The port keeps a pointer to *config, not a copy (struct pl011 holds only what changes), and
+ * reads it for as long as the port runs: from pl011_init until pl011_shutdown returns, the
+ * config must stay where it is, unchanged (a static const config, in flash if you like, is
+ * the simplest; a compound literal or a local of main() that never returns does as well; a
+ * local of a function that returns does not). To restart a running port with other settings,
+ * pass another config, keeping the old one as it was until this call returns (the stop reads
+ * it), or shut the port down first and change the config then; pl011_set_line changes baud,
+ * format, flow control and RS-485 without either. A core stopped inside a driver call beyond
+ * its bound (below) may read the config after the shutdown: keep it static where that can
+ * happen. config.rs485 is copied, and may go after this call.
  * Errors: PL011_EINVAL, PL011_EBAUD, with nothing touched (a running port keeps running);
  * PL011_ESTALLED when such a handler did not return within that bound (an RX callback that
  * blocks): the port is then stopped as by pl011_shutdown, its rings and counters left as they

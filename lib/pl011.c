@@ -160,8 +160,8 @@ int pl011_make_plan(const struct pl011_config *config, struct pl011_plan *plan)
 
 static uint32_t fifo_depth_from_id(const struct pl011 *uart)
 {
-	if (uart->config.fifo_depth != 0)
-		return uart->config.fifo_depth; /* the board knows better than the ID (BCM283x) */
+	if (uart->config->fifo_depth != 0)
+		return uart->config->fifo_depth; /* the board knows better than the ID (BCM283x) */
 	uint32_t id2 = pl011_reg_read(uart, PL011_PERIPHID2);
 	uint32_t revision = (id2 >> PL011_PERIPHID2_REVISION_SHIFT) & PL011_PERIPHID2_REVISION_MASK;
 	return revision >= PL011_REVISION_32_DEEP_FIFO ? 32u : 16u;
@@ -205,7 +205,7 @@ static void program_uart(struct pl011 *uart, const struct pl011_plan *plan)
 {
 	/* An adopted line keeps the divisors as found; LCR_H is written only to turn the FIFOs
 	 * on (or back on after a flush), the format as it was. */
-	if ((uart->config.flags & PL011_FLAG_ADOPT_LINE) == 0)
+	if (uart->line.adopted == 0)
 		pl011_hw_program_line(uart, &plan->baud, plan->lcr_h);
 	else if (pl011_reg_read(uart, PL011_LCR_H) != plan->lcr_h)
 		pl011_reg_write(uart, PL011_LCR_H, plan->lcr_h);
@@ -223,13 +223,13 @@ static uint64_t frame_ns_in_hardware(const struct pl011 *uart)
 	uint32_t ibrd = pl011_reg_read(uart, PL011_IBRD) & PL011_IBRD_MAX;
 	uint32_t fbrd = pl011_reg_read(uart, PL011_FBRD) & PL011_FBRD_MASK;
 	uint32_t lcr_h = pl011_reg_read(uart, PL011_LCR_H);
-	if (ibrd == 0 || uart->config.clock_hz == 0)
+	if (ibrd == 0 || uart->config->clock_hz == 0)
 		return 0; /* never programmed, or an adopted line of unknown clock */
 	uint64_t bits = pl011_lcr_h_frame_bits(lcr_h);
 	/* One bit is 16 * (IBRD + FBRD / 64) UARTCLK periods (TRM 2.4.3). */
 	/* (x / 64) / clock: the first division is a shift. x < 12 * 16 * 2^22 * 10^9 < 2^60. */
 	return pl011_divide_u64(bits * 16u * ((uint64_t)ibrd * 64u + fbrd) * 1000000000u / 64u,
-				uart->config.clock_hz);
+				uart->config->clock_hz);
 }
 
 /* Let what an earlier owner (a boot loader) queued finish before the FIFO is flushed; the
@@ -301,20 +301,29 @@ int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
 	 * whatever it held until pl011_tx_reset frees it, programmed.) */
 	size_t owner_at = offsetof(struct pl011, tx) + offsetof(struct pl011_tx, owner);
 	size_t after_owner = owner_at + sizeof uart->tx.owner;
+	/* Nor the config and the base, replaced in one store each before the clearing: a panic or
+	 * a handler that passed its state check before the stop reads the old config or the new
+	 * one (both the caller's to keep until we return), never a NULL. */
+	_Static_assert(offsetof(struct pl011, base) + sizeof(uintptr_t) == offsetof(struct pl011, line),
+		       "config and base must lead struct pl011");
+	size_t cleared_from = offsetof(struct pl011, line);
+	__atomic_store_n(&uart->config, config, __ATOMIC_RELAXED);
+	__atomic_store_n(&uart->base, config->base, __ATOMIC_RELAXED);
 	/* handlers_inside is last and not cleared with the rest: a handler that looked at the
 	 * state before the shutdown may still be between its announcement and its withdrawal. A
 	 * port that was not running (garbage, for all we know) starts from 0. */
 	_Static_assert(offsetof(struct pl011, handlers_inside) + sizeof(uint32_t) +
 				       _Alignof(struct pl011) > sizeof(struct pl011),
 		       "handlers_inside must be the last member of struct pl011");
-	memset(uart, 0, owner_at);
+	memset((uint8_t *)uart + cleared_from, 0, owner_at - cleared_from);
 	memset((uint8_t *)uart + after_owner, 0,
 	       offsetof(struct pl011, handlers_inside) - after_owner);
 	if (!was_running)
 		pl011_atomic_store(&uart->handlers_inside, 0u, __ATOMIC_SEQ_CST);
 	stats_restore(uart, &kept);
-	uart->config = *config;
 	uart->tx.strategy = strategy;
+	uart->line.adopted = (config->flags & PL011_FLAG_ADOPT_LINE) != 0 ? 1u : 0u;
+	uart->line.tolerance_ppm = config->baud_tolerance_ppm;
 	uart->line.baud = plan.baud;
 	uart->line.lcr_h = plan.lcr_h;
 	uart->line.cr = plan.cr;
@@ -331,7 +340,7 @@ int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
 	let_previous_output_finish(uart);
 	/* The ring before the quiesce, which moves what the FIFO holds into it (after what the old
 	 * ring held: the FIFO's bytes came later). */
-	if (pl011_rx_uses_ring(uart))
+	if (config->rx_mode != PL011_RX_POLLED)
 		(void)pl011_ring_init(&uart->rx.ring, config->rx_buffer, config->rx_buffer_size);
 	pl011_rx_carry_over(uart, &received);
 	pl011_rx_carry_over(uart, &in_fifo);

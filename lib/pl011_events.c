@@ -39,7 +39,7 @@ static size_t tx_space_threshold(const struct pl011 *uart)
 void pl011_events_begin(struct pl011 *uart, struct pl011_event_watch *watch)
 {
 	watch->mis = 0;
-	watch->active = uart->config.event_mask != 0 || uart->config.rx_callback != NULL;
+	watch->active = uart->config->event_mask != 0 || uart->config->rx_callback != NULL;
 	if (!watch->active)
 		return;
 	watch->breaks = uart->stats.rx_break;
@@ -53,8 +53,8 @@ static uint32_t rx_kinds_seen(struct pl011 *uart, const struct pl011_event_watch
 	size_t queued = pl011_rx_uses_ring(uart) ? pl011_ring_count(&uart->rx.ring) : 0u;
 	if ((watch->mis & (PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS)) != 0 && queued != 0) {
 		kinds |= PL011_EVENT_RX_DATA;
-		if (uart->config.rx_callback != NULL)
-			uart->config.rx_callback(uart, queued, uart->config.rx_callback_context);
+		if (uart->config->rx_callback != NULL)
+			uart->config->rx_callback(uart, queued, uart->config->rx_callback_context);
 	}
 	/* RT asserts only while the FIFO holds data (TRM 2.8): the line went quiet after it. */
 	if ((watch->mis & PL011_INT_RT) != 0 && queued != 0)
@@ -68,9 +68,9 @@ static uint32_t rx_kinds_seen(struct pl011 *uart, const struct pl011_event_watch
 
 static void events_deliver(struct pl011 *uart, uint32_t kinds)
 {
-	kinds &= uart->config.event_mask;
+	kinds &= uart->config->event_mask;
 	if (kinds != 0)
-		uart->config.event(uart, kinds, uart->config.event_context);
+		uart->config->event(uart, kinds, uart->config->event_context);
 }
 
 void pl011_events_end(struct pl011 *uart, const struct pl011_event_watch *watch)
@@ -90,7 +90,7 @@ void pl011_events_end(struct pl011 *uart, const struct pl011_event_watch *watch)
 
 static void tx_done_arm(struct pl011 *uart, uint32_t frames)
 {
-	uart->config.event_timer(pl011_frames_us(uart, frames), uart->config.event_timer_context);
+	uart->config->event_timer(pl011_frames_us(uart, frames), uart->config->event_timer_context);
 }
 
 /*
@@ -130,7 +130,7 @@ static void tx_done_check(struct pl011 *uart)
 	uint32_t fr = pl011_reg_read(uart, PL011_FR);
 	if (ring_empty && (fr & PL011_FR_DRAINED_MASK) == PL011_FR_DRAINED) {
 		events_deliver(uart, PL011_EVENT_TX_DONE);
-		if (uart->config.rs485 != NULL)
+		if (uart->events.rs485_on != 0)
 			pl011_rs485_drain_ended(uart, sent);
 		return;
 	}
@@ -148,7 +148,7 @@ void pl011_event_tick(struct pl011 *uart)
 	pl011_presence_enter(&uart->handlers_inside);
 	pl011_io_atomic_point();
 	if (pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST) == PL011_STATE_RUNNING) {
-		if (uart->config.rs485 != NULL)
+		if (uart->events.rs485_on != 0)
 			pl011_rs485_tick(uart);
 		tx_done_check(uart);
 	}

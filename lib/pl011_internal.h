@@ -20,12 +20,12 @@ enum pl011_state {
 
 static inline uint32_t pl011_reg_read(const struct pl011 *uart, uint32_t offset)
 {
-	return pl011_io_read(uart->config.base + offset);
+	return pl011_io_read(uart->base + offset);
 }
 
 static inline void pl011_reg_write(const struct pl011 *uart, uint32_t offset, uint32_t value)
 {
-	pl011_io_write(uart->config.base + offset, value);
+	pl011_io_write(uart->base + offset, value);
 }
 
 /* Bytes to one register, the address computed once: the per-character loop of every refill is
@@ -33,7 +33,7 @@ static inline void pl011_reg_write(const struct pl011 *uart, uint32_t offset, ui
 static inline void pl011_reg_write_bytes(const struct pl011 *uart, uint32_t offset,
 					 const uint8_t *bytes, size_t n)
 {
-	uintptr_t addr = uart->config.base + offset;
+	uintptr_t addr = uart->base + offset;
 	for (size_t i = 0; i < n; i++)
 		pl011_io_write(addr, bytes[i]);
 }
@@ -58,9 +58,11 @@ static inline bool pl011_tx_uses_ring(const struct pl011 *uart)
 	return uart->tx.strategy != NULL;
 }
 
+/* The ring pl011_init attached (an interrupt RX mode): the instance says it, not the config, so
+ * the stop that a re-init begins with treats the old run as it ran. */
 static inline bool pl011_rx_uses_ring(const struct pl011 *uart)
 {
-	return uart->config.rx_mode != PL011_RX_POLLED;
+	return uart->rx.ring.storage != NULL;
 }
 
 /*
@@ -272,8 +274,8 @@ static inline void pl011_events_tx_ring_emptied(struct pl011 *uart)
 
 /* pl011_init: PL011_EINVAL for an RS-485 setting the config cannot serve (include/pl011.h). */
 int pl011_rs485_check(const struct pl011_config *config);
-/* pl011_init after the config is copied, or pl011_set_line with TX held and DE released: copy
- * the settings in (NULL = off), point the config at them, TX done wanted as they need it. */
+/* pl011_init once the config is the port's, or pl011_set_line with TX held and DE released:
+ * copy the settings in (NULL = off), TX done wanted as they need it. */
 void pl011_rs485_adopt(struct pl011 *uart, const struct pl011_rs485 *rs485);
 /* CR.RTS for DE asserted (sending) or released, by the polarity in flags. */
 uint32_t pl011_rs485_rts(uint32_t flags, bool sending);
@@ -289,7 +291,7 @@ void pl011_rs485_stop(struct pl011 *uart);
 /* The TX owner, before the first DR write of a pass: DE asserted (RS-485). One load unused. */
 static inline void pl011_rs485_before_send(struct pl011 *uart)
 {
-	if (uart->config.rs485 != NULL && uart->tx.de_asserted == 0)
+	if (uart->events.rs485_on != 0 && uart->tx.de_asserted == 0)
 		pl011_rs485_assert(uart);
 }
 

@@ -40,7 +40,7 @@ int pl011_line_adopt(const struct pl011_config *config, struct pl011_baud *baud,
 
 bool pl011_line_keeps_format(const struct pl011 *uart)
 {
-	return (uart->config.flags & PL011_FLAG_ADOPT_LINE) != 0 &&
+	return uart->line.adopted != 0 &&
 	       (pl011_reg_read(uart, PL011_FR) & PL011_FR_TXFE) != 0;
 }
 
@@ -77,17 +77,19 @@ int pl011_get_line(const struct pl011 *uart, struct pl011_line_config *out)
 
 /* ---- changing the line on a running port ---- */
 
-/* The config the new line means: the port's own, with the line's fields, no longer adopted. */
+/* The config the new line means: the port's own, with the line's fields and the RS-485 and
+ * tolerance it runs now, no longer adopted. */
 static int plan_line(const struct pl011 *uart, const struct pl011_line_config *line,
 		     struct pl011_config *wanted, struct pl011_plan *plan)
 {
-	*wanted = uart->config;
+	*wanted = *uart->config;
 	wanted->baud = line->baud;
 	wanted->data_bits = line->data_bits;
 	wanted->stop_bits = line->stop_bits;
 	wanted->parity = line->parity;
-	if (line->baud_tolerance_ppm != 0)
-		wanted->baud_tolerance_ppm = line->baud_tolerance_ppm;
+	wanted->baud_tolerance_ppm =
+		line->baud_tolerance_ppm != 0 ? line->baud_tolerance_ppm : uart->line.tolerance_ppm;
+	wanted->rs485 = uart->events.rs485_on != 0 ? &uart->events.rs485 : NULL;
 	wanted->flags &= ~(PL011_FLAG_ADOPT_LINE | PL011_FLAG_RTS_CTS);
 	if (line->flow_control)
 		wanted->flags |= PL011_FLAG_RTS_CTS;
@@ -103,17 +105,12 @@ static int plan_line(const struct pl011 *uart, const struct pl011_line_config *l
 	return pl011_make_plan(wanted, plan);
 }
 
-/* The port's config says the line it now runs: the divisors are ours, so a later shutdown or
- * line change treats the port as not adopted (pl011_line_keeps_format). Only the line's
- * fields: the rest may be read by a writer on another core meanwhile. */
+/* The divisors are ours now, so a later shutdown or line change treats the port as not
+ * adopted (pl011_line_keeps_format); the next change's tolerance 0 means this one's. */
 static void remember_line(struct pl011 *uart, const struct pl011_config *wanted)
 {
-	uart->config.baud = wanted->baud;
-	uart->config.data_bits = wanted->data_bits;
-	uart->config.stop_bits = wanted->stop_bits;
-	uart->config.parity = wanted->parity;
-	uart->config.baud_tolerance_ppm = wanted->baud_tolerance_ppm;
-	uart->config.flags = wanted->flags;
+	uart->line.adopted = 0;
+	uart->line.tolerance_ppm = wanted->baud_tolerance_ppm;
 }
 
 /* The new CR: the plan's, with DTR as set by hand, and RTS too while no flow control drives it
@@ -277,7 +274,7 @@ int pl011_set_modem_lines(struct pl011 *uart, uint32_t mask, uint32_t values)
 	if (!pl011_is_running(uart))
 		return PL011_ESHUTDOWN;
 	if ((mask & PL011_MODEM_RTS) != 0 &&
-	    ((uart->line.cr & PL011_CR_RTSEN) != 0 || uart->config.rs485 != NULL))
+	    ((uart->line.cr & PL011_CR_RTSEN) != 0 || uart->events.rs485_on != 0))
 		return PL011_EBUSY; /* flow control or the RS-485 driver enable owns RTS */
 	uint32_t bits = ((mask & PL011_MODEM_RTS) != 0 ? PL011_CR_RTS : 0u) |
 			((mask & PL011_MODEM_DTR) != 0 ? PL011_CR_DTR : 0u);

@@ -32,7 +32,7 @@ static uint32_t rts_when(const struct pl011 *uart, bool sending)
 
 uint32_t pl011_rs485_cr_bits(const struct pl011 *uart)
 {
-	if (uart->config.rs485 == NULL)
+	if (uart->events.rs485_on == 0)
 		return 0;
 	return PL011_CR_RTS |
 	       ((uart->events.rs485.flags & PL011_RS485_RX_OFF) != 0 ? PL011_CR_RXE : 0u);
@@ -40,13 +40,13 @@ uint32_t pl011_rs485_cr_bits(const struct pl011 *uart)
 
 void pl011_rs485_adopt(struct pl011 *uart, const struct pl011_rs485 *rs485)
 {
-	uart->events.tx_done_wanted = (uart->config.event_mask & PL011_EVENT_TX_DONE) != 0 ||
+	uart->events.tx_done_wanted = (uart->config->event_mask & PL011_EVENT_TX_DONE) != 0 ||
 				      rs485 != NULL;
-	uart->config.rs485 = NULL;
+	uart->events.rs485_on = 0;
 	if (rs485 == NULL)
 		return;
 	uart->events.rs485 = *rs485;
-	uart->config.rs485 = &uart->events.rs485;
+	uart->events.rs485_on = 1;
 }
 
 /* Owner only: DE (and RX) as `sending` says, through the CR word, which pl011_set_modem_lines
@@ -92,8 +92,8 @@ void pl011_rs485_drain_ended(struct pl011 *uart, uint32_t sent)
 	uart->events.de_bytes = sent;
 	pl011_io_atomic_point();
 	pl011_atomic_store(&uart->events.de_release, 1u, __ATOMIC_SEQ_CST);
-	uart->config.event_timer(uart->events.rs485.delay_after_us + 1u,
-				 uart->config.event_timer_context);
+	uart->config->event_timer(uart->events.rs485.delay_after_us + 1u,
+				 uart->config->event_timer_context);
 }
 
 /*
@@ -112,7 +112,7 @@ void pl011_rs485_tick(struct pl011 *uart)
 	if (!pl011_tx_try_take(uart)) {
 		pl011_io_atomic_point();
 		pl011_atomic_store(&uart->events.de_release, 1u, __ATOMIC_SEQ_CST);
-		uart->config.event_timer(pl011_frames_us(uart, 1), uart->config.event_timer_context);
+		uart->config->event_timer(pl011_frames_us(uart, 1), uart->config->event_timer_context);
 		return;
 	}
 	if (uart->tx.de_asserted != 0 && uart->stats.tx_bytes == uart->events.de_bytes &&
@@ -123,7 +123,7 @@ void pl011_rs485_tick(struct pl011 *uart)
 
 void pl011_rs485_stop(struct pl011 *uart)
 {
-	if (uart->config.rs485 == NULL || uart->tx.de_asserted == 0)
+	if (uart->events.rs485_on == 0 || uart->tx.de_asserted == 0)
 		return;
 	de_delay(uart, uart->events.rs485.delay_after_us, true);
 	de_set(uart, false);

@@ -40,7 +40,7 @@ uint32_t pl011_tx_fill_blind(struct pl011 *uart, uint32_t limit)
 size_t pl011_tx_write_while_room(struct pl011 *uart, const uint8_t *bytes, size_t n, uint32_t *fr,
 				 uint32_t *reads)
 {
-	uintptr_t base = uart->config.base;
+	uintptr_t base = uart->base;
 	uint32_t value = *fr;
 	size_t i = 0;
 	size_t burst_end = pl011_tx_burst_allowed(uart, n);

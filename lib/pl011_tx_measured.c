@@ -114,7 +114,7 @@ static uint32_t measured_judge(struct pl011 *uart, uint64_t late_ns, bool dry)
 static uint32_t measured_sample(struct pl011 *uart)
 {
 	struct pl011_tx_measured *measured = &uart->tx.policy.measured;
-	uint32_t now = uart->config.clock(uart->config.clock_context);
+	uint32_t now = uart->config->clock(uart->config->clock_context);
 	/* The first sample of a burst (after a pause, or at a new level) also reads FR; within a
 	 * burst the chain's lateness already shows a dry FIFO, at the cost of a clock read. */
 	bool dry = measured->calm == 0 && (pl011_tx_read_fr(uart) & PL011_FR_TXFE) != 0;
@@ -166,7 +166,7 @@ static uint32_t pl011_tx_measured_refill(struct pl011 *uart, uint32_t guaranteed
 	if (uart->tx.poll_next || written < guaranteed) {
 		measured->chain_open = 0; /* another writer, a new level, or the ring ran out */
 	} else if (start && full) {
-		measured->chain_at_us = uart->config.clock(uart->config.clock_context);
+		measured->chain_at_us = uart->config->clock(uart->config->clock_context);
 		uint32_t depth = uart->line.fifo_depth;
 		measured->chain_frames = depth - pl011_level_entries(depth, uart->tx.level) - 1u;
 		measured->chain_open = 1;
@@ -182,15 +182,15 @@ static uint32_t pl011_tx_measured_refill(struct pl011 *uart, uint32_t guaranteed
  * MEASURED_STEP_READS reads (then MEASURED cannot time anything). */
 static uint32_t measured_clock_step(struct pl011 *uart)
 {
-	pl011_clock_fn clock = uart->config.clock;
+	pl011_clock_fn clock = uart->config->clock;
 	if (clock == NULL)
 		return 0;
 	uint32_t ticks[3];
-	ticks[0] = clock(uart->config.clock_context);
+	ticks[0] = clock(uart->config->clock_context);
 	for (uint32_t tick = 1; tick < 3u; tick++) {
 		uint32_t reads = 0;
 		do
-			ticks[tick] = clock(uart->config.clock_context);
+			ticks[tick] = clock(uart->config->clock_context);
 		while (ticks[tick] == ticks[tick - 1u] && ++reads < MEASURED_STEP_READS);
 		if (ticks[tick] == ticks[tick - 1u])
 			return 0;

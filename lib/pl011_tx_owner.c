@@ -4,9 +4,9 @@
 /* OWNED with the caller's core, for the word. */
 uint32_t pl011_tx_owner_claim(const struct pl011 *uart)
 {
-	if (uart->config.core_id == NULL)
+	if (uart->config->core_id == NULL)
 		return TX_OWNED;
-	uint32_t core = uart->config.core_id(uart->config.core_context) % 255u + 1u;
+	uint32_t core = uart->config->core_id(uart->config->core_context) % 255u + 1u;
 	return TX_OWNED | (core << TX_CORE_SHIFT);
 }
 

@@ -83,12 +83,12 @@ uint32_t pl011_backlog_deadline_us(const struct pl011 *uart, size_t queued)
 
 static uint32_t spins_per_us(const struct pl011 *uart)
 {
-	return uart->config.spins_per_us ? uart->config.spins_per_us : 1u;
+	return uart->config->spins_per_us ? uart->config->spins_per_us : 1u;
 }
 
 static uint32_t clock_now(const struct pl011 *uart)
 {
-	return uart->config.clock(uart->config.clock_context);
+	return uart->config->clock(uart->config->clock_context);
 }
 
 void pl011_wait_start(struct pl011_wait *wait, const struct pl011 *uart, uint32_t budget_us)
@@ -98,7 +98,7 @@ void pl011_wait_start(struct pl011_wait *wait, const struct pl011 *uart, uint32_
 	wait->elapsed_us = 0;
 	wait->spins_since_change = 0;
 	wait->spin_fraction = 0;
-	wait->last_us = uart->config.clock != NULL ? clock_now(uart) : 0u;
+	wait->last_us = uart->config->clock != NULL ? clock_now(uart) : 0u;
 	wait->panic = false;
 }
 
@@ -139,7 +139,7 @@ static void count_clock(struct pl011_wait *wait)
 
 bool pl011_wait_expired(struct pl011_wait *wait)
 {
-	const struct pl011_config *config = &wait->uart->config;
+	const struct pl011_config *config = wait->uart->config;
 	if (wait->panic && !pl011_is_running(wait->uart))
 		return true;
 	if (config->wait_hook != NULL && !wait->panic)

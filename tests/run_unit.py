@@ -23,6 +23,11 @@ def run_one(runner, program):
 
 
 def main(arguments):
+    # A config on the stack of a function that returned, still read by a running port (the
+    # driver keeps a pointer to it): ASan reports it only with this.
+    asan = os.environ.get("ASAN_OPTIONS", "")
+    if "detect_stack_use_after_return" not in asan:
+        os.environ["ASAN_OPTIONS"] = (asan + ":" if asan else "") + "detect_stack_use_after_return=1"
     runner = []
     if arguments[:1] == ["--run"]:
         runner = shlex.split(arguments[1])

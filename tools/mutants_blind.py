@@ -853,8 +853,8 @@ REANCHORED = {
     # pl011_init no longer clears the owner word and puts it back (the clearing skips it):
     # the same fault is the clearing that takes the word in.
     "b-init-owner-word-cleared": (CORE,
-        "memset(uart, 0, owner_at);",
-        "memset(uart, 0, after_owner);"),
+        "memset((uint8_t *)uart + cleared_from, 0, owner_at - cleared_from);",
+        "memset((uint8_t *)uart + cleared_from, 0, after_owner - cleared_from);"),
     "b-frames-us-no-ceiling": (WAIT,
         "\tif (frame_ns != 0 && frames > pl011_divide_u64(ceiling, frame_ns))\n"
         "\t\treturn PL011_WAIT_AUTO;\n",
@@ -1056,6 +1056,26 @@ REANCHORED = {
     "b-measured-headroom-no-plus-one": (TX_MEASURED,
         "(pl011_level_entries(depth, level) + 1u) * uart->line.frame_ns",
         "pl011_level_entries(depth, level) * uart->line.frame_ns"),
+    # The config read in place (a pointer, not a copy): uart->config->, the line's adoption in
+    # struct pl011_line, RS-485 on in struct pl011_events.
+    "b-spins-zero-as-zero": (WAIT,
+        "return uart->config->spins_per_us ? uart->config->spins_per_us : 1u;",
+        "return uart->config->spins_per_us;"),
+    "b-keeps-format-ignores-fifo": ("lib/pl011_line.c",
+        "return uart->line.adopted != 0 &&\n\t       (pl011_reg_read(uart, PL011_FR) & PL011_FR_TXFE) != 0;",
+        "return uart->line.adopted != 0;"),
+    "b-modem-rts-under-rs485": ("lib/pl011_line.c",
+        "((uart->line.cr & PL011_CR_RTSEN) != 0 || uart->events.rs485_on != 0))",
+        "(uart->line.cr & PL011_CR_RTSEN) != 0)"),
+    "b-events-unmasked-kinds": ("lib/pl011_events.c",
+        "\tkinds &= uart->config->event_mask;\n",
+        ""),
+    "b-rs485-busy-owner-no-retry": ("lib/pl011_rs485.c",
+        "\t\tpl011_atomic_store(&uart->events.de_release, 1u, __ATOMIC_SEQ_CST);\n\t\tuart->config->event_timer(pl011_frames_us(uart, 1),",
+        "\t\tuart->config->event_timer(pl011_frames_us(uart, 1),"),
+    "b-rs485-no-tx-done-wanted": ("lib/pl011_rs485.c",
+        "(uart->config->event_mask & PL011_EVENT_TX_DONE) != 0 ||\n\t\t\t\t      rs485 != NULL;",
+        "(uart->config->event_mask & PL011_EVENT_TX_DONE) != 0;"),
 }
 
 # ---- line control, events, RS-485, console (written blind, 2026-12-02) ----

@@ -15,7 +15,8 @@ void board_init(void);
 const char *board_name(void);
 
 /* The console UART instance and the config it was started with (polled, clock set). An
- * example may copy the config, change modes and buffers, and call pl011_init again. */
+ * example may copy the config into storage of its own that outlives the port (a static),
+ * change modes and buffers there, and call pl011_init again with it. */
 struct pl011 *board_console(void);
 const struct pl011_config *board_console_config(void);
 

@@ -63,7 +63,9 @@ static void tick(void *context)
 
 int main(void)
 {
-	struct pl011_config config = *board_console_config();
+	/* static: the port reads its config in place while it runs (pl011_init). */
+	static struct pl011_config config;
+	config = *board_console_config();
 	config.wait_hook = sleep_until_interrupt;
 	config.tx_mode = PL011_TX_MEASURED;
 	config.rx_mode = PL011_RX_LOW_LATENCY;

@@ -20,6 +20,7 @@
 struct port {
 	struct pl011 uart;
 	struct pl011 *instance; /* &uart, or the console */
+	struct pl011_config config; /* what the port runs on, read in place (pl011_init) */
 	uint8_t tx_storage[RING_BYTES];
 	uint8_t rx_storage[RING_BYTES];
 };
@@ -45,24 +46,24 @@ static size_t console_line_length;
 
 static int start_port(uint32_t index, uint32_t *count)
 {
-	struct pl011_config config;
 	struct port *port = &ports[index];
+	struct pl011_config *config = &port->config; /* read in place while the port runs */
 	if (index == 0) {
-		config = *board_console_config();
+		*config = *board_console_config();
 		port->instance = board_console();
 	} else {
-		if (board_uart_config(index - 1u, &config) != 0)
+		if (board_uart_config(index - 1u, config) != 0)
 			return -1;
 		port->instance = &port->uart;
 	}
-	config.tx_mode = setups[index].tx_mode;
-	config.rx_mode = setups[index].rx_mode;
-	config.baud = setups[index].baud;
-	config.tx_buffer = port->tx_storage;
-	config.tx_buffer_size = sizeof port->tx_storage;
-	config.rx_buffer = port->rx_storage;
-	config.rx_buffer_size = sizeof port->rx_storage;
-	if (pl011_init(port->instance, &config) != 0)
+	config->tx_mode = setups[index].tx_mode;
+	config->rx_mode = setups[index].rx_mode;
+	config->baud = setups[index].baud;
+	config->tx_buffer = port->tx_storage;
+	config->tx_buffer_size = sizeof port->tx_storage;
+	config->rx_buffer = port->rx_storage;
+	config->rx_buffer_size = sizeof port->rx_storage;
+	if (pl011_init(port->instance, config) != 0)
 		return -1;
 	if (index == 0)
 		board_console_irq_enable(true);

@@ -103,7 +103,9 @@ static uint32_t find_interrupt_line(void)
 
 int main(void)
 {
-	struct pl011_config config = *board_console_config();
+	/* static: the port reads its config in place while it runs (pl011_init). */
+	static struct pl011_config config;
+	config = *board_console_config();
 	config.fifo_depth = 0;
 	if (pl011_init(board_console(), &config) != 0)
 		return 1;

@@ -137,7 +137,9 @@ int main(void)
 	/* Re-initialising flushes the FIFO (TRM 3.3.8): let the banner leave first. */
 	(void)pl011_flush(board_console(), PL011_WAIT_AUTO, NULL);
 
-	struct pl011_config config = *board_console_config();
+	/* static: the port reads its config in place while it runs (pl011_init). */
+	static struct pl011_config config;
+	config = *board_console_config();
 	config.tx_mode = PL011_TX_MEASURED;
 	config.tx_buffer = tx_buffer;
 	config.tx_buffer_size = sizeof tx_buffer;

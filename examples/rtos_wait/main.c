@@ -200,7 +200,9 @@ int main(void)
 {
 	static uint8_t tx_storage[TX_BUFFER_BYTES];
 	static uint8_t rx_storage[RX_BUFFER_BYTES];
-	struct pl011_config config = *board_console_config();
+	/* static: the port reads its config in place while it runs (pl011_init). */
+	static struct pl011_config config;
+	config = *board_console_config();
 	config.tx_mode = PL011_TX_MEASURED;
 	config.rx_mode = PL011_RX_LOW_LATENCY;
 	config.tx_buffer = tx_storage;

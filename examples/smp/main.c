@@ -94,7 +94,9 @@ static bool writers_done(void)
 
 int main(void)
 {
-	struct pl011_config config = *board_console_config();
+	/* static: the port reads its config in place while it runs (pl011_init). */
+	static struct pl011_config config;
+	config = *board_console_config();
 	config.tx_mode = PL011_TX_MEASURED;
 	config.rx_mode = PL011_RX_LOW_LATENCY;
 	config.tx_buffer = tx_storage;

@@ -38,8 +38,11 @@ struct result {
 /* A stopped port starts with zeroed counters, so each mode is measured alone. */
 static int start_mode(enum pl011_tx_mode mode)
 {
-	struct pl011_config config = *board_console_config();
+	/* static: the port reads its config in place while it runs (pl011_init), so it
+	 * changes only once the port is stopped. */
+	static struct pl011_config config;
 	(void)pl011_shutdown(board_console(), PL011_WAIT_AUTO);
+	config = *board_console_config();
 	config.tx_mode = mode;
 	config.tx_buffer = tx_storage;
 	config.tx_buffer_size = sizeof tx_storage;

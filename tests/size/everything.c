@@ -47,7 +47,9 @@ void size_irq(void)
 
 void size_main(void)
 {
-	const struct pl011_config config = {
+	/* Read in place while the port runs (pl011_init): static, filled at run time. */
+	static struct pl011_config config;
+	config = (struct pl011_config){
 		SIZE_LINE_CONFIG,
 		.tx_mode = tx_modes[tx_choice % 6u],
 		.rx_mode = rx_modes[rx_choice % 3u],

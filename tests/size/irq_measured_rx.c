@@ -13,7 +13,7 @@ void size_irq(void)
 
 void size_main(void)
 {
-	const struct pl011_config config = {
+	static const struct pl011_config config = {
 		SIZE_LINE_CONFIG,
 		.tx_mode = PL011_TX_MEASURED,
 		.rx_mode = PL011_RX_LOW_LATENCY,

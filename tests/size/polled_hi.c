@@ -6,7 +6,7 @@ static struct pl011 uart;
 
 void size_main(void)
 {
-	const struct pl011_config config = {
+	static const struct pl011_config config = {
 		SIZE_LINE_CONFIG,
 	};
 	if (pl011_init(&uart, &config) == 0)

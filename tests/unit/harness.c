@@ -21,7 +21,7 @@ void harness_route_irq(struct harness *h)
 size_t harness_tx_backlog(void *context)
 {
 	struct pl011 *uart = context;
-	if (uart->config.tx_mode == PL011_TX_POLLED)
+	if (uart->config == NULL || uart->config->tx_mode == PL011_TX_POLLED)
 		return 0;
 	return pl011_tx_queued(uart);
 }
@@ -75,9 +75,24 @@ void harness_setup_instant_line(struct harness *h, unsigned fifo_depth)
 	h->config.baud = 250000000u;
 }
 
+int harness_init(struct harness *h, const struct pl011_config *config)
+{
+	unsigned next = h->running_index ^ 1u;
+	h->running[next] = *config;
+	int err = pl011_init(&h->uart, &h->running[next]);
+	if (h->uart.config == &h->running[next])
+		h->running_index = next;
+	return err;
+}
+
 int harness_start(struct harness *h)
 {
-	return pl011_init(&h->uart, &h->config);
+	return harness_init(h, &h->config);
+}
+
+struct pl011_config *harness_live_config(struct harness *h)
+{
+	return &h->running[h->running_index];
 }
 
 void harness_teardown(struct harness *h)

@@ -15,7 +15,13 @@
 struct harness {
 	struct pl011_model *model;
 	struct pl011 uart;
+	/* The test's to edit at any time: harness_start starts (or restarts) the port with a copy,
+	 * as the driver reads its config in place for as long as the port runs. */
 	struct pl011_config config;
+	/* The copies the port runs on, in turn, so a restart leaves the old one as it was until
+	 * pl011_init returns (include/pl011.h). */
+	struct pl011_config running[2];
+	unsigned running_index;
 	uint8_t tx_storage[HARNESS_TX_RING];
 	uint8_t rx_storage[HARNESS_RX_RING];
 };
@@ -28,8 +34,12 @@ void harness_setup(struct harness *h, uint32_t uartclk_hz, unsigned fifo_depth);
  * hides). */
 void harness_setup_instant_line(struct harness *h, unsigned fifo_depth);
 void harness_setup_with(struct harness *h, const struct pl011_model_config *model_config);
-/* pl011_init with h->config; routes the model's interrupt to pl011_irq_handler. */
+/* pl011_init with a copy of h->config: its result. */
 int harness_start(struct harness *h);
+/* pl011_init with a copy of *config (a test's other config): its result. */
+int harness_init(struct harness *h, const struct pl011_config *config);
+/* The config the port runs on, for a test that changes a hook under the running port. */
+struct pl011_config *harness_live_config(struct harness *h);
 /* Route the model's interrupt to pl011_irq_handler again (after a test took it over). */
 void harness_route_irq(struct harness *h);
 void harness_teardown(struct harness *h);

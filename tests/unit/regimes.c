@@ -215,7 +215,7 @@ void regime_run(const struct regime_cell *cell, enum pl011_tx_mode mode, struct 
 	if (cell->bytes > REGIME_MAX_BYTES)
 		regime_die("too many bytes", cell, mode);
 	regime_setup(cell, mode);
-	if (pl011_init(&h.uart, &h.config) != 0)
+	if (harness_start(&h) != 0)
 		regime_die("pl011_init", cell, mode);
 	harness_fill_random(stream, cell->bytes, 64u);
 	if (cell->phase_ns != 0)

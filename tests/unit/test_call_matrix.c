@@ -269,7 +269,7 @@ static void do_shutdown(void)
 static void do_reinit(void)
 {
 	stop_phase = STOP_BEFORE_TAKE;
-	int err = pl011_init(&h.uart, &h.config);
+	int err = harness_start(&h);
 	stop_phase = STOP_OUTSIDE;
 	if (err != 0)
 		fail_run("pl011_init returned %s", pl011_error_name(err));

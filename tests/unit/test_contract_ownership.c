@@ -587,7 +587,7 @@ static void test_tx_queued_is_a_snapshot_under_a_moving_ring(void **state)
 	(void)state;
 	for (uint64_t p = 1; p <= 3u; p++) {
 		start_port(PL011_TX_HALF_FIFO, 16);
-		h.config.wait_hook = NULL;
+		harness_live_config(&h)->wait_hook = NULL;
 		harness_route_irq(&h);
 		script[0] = (struct script_step){0, 1};
 		script[1] = (struct script_step){1, p};

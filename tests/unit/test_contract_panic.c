@@ -630,7 +630,7 @@ static void restart_pair_body(int core, void *context)
 		return;
 	}
 	restart_pair.icr_at_init = icr_writes();
-	restart_pair.init_result = pl011_init(&h.uart, &h.config);
+	restart_pair.init_result = harness_start(&h);
 }
 
 /* include/pl011.h, pl011_write_panic: "PL011_ESHUTDOWN when the port was never started, has
@@ -932,7 +932,7 @@ static void stuck_body(int core, void *context)
 	uint64_t last =
 	    pl011_model_rx_inject_stream(h.model, later, STUCK_LATER, pl011_model_now_ns(h.model));
 	pl011_model_advance_to(h.model, last + 1000u);
-	stuck.init_result = pl011_init(&h.uart, &h.config);
+	stuck.init_result = harness_start(&h);
 	stuck.init_done = true;
 }
 

@@ -74,7 +74,7 @@ static void restart_bodies(int core, void *context)
 		(void)pl011_write(&run->h.uart, run->data, sizeof run->data, PL011_WAIT_AUTO);
 		struct pl011_config next = run->h.config;
 		next.tx_mode = run->next_mode;
-		run->init_result = pl011_init(&run->h.uart, &next);
+		run->init_result = harness_init(&run->h, &next);
 		run->core0_done = true;
 		(void)pl011_write(&run->h.uart, "after", 5, PL011_WAIT_AUTO);
 	} else {

@@ -55,7 +55,7 @@ static void init_polled(uint32_t baud)
 {
 	struct pl011_config config;
 	polled_config(&config, baud);
-	assert_int_equal(pl011_init(&h.uart, &config), 0);
+	assert_int_equal(harness_init(&h, &config), 0);
 }
 
 static uint32_t xorshift(uint32_t *s)
@@ -275,7 +275,7 @@ static void test_registers_after_init_7o2_explicit_levels_32_deep(void **state)
 	config.parity = PL011_PARITY_ODD;
 	config.tx_trigger = PL011_LEVEL_3_4;
 	config.rx_trigger = PL011_LEVEL_1_4;
-	assert_int_equal(pl011_init(&h.uart, &config), 0);
+	assert_int_equal(harness_init(&h, &config), 0);
 	assert_int_equal(pl011_model_peek(m, PL011_IBRD), 13);
 	assert_int_equal(pl011_model_peek(m, PL011_FBRD), 1);
 	assert_int_equal(pl011_model_peek(m, PL011_LCR_H),

@@ -31,7 +31,7 @@ static void on_event(struct pl011 *uart, uint32_t kinds, void *context)
 {
 	(void)context;
 	assert_true(seen.calls < MAX_EVENTS);
-	assert_int_equal(kinds & ~uart->config.event_mask, 0);
+	assert_int_equal(kinds & ~uart->config->event_mask, 0);
 	seen.kinds[seen.calls] = kinds;
 	seen.at_ns[seen.calls] = pl011_model_now_ns(h.model);
 	seen.calls++;

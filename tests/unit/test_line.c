@@ -117,8 +117,7 @@ static void test_baud_change_with_4k_queued_and_rx_arriving_every_strategy(void 
 				   PL011_LCR_H_EPS | PL011_LCR_H_STP2;
 	for (size_t m = 0; m < sizeof all_modes / sizeof all_modes[0]; m++) {
 		start(all_modes[m], PL011_RX_LOW_LATENCY, PL011_FLAG_RTS_CTS);
-		h.config.wait_hook = wait_step_and_read;
-		h.uart.config.wait_hook = wait_step_and_read;
+		harness_live_config(&h)->wait_hook = wait_step_and_read;
 		pl011_model_rx_partner_start(h.model, rx_sent, RX_BYTES, 0, true);
 		uint32_t bound = all_modes[m] == PL011_TX_POLLED ? PL011_WAIT_AUTO : PL011_NO_WAIT;
 		assert_int_equal(pl011_write(&h.uart, tx_data, QUEUED, bound), QUEUED);
@@ -185,7 +184,7 @@ static void test_baud_change_without_flow_control_loses_only_what_the_docs_say(v
 	const struct pl011_line_config slow = {.baud = 57600, .data_bits = 7, .stop_bits = 1,
 					       .parity = PL011_PARITY_ODD};
 	start(PL011_TX_MEASURED, PL011_RX_LOW_LATENCY, 0);
-	h.uart.config.wait_hook = wait_step_and_read;
+	harness_live_config(&h)->wait_hook = wait_step_and_read;
 	pl011_model_rx_partner_start(h.model, rx_sent, 2000, 0, false);
 	assert_int_equal(pl011_write(&h.uart, tx_data, 1000, PL011_NO_WAIT), 1000);
 	assert_int_equal(pl011_set_line(&h.uart, &slow, PL011_WAIT_AUTO), 0);
@@ -218,7 +217,7 @@ static size_t switch_many_times(bool flow_control)
 {
 	harness_fill_random(rx_sent, sizeof rx_sent, 200u);
 	start(PL011_TX_HALF_FIFO, PL011_RX_LOW_LATENCY, flow_control ? PL011_FLAG_RTS_CTS : 0u);
-	h.uart.config.wait_hook = wait_step_and_read;
+	harness_live_config(&h)->wait_hook = wait_step_and_read;
 	const struct pl011_line_config lines[2] = {
 		{.baud = 460800, .data_bits = 8, .stop_bits = 1, .flow_control = flow_control},
 		{.baud = 921600, .data_bits = 8, .stop_bits = 2, .parity = PL011_PARITY_ODD,
@@ -615,7 +614,7 @@ static void test_adopt_reports_the_firmware_line_and_writes_no_line_register(voi
 	assert_int_equal(harness_start(&h), 0);
 	const struct pl011_line_config line = {.baud = 57600, .data_bits = 8, .stop_bits = 1};
 	assert_int_equal(pl011_set_line(&h.uart, &line, PL011_WAIT_AUTO), 0);
-	assert_int_equal(h.uart.config.flags & PL011_FLAG_ADOPT_LINE, 0);
+	assert_int_equal(h.uart.line.adopted, 0);
 	uint64_t lcr_h_writes = writes_of(PL011_LCR_H);
 	assert_int_equal(pl011_set_line(&h.uart, &line, PL011_WAIT_AUTO), 0);
 	assert_int_equal(writes_of(PL011_LCR_H), lcr_h_writes + 3u); /* FEN on, off, the line */
@@ -876,10 +875,31 @@ static void test_modem_lines_by_hand_and_status(void **state)
 	harness_teardown(&h);
 }
 
+/* A line change's tolerance 0 means the one the line runs with: the config's at first, then the
+ * last change's. 115,200 from 48 MHz is 200 ppm off (q = 1667); 9,600 is exact. */
+static void test_set_line_tolerance_zero_keeps_the_one_in_force(void **state)
+{
+	(void)state;
+	harness_setup(&h, CLOCK_HZ, 16);
+	h.config.baud = 9600;
+	h.config.baud_tolerance_ppm = 100;
+	assert_int_equal(harness_start(&h), 0);
+	struct pl011_line_config line = {.baud = 115200, .data_bits = 8, .stop_bits = 1};
+	assert_int_equal(pl011_set_line(&h.uart, &line, PL011_WAIT_AUTO), PL011_EBAUD);
+	line = (struct pl011_line_config){.baud = 9600, .data_bits = 8, .stop_bits = 1,
+					  .baud_tolerance_ppm = 300};
+	assert_int_equal(pl011_set_line(&h.uart, &line, PL011_WAIT_AUTO), 0);
+	line = (struct pl011_line_config){.baud = 115200, .data_bits = 8, .stop_bits = 1};
+	assert_int_equal(pl011_set_line(&h.uart, &line, PL011_WAIT_AUTO), 0);
+	assert_int_equal(pl011_model_peek(h.model, PL011_IBRD), 26);
+	harness_teardown(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		HARNESS_TEST(test_baud_change_with_4k_queued_and_rx_arriving_every_strategy, &h),
+		HARNESS_TEST(test_set_line_tolerance_zero_keeps_the_one_in_force, &h),
 		HARNESS_TEST(test_baud_change_without_flow_control_loses_only_what_the_docs_say, &h),
 		HARNESS_TEST(test_200_switches_under_a_fast_stream_lose_nothing_with_flow_control, &h),
 		HARNESS_TEST(test_reads_during_the_switch_resume_rx_after_it, &h),

@@ -456,9 +456,9 @@ static void take_port_snapshot(struct port_snapshot *s)
 	s->writes = pl011_model_counters(h.model)->total_writes;
 	s->cr = pl011_model_peek(h.model, PL011_CR);
 	s->imsc = pl011_model_peek(h.model, PL011_IMSC);
-	s->rs485_on = h.uart.config.rs485 != NULL;
+	s->rs485_on = h.uart.events.rs485_on != 0;
 	if (s->rs485_on)
-		s->settings = *h.uart.config.rs485;
+		s->settings = h.uart.events.rs485;
 }
 
 static void expect_port_unchanged(const struct port_snapshot *before, const char *what)
@@ -517,9 +517,9 @@ static void test_set_line_refuses_bad_rs485_and_changes_nothing(void **state)
 			expect_port_unchanged(&before, "kept with flow control");
 		}
 		/* The config's own gaps: no timer to end a send, no ring for polled TX. */
-		h.uart.config.event_timer = NULL;
+		harness_live_config(&h)->event_timer = NULL;
 		assert_int_equal(set_rs485(&good, false), PL011_EINVAL);
-		h.uart.config.event_timer = harness_timer_arm;
+		harness_live_config(&h)->event_timer = harness_timer_arm;
 		expect_port_unchanged(&before, "no event_timer");
 		advance_with_timer(pl011_model_now_ns(h.model) + 320u * pl011_model_frame_ns(h.model) +
 				   2000000u);
@@ -541,6 +541,30 @@ static void test_set_line_refuses_bad_rs485_and_changes_nothing(void **state)
 	harness_teardown(&h);
 }
 
+/* The port runs the RS-485 of its last line change, not its config's: turned off by
+ * pl011_set_line, flow control may come on; turned on, it may not (config.rs485 NULL). */
+static void test_set_line_checks_against_the_rs485_it_runs_not_the_config(void **state)
+{
+	(void)state;
+	start(PL011_TX_HYBRID, PL011_RX_LOW_LATENCY, 0, 20, 40);
+	assert_int_equal(set_rs485(NULL, true), 0);
+	struct pl011_line_config line;
+	assert_int_equal(pl011_get_line(&h.uart, &line), 0);
+	line.flow_control = true;
+	assert_int_equal(pl011_set_line(&h.uart, &line, PL011_WAIT_AUTO), 0);
+	assert_true(pl011_model_peek(h.model, PL011_CR) & PL011_CR_RTSEN);
+	harness_teardown(&h);
+
+	configure(PL011_TX_HYBRID, PL011_RX_LOW_LATENCY, 0, 20, 40);
+	h.config.rs485 = NULL;
+	assert_int_equal(harness_start(&h), 0);
+	assert_int_equal(set_rs485(&rs485, false), 0);
+	assert_int_equal(pl011_get_line(&h.uart, &line), 0);
+	line.flow_control = true;
+	assert_int_equal(pl011_set_line(&h.uart, &line, PL011_WAIT_AUTO), PL011_EINVAL);
+	harness_teardown(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -553,6 +577,7 @@ int main(void)
 		HARNESS_TEST(test_shutdown_releases_de, &h),
 		HARNESS_TEST(test_set_line_changes_rs485_on_a_running_port, &h),
 		HARNESS_TEST(test_set_line_refuses_bad_rs485_and_changes_nothing, &h),
+		HARNESS_TEST(test_set_line_checks_against_the_rs485_it_runs_not_the_config, &h),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -661,7 +661,7 @@ static void restart_body(int core, void *context)
 	}
 	/* The same storage (the bytes stay) or a ring of its own (they are copied over). */
 	h.config.rx_buffer = restart_ring[restart_frames % 2u];
-	int err = pl011_init(&h.uart, &h.config);
+	int err = harness_start(&h);
 	restart_done = true;
 	if (err != 0)
 		print_message("pl011_init returned %s\n", pl011_error_name(err));

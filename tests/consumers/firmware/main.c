@@ -14,7 +14,7 @@ static struct pl011 uart;
 int main(void)
 {
 	static const char message[] = "pl011 consumer: ok\n";
-	const struct pl011_config config = {
+	static const struct pl011_config config = {
 		.base = UART0_BASE,
 		.clock_hz = UART0_CLOCK_HZ,
 		.baud = 115200,
