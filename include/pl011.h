@@ -486,7 +486,6 @@ struct pl011_events {
 /* Receive state: the ring, whose producer is the interrupt and consumer the reader. */
 struct pl011_rx {
 	struct pl011_ring ring;
-	uint32_t paused; /* atomic: RX and RT masked because the ring was full (lib/pl011_rx.c) */
 };
 
 /*

@@ -411,6 +411,7 @@ static void service_passes(struct pl011 *uart, struct pl011_event_watch *watch)
 		if (pass == 0)
 			PL011_COUNT(uart, irq_entries, 1);
 		service_causes(uart, mis);
+		pl011_imsc_repair(uart, mis);
 		watch->mis |= mis;
 	} while (++pass < uart->line.irq_passes);
 }

@@ -66,15 +66,18 @@ static inline bool pl011_rx_uses_ring(const struct pl011 *uart)
 }
 
 /*
- * IMSC is shared: the TX owner arms and disarms TXIM, the RX side masks RX and RT while its
- * ring is full (back-pressure) and unmasks them when the reader has made room, and these run in
- * different contexts (thread, handler, another core). So nobody writes IMSC from its own idea
- * of the other bits: each changes its bits in uart->imsc with a compare-and-swap, then writes
- * the word's value to IMSC and looks at the word again, writing again until it is unchanged.
- * The context whose swap came last also writes last, so IMSC ends as the word says: one that
- * was preempted between its swap and its write writes the older value and then the newer one.
- * PL011_IMSC_FROZEN (set by shutdown before it masks everything) makes every later update
- * write 0.
+ * IMSC is shared: the TX owner arms and disarms TXIM, the RX side masks RX, RT and OE while its
+ * ring is full (back-pressure: that pause is the state of those bits in the word, nowhere
+ * else) and unmasks them when the reader has made room, and these run in different contexts
+ * (thread, handler, another core). So nobody writes IMSC from its own idea of the other bits:
+ * each changes its bits in uart->imsc with a compare-and-swap, then writes the word's value to
+ * IMSC and looks at the word again, writing again until it is unchanged. The context whose
+ * swap came last also writes last, so IMSC ends as the word says. One preempted between its
+ * load and its write writes a stale value first: if that unmasks a cause the word masks, the
+ * handler, which that cause then calls, writes the word again (pl011_imsc_repair), so the
+ * stale write cannot keep the line up while the writer waits to run. PL011_IMSC_FROZEN (set by
+ * shutdown and pl011_set_line once they hold TX) makes every write of the word write 0; the
+ * bits still change under it.
  */
 #define PL011_IMSC_FROZEN (1u << 31)
 
@@ -97,18 +100,20 @@ static inline void pl011_word_publish(struct pl011 *uart, const uint32_t *word, 
 	}
 }
 
-static inline void pl011_word_update(struct pl011 *uart, uint32_t *word, uint32_t offset,
-				     uint32_t clear, uint32_t set)
+/* Change bits of the word in one swap, then publish it; returns the word as it was before. */
+static inline uint32_t pl011_word_update(struct pl011 *uart, uint32_t *word, uint32_t offset,
+					 uint32_t clear, uint32_t set)
 {
 	pl011_io_atomic_point();
 	uint32_t value = pl011_atomic_load(word, __ATOMIC_SEQ_CST);
-	while ((value & PL011_IMSC_FROZEN) == 0) {
+	for (;;) {
 		pl011_io_atomic_point();
 		if (__atomic_compare_exchange_n(word, &value, (value & ~clear) | set, false,
 						__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 			break;
 	}
 	pl011_word_publish(uart, word, offset);
+	return value;
 }
 
 static inline void pl011_imsc_publish(struct pl011 *uart)
@@ -116,10 +121,25 @@ static inline void pl011_imsc_publish(struct pl011 *uart)
 	pl011_word_publish(uart, &uart->imsc, PL011_IMSC);
 }
 
-static inline void pl011_imsc_update(struct pl011 *uart, uint32_t clear, uint32_t set)
+static inline uint32_t pl011_imsc_update(struct pl011 *uart, uint32_t clear, uint32_t set)
 {
-	pl011_word_update(uart, &uart->imsc, PL011_IMSC, clear, set);
+	return pl011_word_update(uart, &uart->imsc, PL011_IMSC, clear, set);
 }
+
+/* The handler, after the causes of one MIS read: a cause the word masks fired, so IMSC holds a
+ * stale value (a writer preempted between its load and its write): write the word again. One
+ * plain load when IMSC is right. */
+static inline void pl011_imsc_repair(struct pl011 *uart, uint32_t mis)
+{
+	pl011_io_atomic_point();
+	if ((mis & ~pl011_atomic_load(&uart->imsc, __ATOMIC_SEQ_CST)) != 0)
+		pl011_imsc_publish(uart);
+}
+
+/* The IMSC bits an RX pause masks: RX and RT, which would fire again at once while the FIFO
+ * waits, and OE, which a full FIFO without flow control raises again for every character lost
+ * (its latch stays in RIS, so the resume's unmask counts the pause's overrun once). */
+#define PL011_RX_PAUSE_BITS (PL011_INT_RX | PL011_INT_RT | PL011_INT_OE)
 
 /* IFLS for two enum pl011_level values (TRM 3.3.9 codes are level - 1). */
 static inline uint32_t pl011_ifls_value(uint32_t tx_level, uint32_t rx_level)
@@ -226,6 +246,9 @@ static inline void pl011_presence_leave(uint32_t *count)
 bool pl011_wait_presence_gone(const uint32_t *count, struct pl011_wait *wait);
 
 /* ---- lib/pl011_rx.c ---- */
+
+/* Whether the RX ring's back-pressure has RX masked (its bits clear in the IMSC word). */
+bool pl011_rx_paused(const struct pl011 *uart);
 
 /* Decode one DR value into a byte (0..255) or a PL011_E* code, counting FE, PE and BE (not OE:
  * overruns are counted where they are seen first, from MIS or RSR). */

@@ -127,19 +127,13 @@ static uint32_t new_control(const struct pl011 *uart, const struct pl011_plan *p
 	return (plan->cr & ~kept) | (uart->line.cr & kept);
 }
 
-static bool rx_paused(const struct pl011 *uart)
-{
-	pl011_io_atomic_point();
-	return pl011_atomic_load(&uart->rx.paused, __ATOMIC_SEQ_CST) != 0;
-}
-
 /* With the handlers out and RTS deasserted: whether what the RX FIFO holds has a place to go
  * before FEN flushes it. The FIFO has no level register: a FIFO's worth of ring, or nothing. */
 static bool rx_fifo_fits(const struct pl011 *uart)
 {
 	if ((pl011_reg_read(uart, PL011_FR) & PL011_FR_RXFE) != 0)
 		return true;
-	return pl011_rx_uses_ring(uart) && !rx_paused(uart) &&
+	return pl011_rx_uses_ring(uart) && !pl011_rx_paused(uart) &&
 	       pl011_ring_space(&uart->rx.ring) >= uart->line.fifo_depth;
 }
 
@@ -158,33 +152,11 @@ static void rx_hold_partner(struct pl011 *uart)
 		(void)pl011_reg_read(uart, PL011_FR);
 }
 
-/* Undo of the steps before the switch: IMSC as the word says (RX unmasked unless paused),
- * then TX given back. */
+/* Undo of the steps before the switch: IMSC as the word says (the RX pause is its bits, which
+ * a reader's resume may have changed meanwhile), TX masked until TX is given back. */
 static void imsc_thaw(struct pl011 *uart)
 {
-	pl011_io_atomic_point();
-	uint32_t word = pl011_atomic_load(&uart->imsc, __ATOMIC_SEQ_CST);
-	for (;;) {
-		pl011_io_atomic_point();
-		if (__atomic_compare_exchange_n(&uart->imsc, &word,
-						word & ~(PL011_IMSC_FROZEN | PL011_INT_TX), false,
-						__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
-			break;
-	}
-	/* While frozen, neither a pause (the handler on another core) nor a resume (a reader)
-	 * could change the word: RX and RT are still as before the freeze. Set them from the
-	 * pause as it is after the thaw; a pause after our look masks by itself. A resume between
-	 * our look and our mask unmasks first and our mask would undo it: look again. */
-	uint32_t rx = uart->line.rx_imsc & (PL011_INT_RX | PL011_INT_RT);
-	if (!pl011_rx_uses_ring(uart)) {
-		pl011_imsc_update(uart, 0, 0);
-	} else if (rx_paused(uart)) {
-		pl011_imsc_update(uart, rx, 0);
-		if (!rx_paused(uart))
-			pl011_imsc_update(uart, 0, rx);
-	} else {
-		pl011_imsc_update(uart, 0, rx);
-	}
+	(void)pl011_imsc_update(uart, PL011_IMSC_FROZEN | PL011_INT_TX, 0);
 }
 
 static void resume(struct pl011 *uart)
@@ -228,7 +200,7 @@ int pl011_set_line(struct pl011 *uart, const struct pl011_line_config *line, uin
 	int err = plan_line(uart, line, &wanted, &plan);
 	if (err != 0)
 		return err;
-	if (rx_paused(uart))
+	if (pl011_rx_paused(uart))
 		return PL011_EBUSY; /* with flow control RTS is held off: the reader must come first */
 	err = pl011_flush(uart, bound_us, NULL);
 	if (err != 0)

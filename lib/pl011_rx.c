@@ -30,8 +30,12 @@ int pl011_rx_decode(struct pl011 *uart, uint32_t dr)
  * FIFO holds the RX trigger level, its watermark, and the sender stops after the character it
  * is sending (TRM, "Hardware flow control"; the same words in AMD's Versal TRM AM011, "RTS
  * Flow Control", whose UART is a PL011). Without it the FIFO adds its entries to the buffering
- * and an overrun, if one comes, is counted from MIS.OE: error causes stay unmasked, so each
- * character lost to a full FIFO costs one interrupt, and only while data is being lost.
+ * and then characters are lost: OE is masked too, or each lost character would cost an
+ * interrupt while the reader needs the CPU to catch up; RIS keeps its latch, so the resume's
+ * unmask brings one OE interrupt that counts the pause's overrun.
+ * The pause is the state of those bits in the IMSC word, so that one swap changes both what
+ * IMSC holds and whether RX is paused: a writer of TXIM, or a reader preempted in its resume,
+ * can never leave RX unmasked with the pause on record.
  * The reader unmasks them once it has freed a FIFO's worth of ring (or the whole ring, if
  * smaller): the handler then takes in a full FIFO at once instead of being paused again after
  * every byte the reader takes.
@@ -43,36 +47,46 @@ static size_t resume_room(const struct pl011 *uart)
 	return depth < uart->rx.ring.size ? depth : uart->rx.ring.size;
 }
 
-static uint32_t paused_load(const struct pl011 *uart)
+static uint32_t pause_bits(const struct pl011 *uart)
 {
-	pl011_io_atomic_point();
-	return pl011_atomic_load(&uart->rx.paused, __ATOMIC_SEQ_CST);
+	return uart->line.rx_imsc & PL011_RX_PAUSE_BITS;
 }
 
-/* Unmask RX and RT if RX is paused and the ring has room; either side may call it. One swap
- * takes the pause, so two contexts that both see room unmask once. */
+bool pl011_rx_paused(const struct pl011 *uart)
+{
+	uint32_t bits = pause_bits(uart);
+	pl011_io_atomic_point();
+	return bits != 0 && (pl011_atomic_load(&uart->imsc, __ATOMIC_SEQ_CST) & bits) == 0;
+}
+
+/* Unmask RX, RT and OE if RX is paused and the ring has room; either side may call it. One
+ * swap ends the pause, so two contexts that both see room unmask once. */
 static void rx_resume_if_room(struct pl011 *uart)
 {
-	if (paused_load(uart) == 0 || pl011_ring_space(&uart->rx.ring) < resume_room(uart))
+	uint32_t bits = pause_bits(uart);
+	if (!pl011_rx_paused(uart) || pl011_ring_space(&uart->rx.ring) < resume_room(uart))
 		return;
-	uint32_t expected = 1;
 	pl011_io_atomic_point();
-	if (!__atomic_compare_exchange_n(&uart->rx.paused, &expected, 0, false, __ATOMIC_SEQ_CST,
-					 __ATOMIC_SEQ_CST))
-		return;
-	pl011_imsc_update(uart, 0, uart->line.rx_imsc & (PL011_INT_RX | PL011_INT_RT));
+	uint32_t word = pl011_atomic_load(&uart->imsc, __ATOMIC_SEQ_CST);
+	while ((word & bits) == 0) {
+		pl011_io_atomic_point();
+		if (__atomic_compare_exchange_n(&uart->imsc, &word, word | bits, false,
+						__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+			pl011_imsc_publish(uart);
+			return;
+		}
+	}
 }
 
-/* Handler only. Mask first, then say so, then look at the ring again: a reader that freed room
- * before it could see the pause is seen here, and one that sees the pause finds RX masked. */
+/* Handler only. Mask (which is the pause), then look at the ring again: a reader that freed
+ * room before it could see the pause is seen here, and one that sees the pause finds RX
+ * masked. IMSC is written even when the word was paused already: a stale write may have
+ * unmasked RX, which is how the handler got here. */
 static void rx_pause(struct pl011 *uart)
 {
-	if (paused_load(uart) != 0)
-		return;
-	PL011_COUNT(uart, rx_pauses, 1);
-	pl011_imsc_update(uart, PL011_INT_RX | PL011_INT_RT, 0);
-	pl011_io_atomic_point();
-	pl011_atomic_store(&uart->rx.paused, 1, __ATOMIC_SEQ_CST);
+	uint32_t bits = pause_bits(uart);
+	if ((pl011_imsc_update(uart, bits, 0) & bits) != 0)
+		PL011_COUNT(uart, rx_pauses, 1);
 	pl011_atomic_fence();
 	rx_resume_if_room(uart);
 }
@@ -114,7 +128,7 @@ static bool drain_fifo(struct pl011 *uart, struct pl011_ring *ring, uint32_t lim
  * Bounded by two FIFOs' worth per call: characters arriving while we drain are caught by the
  * next pass or by RT. MIS.OE is set when the overrun happens (TRM 3.3.2: OE in RSR and the
  * interrupt at once, DR.OE on the next character in), and the handler acknowledges it before
- * this runs, so each OE cause is one overrun counted once.
+ * this runs: each OE cause is one overrun event (one or more characters lost) counted once.
  */
 void pl011_rx_service(struct pl011 *uart, uint32_t mis)
 {

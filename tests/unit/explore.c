@@ -12,6 +12,9 @@
 
 #define SMALL_RING 64u
 #define RX_CHARACTERS 4u /* above the 1/8 RX trigger of either depth */
+/* EXPLORE_RX_FILL: the ring holds RX_FILL_BEFORE before the scenario, RX_FILL_AT arrive. */
+#define RX_FILL_BEFORE (SMALL_RING - 4u)
+#define RX_FILL_AT 10u
 
 /* Bytes by source, told apart on the wire by their values: the thread writes lowercase
  * letters (and '#' from its own panic write), the delivered interrupt's panic writes PANIC,
@@ -31,8 +34,10 @@ static int outer_written, inner_written; /* panic write results, -1 when not cal
 static bool in_outer, in_inner, callback_armed;
 static bool checking; /* the test's own look at the driver is not a point of the thread's */
 static struct invariants invariants;
+static uint32_t rx_discarded_by_shutdown;
 
 static void run_scenario(void);
+static void check_rx_fill(void);
 static uint8_t wire[8192];
 
 static void fail(const char *format, ...)
@@ -105,6 +110,11 @@ static void outer_interrupt(void *unused)
 	switch (params->interrupt) {
 	case EXPLORE_PANIC_OTHER:
 		outer_written = pl011_write_panic(&h.uart, outer_message, sizeof outer_message);
+		break;
+	case EXPLORE_RX_FILL:
+		for (unsigned i = 0; i < RX_FILL_AT; i++)
+			pl011_model_rx_inject(h.model, 'r', 0, pl011_model_now_ns(h.model));
+		pl011_irq_handler(&h.uart);
 		break;
 	case EXPLORE_RX_PANIC:
 	case EXPLORE_RX_SLOW:
@@ -349,6 +359,9 @@ static void thread_shutdown_and_restart(void)
 		return;
 	}
 	expected_len -= (size_t)discarded; /* the newest bytes are the ones discarded */
+	struct pl011_stats stats;
+	(void)pl011_get_stats(&h.uart, &stats);
+	rx_discarded_by_shutdown = stats.rx_discarded; /* the restart starts the counters anew */
 	if (pl011_model_peek(h.model, PL011_IMSC) != 0)
 		fail("stopped port has IMSC 0x%x", pl011_model_peek(h.model, PL011_IMSC));
 	start_port();
@@ -515,6 +528,7 @@ static void check_final_state(void)
 	check_wire();
 	check_tx_done();
 	check_rs485();
+	check_rx_fill();
 	/* Ownership was released: a write now goes out by itself. */
 	size_t before = expected_len;
 	thread_write(20, PL011_WAIT_AUTO);
@@ -549,6 +563,57 @@ static void setup(void)
 		h.config.rs485 = &no_delays;
 	if (params->scenario == EXPLORE_WRITE_WAIT)
 		h.config.tx_buffer_size = SMALL_RING;
+	if (params->interrupt == EXPLORE_RX_FILL)
+		h.config.rx_buffer_size = SMALL_RING;
+}
+
+/* EXPLORE_RX_FILL: the ring 4 short of full, RX not paused (the reader has not read yet). */
+static void rx_fill_ring(void)
+{
+	if (params->interrupt != EXPLORE_RX_FILL)
+		return;
+	for (unsigned done = 0; done < RX_FILL_BEFORE; done += 4u) {
+		for (unsigned i = 0; i < 4u; i++) /* at most a FIFO's worth between two handlers */
+			pl011_model_rx_inject(h.model, 'r', 0, pl011_model_now_ns(h.model));
+		pl011_model_advance(h.model, pl011_model_frame_ns(h.model));
+		pl011_irq_handler(&h.uart);
+	}
+	if (pl011_ring_count(&h.uart.rx.ring) != RX_FILL_BEFORE)
+		fail("the RX ring holds %zu before the run", pl011_ring_count(&h.uart.rx.ring));
+}
+
+/*
+ * EXPLORE_RX_FILL, at the end: IMSC masks RX exactly while the word says RX is paused (a stale
+ * IMSC write unmasking it under the pause is an interrupt nobody clears), every character is
+ * read or counted as discarded (a shutdown or re-init moves or counts the ring), and once the
+ * reader has read, RX runs again.
+ */
+static void check_rx_fill(void)
+{
+	if (params->interrupt != EXPLORE_RX_FILL)
+		return;
+	uint32_t word = __atomic_load_n(&h.uart.imsc, __ATOMIC_SEQ_CST);
+	uint32_t rx_bits = PL011_INT_RX | PL011_INT_RT;
+	if ((pl011_model_peek(h.model, PL011_IMSC) & rx_bits) != (word & rx_bits))
+		fail("IMSC 0x%x against the word 0x%x", pl011_model_peek(h.model, PL011_IMSC), word);
+	uint8_t got[SMALL_RING];
+	size_t received = 0;
+	for (int round = 0; round < 8; round++) {
+		int n;
+		while ((n = pl011_read(&h.uart, got, sizeof got, PL011_NO_WAIT)) > 0)
+			received += (size_t)n;
+		pl011_model_advance(h.model, 4u * pl011_model_frame_ns(h.model));
+	}
+	struct pl011_stats stats;
+	(void)pl011_get_stats(&h.uart, &stats);
+	/* Characters injected while a shutdown had the UART disabled never arrived. */
+	size_t arrived = (size_t)pl011_model_counters(h.model)->rx_received;
+	uint32_t discarded = stats.rx_discarded + rx_discarded_by_shutdown;
+	if (received + discarded != arrived)
+		fail("RX: %zu read and %u discarded of %zu arrived", received, discarded, arrived);
+	if ((pl011_model_peek(h.model, PL011_IMSC) & rx_bits) != rx_bits)
+		fail("RX still masked after the reader read everything (IMSC 0x%x)",
+		     pl011_model_peek(h.model, PL011_IMSC));
 }
 
 void explore_run(const struct explore_params *p, struct explore_result *r)
@@ -561,8 +626,10 @@ void explore_run(const struct explore_params *p, struct explore_result *r)
 	outer_written = inner_written = -1;
 	in_outer = in_inner = callback_armed = checking = tick_armed = false;
 	tx_done_events = 0;
+	rx_discarded_by_shutdown = 0;
 	setup();
 	start_port();
+	rx_fill_ring();
 	invariants_reset(&invariants);
 	pl011_model_set_preempt_hook(preemption_point, NULL);
 	if (r->failure == NULL && p->two_cores)

@@ -27,6 +27,9 @@ enum explore_interrupt {
 	EXPLORE_RX_PANIC,     /* two RX characters arrive; the RX callback calls pl011_write_panic */
 	EXPLORE_RX_SLOW,      /* two RX characters arrive; the RX callback works callback_ns */
 	EXPLORE_NESTED,       /* the UART handler, itself preempted at inner_point by a panic */
+	/* The RX ring (64 bytes) 4 short of full since the start; 10 characters arrive and the
+	 * handler pauses RX, changing the IMSC word that TX shares, with 6 left in the FIFO. */
+	EXPLORE_RX_FILL,
 	EXPLORE_INTERRUPTS,
 };
 

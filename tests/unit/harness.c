@@ -18,6 +18,13 @@ void harness_route_irq(struct harness *h)
 	pl011_model_set_irq_handler(h->model, harness_irq, &h->uart);
 }
 
+const char *harness_tx_mode_name(enum pl011_tx_mode mode)
+{
+	static const char *const names[] = {"POLLED", "HALF_FIFO", "POLL_FULL", "HYBRID",
+					    "ADAPTIVE", "MEASURED"};
+	return (unsigned)mode < sizeof names / sizeof names[0] ? names[mode] : "?";
+}
+
 size_t harness_tx_backlog(void *context)
 {
 	struct pl011 *uart = context;

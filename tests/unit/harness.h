@@ -41,6 +41,8 @@ int harness_init(struct harness *h, const struct pl011_config *config);
 /* The config the port runs on, for a test that changes a hook under the running port. */
 struct pl011_config *harness_live_config(struct harness *h);
 /* Route the model's interrupt to pl011_irq_handler again (after a test took it over). */
+/* The mode's name as the header spells it, without PL011_TX_. */
+const char *harness_tx_mode_name(enum pl011_tx_mode mode);
 void harness_route_irq(struct harness *h);
 void harness_teardown(struct harness *h);
 
