@@ -477,6 +477,7 @@ struct pl011_events {
 	uint32_t tx_done_pending; /* atomic: a drain is under way and its TX_DONE not yet given */
 	uint32_t tx_bytes_seen;   /* TX owner: stats.tx_bytes when the ring last emptied */
 	uint32_t tx_done_wanted;  /* init: TX_DONE in the mask, or RS-485 (which ends on it) */
+	uint32_t tx_space_wanted; /* atomic: a ring write came up short; TX_SPACE owed */
 	uint32_t de_release;      /* atomic: RS-485, a drain ended: release DE at the next tick */
 	uint32_t de_bytes;        /* stats.tx_bytes of that drain: more bytes since void it */
 	uint32_t rs485_on;        /* init, pl011_set_line: RS-485 drives DE, as rs485 says */

@@ -73,6 +73,20 @@ static void events_deliver(struct pl011 *uart, uint32_t kinds)
 		uart->config->event(uart, kinds, uart->config->event_context);
 }
 
+/* Whether TX space is to be given now: the ring at least half free and a short write asked
+ * for it since it was last given (taken here, so that it is given once). */
+static bool tx_space_owed(struct pl011 *uart)
+{
+	pl011_io_atomic_point();
+	if (pl011_atomic_load(&uart->events.tx_space_wanted, __ATOMIC_SEQ_CST) == 0 ||
+	    pl011_ring_space(&uart->tx.ring) < tx_space_threshold(uart))
+		return false;
+	uint32_t wanted = 1u;
+	pl011_io_atomic_point();
+	return __atomic_compare_exchange_n(&uart->events.tx_space_wanted, &wanted, 0u, false,
+					   __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+
 void pl011_events_end(struct pl011 *uart, const struct pl011_event_watch *watch)
 {
 	if (!watch->active || watch->mis == 0)
@@ -80,10 +94,31 @@ void pl011_events_end(struct pl011 *uart, const struct pl011_event_watch *watch)
 	uint32_t kinds = rx_kinds_seen(uart, watch);
 	if ((watch->mis & PL011_INT_MODEM) != 0)
 		kinds |= PL011_EVENT_MODEM;
-	if ((watch->mis & PL011_INT_TX) != 0 && watch->tx_free < tx_space_threshold(uart) &&
-	    pl011_ring_space(&uart->tx.ring) >= tx_space_threshold(uart))
+	bool crossed = (watch->mis & PL011_INT_TX) != 0 &&
+		       watch->tx_free < tx_space_threshold(uart) &&
+		       pl011_ring_space(&uart->tx.ring) >= tx_space_threshold(uart);
+	/* Asked for by a short write, also when another context freed the space. */
+	if (pl011_tx_uses_ring(uart) && (tx_space_owed(uart) || crossed))
 		kinds |= PL011_EVENT_TX_SPACE;
 	events_deliver(uart, kinds);
+}
+
+/* The writer, after its ring write came up short. The space may have come already, from a
+ * context that looked before we asked: then nobody else gives it, so we do, from here. */
+void pl011_events_want_tx_space(struct pl011 *uart)
+{
+	if ((uart->config->event_mask & PL011_EVENT_TX_SPACE) == 0)
+		return;
+	pl011_io_atomic_point();
+	pl011_atomic_store(&uart->events.tx_space_wanted, 1u, __ATOMIC_SEQ_CST);
+	pl011_atomic_fence(); /* our ask before our look at the ring's tail */
+	pl011_events_give_tx_space(uart);
+}
+
+void pl011_events_give_tx_space(struct pl011 *uart)
+{
+	if (tx_space_owed(uart))
+		events_deliver(uart, PL011_EVENT_TX_SPACE);
 }
 
 /* ---- TX done ---- */
@@ -151,6 +186,7 @@ void pl011_event_tick(struct pl011 *uart)
 		if (uart->events.rs485_on != 0)
 			pl011_rs485_tick(uart);
 		tx_done_check(uart);
+		pl011_events_tx_space_freed(uart);
 	}
 	pl011_presence_leave(&uart->handlers_inside);
 }

@@ -286,6 +286,22 @@ void pl011_events_begin(struct pl011 *uart, struct pl011_event_watch *watch);
 void pl011_events_end(struct pl011 *uart, const struct pl011_event_watch *watch);
 void pl011_events_tx_emptied(struct pl011 *uart);
 
+/* TX space: a ring write that came up short asks for it (PL011_EVENT_TX_SPACE in the mask);
+ * the context that frees the space gives it once the ring is at least half free, with TX not
+ * owned by it. */
+void pl011_events_want_tx_space(struct pl011 *uart);
+void pl011_events_give_tx_space(struct pl011 *uart);
+
+/* After a pass that moved ring bytes, TX let go. One load when nobody asked. The owner's
+ * release before it is a sequentially consistent swap: the ring's tail store is seen by a
+ * writer that asks after this load (pl011_events_want_tx_space looks at the ring then). */
+static inline void pl011_events_tx_space_freed(struct pl011 *uart)
+{
+	pl011_io_atomic_point();
+	if (pl011_atomic_load(&uart->events.tx_space_wanted, __ATOMIC_SEQ_CST) != 0)
+		pl011_events_give_tx_space(uart);
+}
+
 /* The TX owner, the ring just emptied: a TX_DONE drain may begin. One load when unused. */
 static inline void pl011_events_tx_ring_emptied(struct pl011 *uart)
 {

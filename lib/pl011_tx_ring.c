@@ -78,6 +78,8 @@ static void tx_let_panic_in(struct pl011 *uart)
  */
 static void tx_send_and_release(struct pl011 *uart, bool latched)
 {
+	/* The handler's own refill gives TX space when the entry ends (pl011_events_end). */
+	bool gives_space = !latched;
 	for (;;) {
 		bool sure;
 		bool limited = false;
@@ -116,8 +118,14 @@ static void tx_send_and_release(struct pl011 *uart, bool latched)
 		} else {
 			continue; /* bytes came after the ring ran dry: send them too */
 		}
-		if (pl011_tx_release(uart))
+		if (pl011_tx_release(uart)) {
+			/* A pass outside the TX interrupt (a panic's, the stall guard's, a priming
+			 * writer's) may free the space a blocked writer waits for: no TX interrupt
+			 * need come to give it. */
+			if (gives_space)
+				pl011_events_tx_space_freed(uart);
 			return;
+		}
 	}
 }
 
@@ -282,8 +290,12 @@ static size_t write_queued(struct pl011 *uart, const uint8_t *data, size_t len, 
 			done += n;
 			tx_kick(uart);
 		}
-		if (done == len || pl011_wait_expired(&wait))
+		if (done == len)
 			return done;
+		if (pl011_wait_expired(&wait)) {
+			pl011_events_want_tx_space(uart);
+			return done;
+		}
 		/* The FR read is the wait's step: it paces the loop on the bus. */
 		(void)pl011_reg_read(uart, PL011_FR);
 		tx_watch_check(&watch, uart, &wait);

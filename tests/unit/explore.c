@@ -77,7 +77,7 @@ void explore_default_params(struct explore_params *p)
 	(PL011_EVENT_TX_DONE | PL011_EVENT_TX_SPACE | PL011_EVENT_RX_DATA | PL011_EVENT_RX_IDLE | \
 	 PL011_EVENT_BREAK | PL011_EVENT_ERROR)
 static bool tick_armed;
-static size_t tx_done_events;
+static size_t tx_done_events, tx_space_events;
 
 static void arm_tick(uint32_t delay_us, void *context)
 {
@@ -305,6 +305,8 @@ static void on_event(struct pl011 *uart, uint32_t kinds, void *context)
 			fail("TX done with %llu of the bytes before it not sent",
 			     (unsigned long long)(tick_owed - gone));
 	}
+	if (kinds & PL011_EVENT_TX_SPACE)
+		tx_space_events++;
 	if (kinds & PL011_EVENT_RX_DATA)
 		rx_event(uart);
 }
@@ -330,7 +332,7 @@ static void accept(const uint8_t *data, int n)
 	expected_len += (size_t)n;
 }
 
-static void thread_write(size_t len, uint32_t bound_us)
+static int thread_write(size_t len, uint32_t bound_us)
 {
 	uint8_t data[256];
 	for (size_t i = 0; i < len; i++)
@@ -342,6 +344,36 @@ static void thread_write(size_t len, uint32_t bound_us)
 	if (n > 0)
 		stream_position += (uint32_t)n;
 	check_not_stuck("pl011_write");
+	return n;
+}
+
+/*
+ * EXPLORE_WRITE_SLEEP: after each short write, sleep (time passes, no driver call) until TX
+ * space is given, as a task blocked on a semaphore the event gives would. The space may be
+ * made outside the TX interrupt (a panic owning TX drains the ring and leaves TXIM masked):
+ * the event must come all the same. Four rings' worth of frames is the bound.
+ */
+static void thread_write_sleeping(size_t len)
+{
+	while (len > 0 && result->failure == NULL) {
+		size_t before = tx_space_events;
+		int n = thread_write(len, PL011_NO_WAIT);
+		if (n < 0)
+			return;
+		len -= (size_t)n;
+		if (len == 0)
+			return;
+		uint64_t give_up = pl011_model_now_ns(h.model) +
+				   4u * SMALL_RING * pl011_model_frame_ns(h.model);
+		while (tx_space_events == before) {
+			if (pl011_model_now_ns(h.model) > give_up) {
+				fail("a writer asleep on TX space was never woken (%zu queued)",
+				     pl011_tx_queued(&h.uart));
+				return;
+			}
+			pl011_model_advance(h.model, pl011_model_frame_ns(h.model));
+		}
+	}
 }
 
 static void start_port(void)
@@ -395,6 +427,10 @@ static void run_scenario(void)
 	case EXPLORE_REINIT:
 		start_port();
 		thread_write(10, PL011_NO_WAIT);
+		break;
+	case EXPLORE_WRITE_SLEEP:
+		if (params->mode != PL011_TX_POLLED)
+			thread_write_sleeping(100);
 		break;
 	default:
 		break;
@@ -561,7 +597,7 @@ static void setup(void)
 	static const struct pl011_rs485 no_delays = {0, 0, 0};
 	if (params->rs485)
 		h.config.rs485 = &no_delays;
-	if (params->scenario == EXPLORE_WRITE_WAIT)
+	if (params->scenario == EXPLORE_WRITE_WAIT || params->scenario == EXPLORE_WRITE_SLEEP)
 		h.config.tx_buffer_size = SMALL_RING;
 	if (params->interrupt == EXPLORE_RX_FILL)
 		h.config.rx_buffer_size = SMALL_RING;
@@ -625,7 +661,7 @@ void explore_run(const struct explore_params *p, struct explore_result *r)
 	stream_position = 0;
 	outer_written = inner_written = -1;
 	in_outer = in_inner = callback_armed = checking = tick_armed = false;
-	tx_done_events = 0;
+	tx_done_events = tx_space_events = 0;
 	rx_discarded_by_shutdown = 0;
 	setup();
 	start_port();

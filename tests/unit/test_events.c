@@ -66,6 +66,9 @@ static void advance_with_timer(uint64_t end_ns)
 	harness_advance_with_timer(&h, end_ns);
 }
 
+/* The TX ring's size for the next start only (0: the harness's). */
+static size_t tx_ring_size;
+
 static void start_with_flags(enum pl011_tx_mode tx, enum pl011_rx_mode rx, uint32_t mask,
 			     uint32_t flags)
 {
@@ -81,6 +84,9 @@ static void start_with_flags(enum pl011_tx_mode tx, enum pl011_rx_mode rx, uint3
 	h.config.event_timer_context = &h;
 	h.config.wait_hook = harness_timer_wait_step;
 	h.config.wait_context = &h;
+	if (tx_ring_size != 0)
+		h.config.tx_buffer_size = tx_ring_size;
+	tx_ring_size = 0;
 	assert_int_equal(harness_start(&h), 0);
 }
 
@@ -228,6 +234,72 @@ static void test_tx_space_wakes_a_blocked_writer_once_per_block(void **state)
 		assert_true(blocks >= 15);
 		/* The last drain (ring full, then empty) gives one more, and nothing else did. */
 		assert_int_equal(count_of(PL011_EVENT_TX_SPACE), blocks + 1);
+		harness_teardown(&h);
+	}
+}
+
+/*
+ * The same writer, and a panic from another interrupt while it sleeps: the panic owns TX,
+ * sends the ring's bytes by polling, then its own, and lets go with the ring empty and TXIM
+ * masked, so no TX interrupt comes again. The space the writer sleeps for was made by the
+ * panic: TX space must still be given, or the writer sleeps for good.
+ */
+static const uint8_t panic_text[] = "PANIC: fault at 0x1234\r\n";
+
+static void panic_from_another_interrupt(void *context)
+{
+	(void)context;
+	assert_int_equal(pl011_write_panic(&h.uart, panic_text, sizeof panic_text - 1u),
+			 (int)sizeof panic_text - 1);
+}
+
+static void test_tx_space_is_given_when_a_panic_empties_the_ring(void **state)
+{
+	(void)state;
+	const size_t total = 4096u, ring = 256u;
+	for (int mode = PL011_TX_HALF_FIFO; mode <= PL011_TX_MEASURED; mode++) {
+		tx_ring_size = ring;
+		start_with((enum pl011_tx_mode)mode, PL011_RX_POLLED, PL011_EVENT_TX_SPACE);
+		harness_fill_random(data, total, 70u + (uint32_t)mode);
+		for (size_t i = 0; i < total; i++)
+			data[i] = (uint8_t)('a' + data[i] % 26u); /* no capitals: the panic's are */
+		size_t sent = 0, wakes = 0;
+		bool panicked = false;
+		uint64_t panic_at = pl011_model_now_ns(h.model) + 5000000u;
+		while (sent < total) {
+			int n = pl011_write(&h.uart, data + sent, total - sent, PL011_NO_WAIT);
+			assert_true(n >= 0);
+			sent += (size_t)n;
+			if (sent == total)
+				break;
+			size_t before = count_of(PL011_EVENT_TX_SPACE);
+			uint64_t give_up = pl011_model_now_ns(h.model) + 4u * ring * frame_ns();
+			while (count_of(PL011_EVENT_TX_SPACE) == before) {
+				if (pl011_model_now_ns(h.model) > give_up)
+					fail_msg("%s: the writer sleeps for good, %zu of %zu accepted, "
+						 "%zu queued, TX space given %zu times",
+						 harness_tx_mode_name((enum pl011_tx_mode)mode), sent,
+						 total, pl011_tx_queued(&h.uart), wakes);
+				if (!panicked && pl011_model_now_ns(h.model) >= panic_at) {
+					panicked = true;
+					pl011_model_run_as_irq(h.model, panic_from_another_interrupt,
+							       NULL);
+				}
+				pl011_model_advance(h.model, 10000u);
+			}
+			wakes++;
+		}
+		assert_true(panicked);
+		assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+		/* The wire: the writer's bytes in order, the panic's together among them. */
+		size_t len = harness_wire(&h, wire, sizeof wire);
+		assert_int_equal(len, total + sizeof panic_text - 1u);
+		size_t at = 0;
+		while (at < len && wire[at] != 'P')
+			at++;
+		assert_memory_equal(wire + at, panic_text, sizeof panic_text - 1u);
+		memmove(wire + at, wire + at + sizeof panic_text - 1u, len - at - (sizeof panic_text - 1u));
+		assert_memory_equal(wire, data, total);
 		harness_teardown(&h);
 	}
 }
@@ -477,6 +549,7 @@ int main(void)
 		HARNESS_TEST(test_tx_done_once_for_a_drain_fed_by_many_writes, &h),
 		HARNESS_TEST(test_tx_done_waits_for_a_transmitter_held_off_by_cts, &h),
 		HARNESS_TEST(test_tx_space_wakes_a_blocked_writer_once_per_block, &h),
+		HARNESS_TEST(test_tx_space_is_given_when_a_panic_empties_the_ring, &h),
 		HARNESS_TEST(test_rx_idle_32_bit_periods_after_the_last_character, &h),
 		HARNESS_TEST(test_rx_idle_never_during_a_burst, &h),
 		HARNESS_TEST(test_break_once_per_break_and_kinds_together, &h),

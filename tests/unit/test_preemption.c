@@ -21,7 +21,7 @@ static const enum pl011_tx_mode modes[] = {PL011_TX_POLLED, PL011_TX_HALF_FIFO,
 static const char *const mode_names[] = {"POLLED", "HALF_FIFO", "POLL_FULL", "HYBRID",
 					 "ADAPTIVE", "MEASURED"};
 static const char *const scenario_names[] = {"prime idle", "write busy", "write wait", "flush",
-					     "panic",      "shutdown",   "re-init"};
+					     "panic",      "shutdown",   "re-init",    "write asleep"};
 static const char *const interrupt_names[] = {"UART handler", "panic", "RX callback panic",
 					      "slow RX callback", "nested", "RX ring filled"};
 
