@@ -138,7 +138,8 @@ static inline const struct pl011_tx_strategy *pl011_tx_strategy_for_mode(enum pl
  * leaves it in the FIFO and masks RX and RT, and pl011_read / pl011_getc unmask them once the
  * ring has room for a FIFO's worth (or is empty, if it is smaller than a FIFO). With
  * PL011_FLAG_RTS_CTS the full FIFO then holds the sender off; without it the FIFO adds its
- * entries to the buffering and an overrun, if one comes, is counted (docs/design.md).
+ * entries to the buffering and then characters are lost: OE is masked with RX and RT for the
+ * pause, so the pause's overrun is one event in stats.rx_overrun (docs/design.md).
  */
 enum pl011_rx_mode {
 	PL011_RX_POLLED = 0,
@@ -209,7 +210,8 @@ typedef void (*pl011_rx_fn)(struct pl011 *uart, size_t available, void *context)
  * into one word, once per interrupt handler entry (or pl011_event_tick) that saw any.
  * Context: the UART's interrupt handler (pl011_irq_handler), and for TX_DONE the timer
  * interrupt that calls pl011_event_tick; so two cores may call it at once if those two
- * interrupts go to different cores. Never with TX owned by the calling context: TX is let go
+ * interrupts go to different cores. TX_SPACE alone may also come from the context that freed
+ * the space outside the TX interrupt (below). Never with TX owned by the calling context: TX is let go
  * before the callback runs (the context it preempted may own TX, as always in a handler).
  * It may call: pl011_read / pl011_getc when it is the only reader, pl011_write with
  * PL011_NO_WAIT when it is the only writer (a thread writer that is blocked on a semaphore
@@ -228,8 +230,13 @@ typedef void (*pl011_rx_fn)(struct pl011 *uart, size_t available, void *context)
  * within one frame time plus the timer's latency after the stop bit. Needs an interrupt TX
  * mode and config.event_timer. */
 #define PL011_EVENT_TX_DONE (1u << 0)
-/* A TX interrupt refill raised the TX ring's free space from below half the ring to at least
- * half: a writer blocked on it may queue again. Needs an interrupt TX mode. */
+/* The TX ring is at least half free again: after a pl011_write that came up short (accepted
+ * less than asked), once, and whenever a TX interrupt refill raised the free space from below
+ * half to at least half. A writer blocked on it after a short write may queue again: it is
+ * sure to come, also when the space was freed outside the TX interrupt, and then it comes
+ * from that context once TX is let go: a pl011_write_panic, a wait that sent itself
+ * (pl011_write, pl011_flush), pl011_set_line, the event tick, or the short pl011_write itself
+ * when the space came before it could ask. Needs an interrupt TX mode. */
 #define PL011_EVENT_TX_SPACE (1u << 1)
 /* The interrupt drained received bytes and the RX ring holds some (the rx_callback's
  * moment). Needs an interrupt RX mode. */
@@ -390,7 +397,7 @@ struct pl011_stats {
 	uint32_t tx_timeouts;         /* bounded TX waits that ran out */
 	uint32_t tx_discarded;        /* accepted bytes discarded by shutdown (never silent) */
 	uint32_t tx_fifo_abandoned;   /* shutdowns whose FIFO never drained (bytes uncounted) */
-	uint32_t rx_overrun;          /* FIFO overruns (OE), each losing at least one byte */
+	uint32_t rx_overrun;          /* overrun events (OE), each one or more bytes lost */
 	uint32_t rx_framing;          /* characters flagged FE (dropped) */
 	uint32_t rx_parity;           /* characters flagged PE (dropped) */
 	uint32_t rx_break;            /* breaks received (dropped) */
