@@ -76,7 +76,7 @@ void explore_default_params(struct explore_params *p)
 #define EXPLORE_EVENTS                                                                      \
 	(PL011_EVENT_TX_DONE | PL011_EVENT_TX_SPACE | PL011_EVENT_RX_DATA | PL011_EVENT_RX_IDLE | \
 	 PL011_EVENT_BREAK | PL011_EVENT_ERROR)
-static bool tick_armed;
+static bool tick_armed, in_set_line;
 static size_t tx_done_events, tx_space_events;
 
 static void arm_tick(uint32_t delay_us, void *context)
@@ -97,6 +97,25 @@ static void run_tick(void)
 	pl011_event_tick(&h.uart);
 }
 
+/* EXPLORE_WRITE_IN_HOLD: the stream's next bytes, from an interrupt while the thread is in
+ * pl011_set_line and writes nothing itself. While it holds TX they wait in the ring (no stuck
+ * check here): its give back sends them. */
+static void accept(const uint8_t *data, int n);
+static void hold_write(void)
+{
+	in_set_line = false; /* once */
+	uint8_t data[6];
+	for (size_t i = 0; i < sizeof data; i++)
+		data[i] = (uint8_t)('a' + (stream_position + i) % 26u);
+	int n = pl011_write(&h.uart, data, sizeof data, PL011_NO_WAIT);
+	accept(data, n);
+	if (n > 0)
+		stream_position += (uint32_t)n;
+	/* Its bytes wait for set_line's give back, which lets go, then kicks them: "sure to
+	 * come" is relaxed until set_line returns (docs/design.md). */
+	invariants.writer_inside = true;
+}
+
 static void inner_interrupt(void *unused)
 {
 	(void)unused;
@@ -110,6 +129,14 @@ static void outer_interrupt(void *unused)
 	switch (params->interrupt) {
 	case EXPLORE_PANIC_OTHER:
 		outer_written = pl011_write_panic(&h.uart, outer_message, sizeof outer_message);
+		break;
+	case EXPLORE_WRITE_IN_HOLD:
+		if (in_set_line)
+			hold_write();
+		break;
+	case EXPLORE_TICK:
+		if (tick_armed)
+			run_tick();
 		break;
 	case EXPLORE_RX_FILL:
 		for (unsigned i = 0; i < RX_FILL_AT; i++)
@@ -432,6 +459,19 @@ static void run_scenario(void)
 		if (params->mode != PL011_TX_POLLED)
 			thread_write_sleeping(100);
 		break;
+	case EXPLORE_SET_LINE: {
+		static const struct pl011_line_config half = {.baud = 1500000u, .data_bits = 8,
+							       .stop_bits = 1};
+		in_set_line = true;
+		int err = pl011_set_line(&h.uart, &half, PL011_WAIT_AUTO);
+		in_set_line = false;
+		invariants.writer_inside = false;
+		if (err != 0)
+			fail("pl011_set_line: %s", pl011_error_name(err));
+		check_not_stuck("pl011_set_line");
+		thread_write(10, PL011_NO_WAIT);
+		break;
+	}
 	default:
 		break;
 	}
@@ -530,7 +570,7 @@ static bool de_on_at(uint64_t t)
  * the ticks that ended the last drain released it. */
 static void check_rs485(void)
 {
-	if (!params->rs485)
+	if (h.config.rs485 == NULL)
 		return;
 	size_t wire_len = harness_wire(&h, wire, sizeof wire);
 	for (size_t i = 0; i < wire_len && wire_len <= sizeof wire; i++) {
@@ -601,6 +641,8 @@ static void setup(void)
 		h.config.tx_buffer_size = SMALL_RING;
 	if (params->interrupt == EXPLORE_RX_FILL)
 		h.config.rx_buffer_size = SMALL_RING;
+	if (params->interrupt == EXPLORE_TICK && params->mode != PL011_TX_POLLED)
+		h.config.rs485 = &no_delays; /* RS-485 needs a ring mode (pl011_init refuses) */
 }
 
 /* EXPLORE_RX_FILL: the ring 4 short of full, RX not paused (the reader has not read yet). */
@@ -660,7 +702,7 @@ void explore_run(const struct explore_params *p, struct explore_result *r)
 	expected_len = 0;
 	stream_position = 0;
 	outer_written = inner_written = -1;
-	in_outer = in_inner = callback_armed = checking = tick_armed = false;
+	in_outer = in_inner = callback_armed = checking = tick_armed = in_set_line = false;
 	tx_done_events = tx_space_events = 0;
 	rx_discarded_by_shutdown = 0;
 	setup();

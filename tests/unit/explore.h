@@ -20,6 +20,7 @@ enum explore_scenario {
 	/* 100 bytes through a 64-byte ring with PL011_NO_WAIT, sleeping after each short write
 	 * until TX space is given (a writer blocked on a semaphore the event gives) */
 	EXPLORE_WRITE_SLEEP,
+	EXPLORE_SET_LINE, /* write 40, pl011_set_line to half the rate, write 10 */
 	EXPLORE_SCENARIOS,
 };
 
@@ -33,6 +34,12 @@ enum explore_interrupt {
 	/* The RX ring (64 bytes) 4 short of full since the start; 10 characters arrive and the
 	 * handler pauses RX, changing the IMSC word that TX shares, with 6 left in the FIFO. */
 	EXPLORE_RX_FILL,
+	/* Another source's interrupt writes 6 bytes with PL011_NO_WAIT, if the thread is inside
+	 * pl011_set_line (so it is the only writer): bytes queued while TX is held. */
+	EXPLORE_WRITE_IN_HOLD,
+	/* The event timer's interrupt, if armed (RS-485 on: a DE release owns TX and sends what
+	 * was queued meanwhile: a refill inside the tick). */
+	EXPLORE_TICK,
 	EXPLORE_INTERRUPTS,
 };
 

@@ -21,9 +21,11 @@ static const enum pl011_tx_mode modes[] = {PL011_TX_POLLED, PL011_TX_HALF_FIFO,
 static const char *const mode_names[] = {"POLLED", "HALF_FIFO", "POLL_FULL", "HYBRID",
 					 "ADAPTIVE", "MEASURED"};
 static const char *const scenario_names[] = {"prime idle", "write busy", "write wait", "flush",
-					     "panic",      "shutdown",   "re-init",    "write asleep"};
+					     "panic",      "shutdown",   "re-init",    "write asleep",
+					     "set_line"};
 static const char *const interrupt_names[] = {"UART handler", "panic", "RX callback panic",
-					      "slow RX callback", "nested", "RX ring filled"};
+					      "slow RX callback", "nested", "RX ring filled",
+					      "write in set_line's hold", "event tick"};
 
 struct tally {
 	unsigned long runs;
@@ -138,6 +140,34 @@ static void test_preempted_by_an_rx_pause_at_zero_interrupt_latency(void **state
 	explore_interrupt_kind_at(EXPLORE_RX_FILL, 0, 0);
 }
 
+/* The windows next to the features' shared state: a writer from an interrupt inside
+ * pl011_set_line's hold (only there is it the only writer), and the event timer's tick, with
+ * RS-485 on so that a DE release owns TX and sends what was queued meanwhile. */
+static void test_preempted_by_a_writer_in_set_lines_hold(void **state)
+{
+	(void)state;
+	struct tally tally = {0, 0, 0};
+	struct explore_params p;
+	explore_default_params(&p);
+	p.interrupt = EXPLORE_WRITE_IN_HOLD;
+	p.scenario = EXPLORE_SET_LINE;
+	for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
+		for (unsigned depth = 16; depth <= 32; depth += 16) {
+			p.mode = modes[m];
+			p.depth = depth;
+			explore_case(&p, &tally);
+		}
+	print_message("preemption explorer, %s in set_line: %lu runs, %lu points, %lu failures\n",
+		      interrupt_names[p.interrupt], tally.runs, tally.points, tally.failures);
+	assert_int_equal(tally.failures, 0);
+}
+
+static void test_preempted_by_the_event_tick(void **state)
+{
+	(void)state;
+	explore_interrupt_kind(EXPLORE_TICK, 0);
+}
+
 static void test_preempted_by_the_uart_handler(void **state)
 {
 	(void)state;
@@ -206,6 +236,8 @@ int main(void)
 		cmocka_unit_test(test_preempted_by_the_uart_handler),
 		cmocka_unit_test(test_preempted_at_zero_interrupt_latency),
 		cmocka_unit_test(test_preempted_by_an_rx_pause_at_zero_interrupt_latency),
+		cmocka_unit_test(test_preempted_by_a_writer_in_set_lines_hold),
+		cmocka_unit_test(test_preempted_by_the_event_tick),
 		cmocka_unit_test(test_preempted_by_a_panic_write),
 		cmocka_unit_test(test_preempted_by_an_rx_callback_panic_write),
 		cmocka_unit_test(test_preempted_by_a_slow_rx_callback),
