@@ -250,7 +250,8 @@ typedef void (*pl011_rx_fn)(struct pl011 *uart, size_t available, void *context)
  * character for a break however long it lasts (TRM 3.3.1, DR.BE). Interrupt RX modes. */
 #define PL011_EVENT_BREAK (1u << 4)
 /* A framing or parity error or an overrun was counted (stats.rx_framing, rx_parity,
- * rx_overrun grew). Interrupt RX modes. */
+ * rx_overrun grew). An overrun while RX is paused by a full ring is counted, and given, when
+ * the read that makes room resumes RX. Interrupt RX modes. */
 #define PL011_EVENT_ERROR (1u << 5)
 /* A modem status line changed: the CTS, DSR, DCD or RI change interrupt (MIS bits 0-3, TRM
  * 3.3.13) fired; read the lines in FR. The driver unmasks these four only with this kind. */

@@ -128,11 +128,12 @@ static inline uint32_t pl011_imsc_update(struct pl011 *uart, uint32_t clear, uin
 
 /* The handler, after the causes of one MIS read: a cause the word masks fired, so IMSC holds a
  * stale value (a writer preempted between its load and its write): write the word again. One
- * plain load when IMSC is right. */
+ * plain load when IMSC is right. Not TX: the handler's own refill masks it in the word when
+ * the ring runs dry, and a stale TXIM is the TX owner's to write (tx_send_and_release). */
 static inline void pl011_imsc_repair(struct pl011 *uart, uint32_t mis)
 {
 	pl011_io_atomic_point();
-	if ((mis & ~pl011_atomic_load(&uart->imsc, __ATOMIC_SEQ_CST)) != 0)
+	if ((mis & ~PL011_INT_TX & ~pl011_atomic_load(&uart->imsc, __ATOMIC_SEQ_CST)) != 0)
 		pl011_imsc_publish(uart);
 }
 

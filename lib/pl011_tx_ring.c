@@ -89,6 +89,11 @@ static void tx_send_and_release(struct pl011 *uart, bool latched)
 		sure = latched || refill_until_full(uart, &limited);
 		latched = false;
 		if (pl011_ring_count(&uart->tx.ring) == 0) {
+			/* The TX interrupt with ARMED clear came through a stale TXIM (another
+			 * context's IMSC write, preempted before its look again): mask it now, or the
+			 * latched cause calls us straight back while that context cannot run. */
+			if (latched_pass && (pl011_tx_owner_load(uart) & TX_ARMED) == 0)
+				pl011_imsc_publish(uart);
 			pl011_tx_arm(uart, false);
 			pl011_events_tx_ring_emptied(uart);
 		} else if (latched_pass ? !pl011_tx_must_pause(uart) : sure) {

@@ -825,6 +825,8 @@ static void reg_write(struct pl011_model *m, uint32_t off, uint32_t value)
 		update_line(m);
 		break;
 	case PL011_ICR:
+		if ((value & PL011_INT_ALL) == PL011_INT_TX)
+			m->c.icr_tx_only++;
 		clear_ris(m, value & PL011_INT_ALL);
 		break;
 	case PL011_DMACR:

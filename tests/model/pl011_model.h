@@ -76,6 +76,7 @@ struct pl011_model_counters {
 	uint64_t reprogram_while_shifting;
 	uint64_t cr_writes_while_busy; /* informational (BCM: don't touch CR while busy) */
 	uint64_t misuse; /* write to a read-only register, read of ICR, reserved IFLS code */
+	uint64_t icr_tx_only; /* ICR writes of the TX bit alone (a handler deferring TX) */
 	uint64_t underruns;        /* a character ended, FIFO empty, driver still had data */
 	uint64_t underrun_idle_ns; /* line idle time in those gaps */
 	/* The driver's synchronisation, which the model charges no time for (make bench may, at

@@ -25,6 +25,11 @@ struct invariants {
 	 * TXIM masked (docs/design.md, "Sure to come"). */
 	bool writer_inside;
 	bool armed; /* ARMED at the last point */
+	/* A handler that found TX owned cleared TXIS (ICR) and has not yet asked for a pass: the
+	 * latch an armed owner counted on may be gone, and that handler's request closes the
+	 * window (docs/design.md, "Sure to come"). Seen from the model's ICR count. */
+	uint64_t icr_tx_seen;
+	bool tx_deferring;
 	char text[240];
 };
 

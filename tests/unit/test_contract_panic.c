@@ -411,12 +411,13 @@ static void test_writer_queues_while_a_panic_sends_its_data_and_follows_it(void 
  * queues nothing new (PL011_NO_WAIT returns what it had queued ...)", "so that the pass (and
  * the panic) ends however fast they would queue". A writer offered a turn at every step of
  * the panic once its data is in the FIFO queues at most at the two looks at the owner word
- * that come before the pass, and the panic ends before the writer's 64 turns run out. */
+ * that come before the pass, and at the panic's look for an owed TX space event after it has
+ * let go (the pass is over then), and the panic ends before the writer's 64 turns run out. */
 static void test_writer_queues_nothing_during_a_panics_last_pass(void **state)
 {
 	(void)state;
 	run_writer_beside_panic(PHASE_LAST_PASS, PANIC_LEN);
-	assert_true(beside_writer.queued <= 2u);
+	assert_true(beside_writer.queued <= 3u);
 	assert_true(beside_writer.turns < WRITER_TURNS);
 	assert_int_equal(pl011_model_wire_len(h.model), PANIC_LEN + beside_writer.queued);
 	harness_teardown(&h);

@@ -4,6 +4,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <stdlib.h>
 
 #include <cmocka.h>
 
@@ -127,5 +129,11 @@ int main(void)
 		cmocka_unit_test(test_two_cores_under_scripted_interleavings),
 		cmocka_unit_test(test_two_cores_rs485_under_seeded_schedules),
 	};
+	/* TWO_CORES_ONLY=<pattern>: one test of this program (a check of a new test, a mutant). */
+	if (getenv("TWO_CORES_ONLY") != NULL)
+		cmocka_set_test_filter(getenv("TWO_CORES_ONLY"));
+	/* TWO_CORES_ONLY=<pattern>: one test of this program (a check of a new test, a mutant). */
+	if (getenv("TWO_CORES_ONLY") != NULL)
+		cmocka_set_test_filter(getenv("TWO_CORES_ONLY"));
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
