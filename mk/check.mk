@@ -43,6 +43,7 @@ docs-check:
 
 spin-check:
 	$(Q)sh tests/spin/check_tx_owner.sh docs/tx_owner.pml $(BUILD)/spin
+	$(Q)sh tests/spin/check_imsc_word.sh docs/imsc_word.pml $(BUILD)/spin-imsc
 
 openocd-check:
 	$(Q)sh tests/openocd/check_configs.sh
