@@ -77,7 +77,7 @@ qemu-test: ## every example on every QEMU machine of every board (TEST_BOARDS= t
 qemu-test-full: ## the same, with the 1 MiB echo soak on every machine (README)
 consumer-test: ## the README's ways to use the library: plain make and CMake
 docs-check: ## every relative link in *.md resolves; the board tables list every board
-spin-check: ## docs/tx_owner.pml (the TX owner word) checked exhaustively by SPIN, mutants caught
+spin-check: ## docs/tx_owner.pml (the TX owner word) and docs/imsc_word.pml (IMSC and the RX pause) checked by SPIN, mutants caught
 openocd-check: ## every boards/*/openocd.cfg parses (OpenOCD's dummy adapter)
 installer-check: ## tools/install-deps.sh against a fake apt-get (lock waits, probes, CROSS_COMPILE)
 fresh-test: ## as root: make run and make test in a fresh Debian 12 chroot (not in make test)
