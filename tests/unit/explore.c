@@ -466,7 +466,10 @@ static void run_scenario(void)
 		int err = pl011_set_line(&h.uart, &half, PL011_WAIT_AUTO);
 		in_set_line = false;
 		invariants.writer_inside = false;
-		if (err != 0)
+		/* With the RX ring nearly full the FIFO's bytes may not fit it: then the switch is
+		 * refused, as documented, and the line stays. */
+		bool busy_allowed = params->interrupt == EXPLORE_RX_FILL && err == PL011_EBUSY;
+		if (err != 0 && !busy_allowed)
 			fail("pl011_set_line: %s", pl011_error_name(err));
 		check_not_stuck("pl011_set_line");
 		thread_write(10, PL011_NO_WAIT);
