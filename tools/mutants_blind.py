@@ -787,6 +787,22 @@ TX_POLL_FULL = "lib/pl011_tx_poll_full.c"
 # Each keeps the fault its mutant above describes, on the code as it reads now; none was
 # changed to make it die or survive. id: (file, search, replace).
 REANCHORED = {
+    # The RX pause moved into the IMSC word, TX space owed to a short write (issue 33).
+    "b-rx-resume-on-any-room": (RX,
+        "if (!pl011_rx_paused(uart) || pl011_ring_space(&uart->rx.ring) < resume_room(uart))",
+        "if (!pl011_rx_paused(uart) || pl011_ring_space(&uart->rx.ring) == 0)"),
+    "b-rx-pause-leaves-rt": (RX,
+        "return uart->line.rx_imsc & PL011_RX_PAUSE_BITS;",
+        "return uart->line.rx_imsc & (PL011_INT_RX | PL011_INT_OE);"),
+    "b-set-line-paused-accepted": ("lib/pl011_line.c",
+        "\tif (pl011_rx_paused(uart))\n\t\treturn PL011_EBUSY;", ""),
+    "b-thaw-no-second-look": ("lib/pl011_internal.h",
+        "\tfor (;;) {\n\t\tpl011_io_atomic_point();\n\t\tif (__atomic_compare_exchange_n(word,",
+        "\twhile ((value & PL011_IMSC_FROZEN) == 0) {\n\t\tpl011_io_atomic_point();\n"
+        "\t\tif (__atomic_compare_exchange_n(word,"),
+    "b-tx-space-above-half": ("lib/pl011_events.c",
+        "pl011_ring_space(&uart->tx.ring) >= tx_space_threshold(uart);",
+        "pl011_ring_space(&uart->tx.ring) > tx_space_threshold(uart);"),
     "b-arm-after-dry-pass": (TX_RING,
         "} else if (latched_pass ? !pl011_tx_must_pause(uart) : sure) {",
         "} else if (latched_pass ? !pl011_tx_must_pause(uart) : (sure || !limited)) {"),
