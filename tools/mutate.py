@@ -182,7 +182,7 @@ class Coverage:
                            ["-lcmocka", "-lpthread", "-o", exe], check=True)
             prefix = os.path.join(cov, "run-" + program)
             env = dict(os.environ, GCOV_PREFIX=prefix)
-            result = run([exe], env=env, timeout=1800)
+            result = run([exe], env=env, preexec_fn=cpu_limit(1800))
             if result.returncode != 0:
                 raise RuntimeError(f"coverage run of {program} failed:\n{result.stdout[-2000:]}")
             files = {}
@@ -391,7 +391,7 @@ def main():
             exes = build.link(list(build.base_lib.values()), work, build.tests)
             for t in build.tests:
                 before = resource.getrusage(resource.RUSAGE_CHILDREN)
-                result = run([exes[t]], timeout=900)
+                result = run([exes[t]], preexec_fn=cpu_limit(900))
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
                 build.times[t] = (after.ru_utime + after.ru_stime) - \
                     (before.ru_utime + before.ru_stime)  # CPU seconds, as the limits are
