@@ -69,6 +69,7 @@ examples: $(EXAMPLE_ELFS) $(BOARD_EXAMPLE_IMAGES) ## every example for BOARD: BU
 run: ## build RUN_EXAMPLE and run it in QEMU; make's exit status is the example's
 debug: ## DEBUG_EXAMPLE in QEMU, halted, with gdb-multiarch attached
 test: ## install what is missing, then every check below: the project's test command
+test-full: ## the long explorers at full depth (make test runs them quick); CI runs it after make test
 analyze: ## cppcheck, clang-tidy and the freestanding check of lib/ for every board
 unit-test: ## host cmocka tests: the driver against the behavioural model
 unit-test-32: ## the same cmocka tests built with -m32 (32-bit size_t and pointers), run by qemu-i386
@@ -115,7 +116,7 @@ print-board-needs:
 print-board-facts:
 	@$(CC) $(filter-out -MMD -MP,$(APP_CFLAGS)) -E -P tests/boards/board_facts.h | grep '^board-fact'
 
-.PHONY: all lib examples run debug test analyze unit-test unit-test-32 unit-test-32-quick qemu-test qemu-test-full consumer-test docs-check \
+.PHONY: all lib examples run debug test test-full analyze unit-test unit-test-32 unit-test-32-quick qemu-test qemu-test-full consumer-test docs-check \
 	openocd-check installer-check bench fuzz size size-readme size-check sdcard flash deps deps-check clean help print-qemu \
 	print-qemu-machines print-board-needs print-board-facts freestanding-check mutate mutate-blind mutate-quick \
 	coverage board-check fuzz-quick fresh-test

@@ -76,6 +76,7 @@ NEEDS_debug := gdb $(BOARD_NEEDS)
 NEEDS_flash := openocd $(BOARD_NEEDS)
 NEEDS_openocd-check := openocd
 NEEDS_unit-test := host
+NEEDS_test-full := host
 NEEDS_bench := host plot
 NEEDS_bench-smoke := host
 NEEDS_unit-test-32 := host host32

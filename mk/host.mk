@@ -46,7 +46,7 @@ host_objs = $(patsubst %.c,$(HOST_OUT)/objects-$(1)/%.o,$(2))
 define host_flavour
 HOST_FLAGS_FILE_$(1) := $(HOST_OUT)/objects-$(1)/flags.txt
 HOST_FLAGS_NOW_$(1) := $(HOST_CC_$(1)) $(HOST_FLAGS_$(1))
-ifneq ($$(filter unit-test unit-test-32 unit-test-32-quick stats-link-test bench bench-smoke fuzz $(HOST_OUT)/%,$$(MAKECMDGOALS)),)
+ifneq ($$(filter unit-test unit-test-32 unit-test-32-quick test-full stats-link-test bench bench-smoke fuzz $(HOST_OUT)/%,$$(MAKECMDGOALS)),)
 $$(eval $$(call flags_file,HOST_FLAGS_FILE_$(1),HOST_FLAGS_NOW_$(1)))
 endif
 $(HOST_OUT)/objects-$(1)/%.o: %.c $$(HOST_FLAGS_FILE_$(1))
@@ -111,15 +111,25 @@ $(FUZZ_BIN): $(call host_objs,fuzz,tests/fuzz/fuzz_operations.c $(DRIVER_ON_MODE
 	@echo "  HOSTLD  $@"
 	$(Q)$(call host_link,fuzz)
 
+## how far the long explorers go in `make unit-test`: quick (make test's) or full (tests/unit/depth.h)
+PL011_TEST_DEPTH ?= quick
 unit-test: $(UNIT_BINS) $(TSAN_RING) stats-link-test
-	$(Q)$(PYTHON) tests/run_unit.py $(UNIT_BINS) $(TSAN_RING)
+	$(Q)PL011_TEST_DEPTH=$(PL011_TEST_DEPTH) $(PYTHON) tests/run_unit.py $(UNIT_BINS) $(TSAN_RING)
+
+# The long explorers, whose quick form make unit-test runs (every case on a share of its
+# points, seeds or schedules), at full depth: every point, seed and schedule.
+LONG_UNIT_TESTS := test_call_matrix test_preemption test_random_ops test_regimes test_shutdown \
+	test_two_cores
+test-full: $(LONG_UNIT_TESTS:%=$(HOST_OUT)/%)
+	$(Q)PL011_TEST_DEPTH=full $(PYTHON) tests/run_unit.py $(LONG_UNIT_TESTS:%=$(HOST_OUT)/%)
+.PHONY: test-full
 
 # Run under QEMU's i386 user-mode emulator (-L /: Debian's i386 libraries), everywhere the
 # same: some x86-64 hosts (sandboxes, kernels without IA32 emulation) cannot execute i386
 # programs. ThreadSanitizer has no 32-bit x86 runtime: the two-thread ring test stays 64-bit.
 HOST32_RUN := qemu-i386 -L /
 unit-test-32: $(UNIT_BINS_32)
-	$(Q)$(PYTHON) tests/run_unit.py --run "$(HOST32_RUN)" $(UNIT_BINS_32)
+	$(Q)PL011_TEST_DEPTH=$(PL011_TEST_DEPTH) $(PYTHON) tests/run_unit.py --run "$(HOST32_RUN)" $(UNIT_BINS_32)
 # make test's share: without the programs that take most of the time under emulation
 # (test_shutdown, and the explorers and the call matrix, whose interleavings the 64-bit run covers the same way),
 # and test_regimes (82 s of CPU under emulation: the same cells as the 64-bit run; the judge's

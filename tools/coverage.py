@@ -8,6 +8,7 @@ import argparse
 import concurrent.futures
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -59,8 +60,13 @@ def main():
         sh([CC, "--coverage", objs[t]] + shared + ["-lcmocka", "-lpthread", "-o", exe])
         programs.append(exe)
 
+    def cpu_limit():
+        # CPU time, not wall time: a loaded machine cannot make a healthy program fail.
+        resource.setrlimit(resource.RLIMIT_CPU, (1800, 1805))
+
     def run(exe):
-        result = subprocess.run([exe], cwd=ROOT, capture_output=True, text=True, timeout=1800)
+        result = subprocess.run([exe], cwd=ROOT, capture_output=True, text=True,
+                                preexec_fn=cpu_limit)
         return exe, result.returncode, result.stdout + result.stderr
 
     failed = False

@@ -373,8 +373,8 @@ def run_multiport(session, board, machine):
     bases = [len(console.raw_bytes())]
     for index, port in enumerate(ports[1:], start=1):
         banner = f"port {index} ready: ".encode()
-        end = time.monotonic() + 10
-        while not re.search(re.escape(banner) + rb"\S+\n", port.raw_bytes()) and time.monotonic() < end:
+        end = session.clock() + 10
+        while not re.search(re.escape(banner) + rb"\S+\n", port.raw_bytes()) and session.clock() < end:
             port.pump()
         if not re.search(re.escape(banner) + rb"\S+\n", port.raw_bytes()):
             return [f"port {index}: no banner"]
@@ -385,8 +385,8 @@ def run_multiport(session, board, machine):
                for _ in ports]
     sent = [0] * len(ports)
     window = 512  # at most half an RX ring (examples/multiport RING_BYTES) in flight per port
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    deadline = session.clock() + 60
+    while session.clock() < deadline:
         progress = False
         for index, port in enumerate(ports):
             received = len(port.raw_bytes()) - bases[index]

@@ -5,7 +5,53 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 import time
+
+
+class RunClock:
+    """Seconds that pass only while the test's processes are not kept waiting for a CPU.
+
+    Every deadline of a QEMU test is on this clock, so that a loaded machine (other builds
+    beside make test: QEMU and this script runnable but not running) cannot fail a test. From
+    /proc/PID/task/TID/schedstat (its second field: the time the thread waited on a run queue),
+    each interval counts its wall time less the longest such wait of any one thread of QEMU or
+    of this script in it. Idle, it is the wall clock; under load it slows by the share of a CPU
+    the threads lack, never to a stop, so a hang still reaches its deadline. Without schedstat
+    (a kernel without CONFIG_SCHED_INFO) it is the wall clock.
+    """
+
+    def __init__(self):
+        self.pids = [os.getpid()]
+        self._lock = threading.Lock()
+        self._wall = time.monotonic()
+        self._seconds = 0.0
+        self._waits = self._read()
+
+    def _read(self):
+        waits = {}
+        for pid in self.pids:
+            try:
+                tasks = os.listdir(f"/proc/{pid}/task")
+            except OSError:
+                continue
+            for task in tasks:
+                try:
+                    with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                        waits[(pid, task)] = int(f.read().split()[1]) / 1e9
+                except (OSError, IndexError, ValueError):
+                    pass
+        return waits
+
+    def __call__(self):
+        with self._lock:
+            wall = time.monotonic()
+            if wall - self._wall >= 0.1:
+                waits = self._read()
+                waited = max((w - self._waits.get(k, w) for k, w in waits.items()), default=0.0)
+                self._seconds += max(0.0, (wall - self._wall) - max(0.0, waited))
+                self._wall, self._waits = wall, waits
+            return self._seconds
 
 
 class SerialPort:
@@ -39,9 +85,11 @@ class QemuSession(SerialPort):
     other ports, plus the output as text and the exit status."""
 
     def __init__(self, base_command, elf, icount=False, timeout=30.0, extra_serials=0):
-        self.output = ""
+        self._output = ""
+        self._decoded = 0  # bytes of _raw that _output holds
         self.exit_status = None
-        self.deadline = time.monotonic() + timeout
+        self.clock = RunClock()  # every deadline's clock: see RunClock
+        self.deadline = self.clock() + timeout
         self._folder = tempfile.mkdtemp(prefix="pl011-qemu-")
         path = os.path.join(self._folder, "serial")
         extra_paths = [os.path.join(self._folder, f"serial{n + 1}") for n in range(extra_serials)]
@@ -56,13 +104,14 @@ class QemuSession(SerialPort):
         self.command = command
         self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.clock.pids.append(self.process.pid)
         self.sock = self._connect(path)
         # QEMU waits for a client on each socket in turn, in the order of the -serial options.
         self.ports = [SerialPort(self._connect(extra)) for extra in extra_paths]
         self._raw = bytearray()
 
     def _connect(self, path):
-        while time.monotonic() < self.deadline:
+        while self.clock() < self.deadline:
             if self.process.poll() is not None:
                 raise RuntimeError("QEMU exited before opening its serial socket: "
                                    + self.process.stdout.read().decode(errors="replace"))
@@ -77,18 +126,24 @@ class QemuSession(SerialPort):
             time.sleep(0.02)
         raise TimeoutError("QEMU serial socket never appeared")
 
+    @property
+    def output(self):
+        """What the console printed, as text with "\n" line ends (decoded when asked: decoding
+        the whole output at every receive made the 1 MiB soak quadratic)."""
+        if self._decoded != len(self._raw):
+            self._decoded = len(self._raw)
+            self._output = self._raw.decode("latin-1").replace("\r\n", "\n")
+        return self._output
+
     def _pump(self):
-        received = self.pump()
-        if received:
-            self.output = self._raw.decode("latin-1").replace("\r\n", "\n")
-        return received
+        return self.pump()
 
     def send_unpaced(self, data, timeout):
         """Send as fast as the socket takes the bytes (its 0.2 s timeout only means QEMU took
         none for that long: try again), until the deadline; returns whether all went."""
-        end = min(self.deadline, time.monotonic() + timeout)
+        end = min(self.deadline, self.clock() + timeout)
         view = memoryview(data)
-        while view and time.monotonic() < end:
+        while view and self.clock() < end:
             try:
                 view = view[self.sock.send(view):]
             except socket.timeout:
@@ -97,9 +152,9 @@ class QemuSession(SerialPort):
 
     def read_until(self, text, timeout=None):
         """Wait until text appears in the output; returns True, or False at the deadline."""
-        end = self.deadline if timeout is None else min(self.deadline, time.monotonic() + timeout)
+        end = self.deadline if timeout is None else min(self.deadline, self.clock() + timeout)
         while text not in self.output:
-            if time.monotonic() > end:
+            if self.clock() > end:
                 return False
             if self._pump() is None and self.process.poll() is not None:
                 return text in self.output
@@ -107,25 +162,25 @@ class QemuSession(SerialPort):
 
     def read_match(self, pattern, timeout=None):
         """Wait until the regular expression matches the output; returns the match or None."""
-        end = self.deadline if timeout is None else min(self.deadline, time.monotonic() + timeout)
+        end = self.deadline if timeout is None else min(self.deadline, self.clock() + timeout)
         while True:
             match = re.search(pattern, self.output)
-            if match or time.monotonic() > end:
+            if match or self.clock() > end:
                 return match
             if self._pump() is None and self.process.poll() is not None:
                 return re.search(pattern, self.output)
 
     def read_raw(self, count, timeout=None):
         """Wait until at least count raw bytes arrived in total."""
-        end = self.deadline if timeout is None else min(self.deadline, time.monotonic() + timeout)
-        while len(self._raw) < count and time.monotonic() < end:
+        end = self.deadline if timeout is None else min(self.deadline, self.clock() + timeout)
+        while len(self._raw) < count and self.clock() < end:
             if self._pump() is None and self.process.poll() is not None:
                 break
         return len(self._raw) >= count
 
     def wait_exit(self):
         """Collect output until QEMU exits or the deadline passes; returns the exit status."""
-        while self.process.poll() is None and time.monotonic() < self.deadline:
+        while self.process.poll() is None and self.clock() < self.deadline:
             self._pump()
         while self._pump():
             pass

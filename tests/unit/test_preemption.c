@@ -9,11 +9,15 @@
 
 #include <cmocka.h>
 
+#include "depth.h"
 #include "explore.h"
 
 /* The nested kind multiplies the runs by the handler's points: explore it on every k'th
  * thread point only. */
 #define NESTED_STRIDE 5u
+/* make test (PL011_TEST_DEPTH=quick): every case on one point in QUICK_STRIDE, the first and
+ * the last, the choice moving from case to case. */
+#define QUICK_STRIDE 6u
 
 static const enum pl011_tx_mode modes[] = {PL011_TX_POLLED, PL011_TX_HALF_FIFO,
 					   PL011_TX_POLL_FULL, PL011_TX_HYBRID, PL011_TX_ADAPTIVE,
@@ -68,7 +72,11 @@ static void explore_case(struct explore_params *p, struct tally *tally)
 	tally->runs++;
 	if (dry.failure != NULL)
 		report_failure(p, &dry, tally);
+	static uint64_t turn;
+	turn++;
 	for (uint64_t k = 0; k < dry.thread_points; k++) {
+		if (!depth_pick(k, turn, QUICK_STRIDE) && k != 0 && k + 1 != dry.thread_points)
+			continue;
 		p->point = k;
 		if (p->interrupt == EXPLORE_NESTED) {
 			if (k % NESTED_STRIDE == 0)

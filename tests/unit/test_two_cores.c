@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "depth.h"
 #include "explore.h"
 
 /* Scenarios where nothing re-initialises the port (pl011_init and pl011_shutdown want the
@@ -16,6 +17,9 @@
 #define TWO_CORE_SCENARIOS (EXPLORE_PANIC + 1)
 #define SCRIPT_STRIDE 3u
 #define SCRIPT_INNER 12u
+/* make test (PL011_TEST_DEPTH=quick): every case with one seed in QUICK_STRIDE and one
+ * scripted start point in QUICK_STRIDE, the choice moving from case to case. */
+#define QUICK_STRIDE 5u
 
 static const enum pl011_tx_mode modes[] = {PL011_TX_HALF_FIFO, PL011_TX_POLL_FULL,
 					   PL011_TX_HYBRID, PL011_TX_ADAPTIVE, PL011_TX_MEASURED};
@@ -71,8 +75,12 @@ static void seeded(struct explore_params *p, struct tally *tally)
 {
 	static const uint32_t one_in[] = {2, 7, 40};
 	struct explore_result r;
+	static uint64_t turn;
+	turn++;
 	for (size_t i = 0; i < sizeof one_in / sizeof one_in[0]; i++)
 		for (uint32_t seed = 1; seed <= 40; seed++) {
+			if (!depth_pick(seed + i, turn, QUICK_STRIDE))
+				continue;
 			p->switch_one_in = one_in[i];
 			p->seed = seed * 2654435761u;
 			p->second_panic_at = seed % 3u == 0 ? seed * 7u : EXPLORE_NEVER;
@@ -88,7 +96,11 @@ static void scripted(struct explore_params *p, struct tally *tally)
 	p->second_panic_at = EXPLORE_NEVER;
 	p->point = EXPLORE_NEVER;
 	run_one(p, tally, &dry);
+	static uint64_t turn;
+	turn++;
 	for (uint64_t k = 0; k < dry.thread_points; k += SCRIPT_STRIDE) {
+		if (!depth_pick(k / SCRIPT_STRIDE, turn, QUICK_STRIDE) && k != 0)
+			continue;
 		for (uint64_t j = 0; j < SCRIPT_INNER; j++) {
 			for (size_t d = 0; d < sizeof resume / sizeof resume[0]; d++) {
 				p->point = k;
