@@ -461,6 +461,7 @@ struct pl011_tx {
 	uint32_t beside;        /* atomic: panic writes writing beside the owner now */
 	uint32_t stall_feeding; /* atomic: the waits' stall guard feeds the FIFO (lib/pl011_tx_ring.c) */
 	uint32_t panic_budget_us; /* atomic: the deadline of the panic that owns TX */
+	uint32_t stop;          /* atomic: the core of a shutdown under way, and its last step */
 	uint32_t level;         /* current TX trigger (enum pl011_level) */
 	uint32_t poll_next;     /* the FIFO was written outside a TX-interrupt refill */
 	uint32_t stall_pass;    /* the next polling pass is the stall guard's */
