@@ -332,7 +332,13 @@ int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
 	 * it free and take TX while we program the UART. (A port that was not running keeps
 	 * whatever it held until pl011_tx_reset frees it, programmed.) */
 	size_t owner_at = offsetof(struct pl011, tx) + offsetof(struct pl011_tx, owner);
-	size_t after_owner = owner_at + sizeof uart->tx.owner;
+	/* Nor tx.beside, as handlers_inside below: a panic that looked at the word before the
+	 * stop may announce itself while we clear, and withdraw after (it finds STOPPED and
+	 * leaves); a count cleared in between would wrap and silence every owner. */
+	_Static_assert(offsetof(struct pl011_tx, beside) ==
+			       offsetof(struct pl011_tx, owner) + sizeof(uint32_t),
+		       "beside must follow owner in struct pl011_tx");
+	size_t after_owner = owner_at + 2u * sizeof(uint32_t);
 	/* Nor the config and the base, replaced in one store each before the clearing: a panic or
 	 * a handler that passed its state check before the stop reads the old config or the new
 	 * one (both the caller's to keep until we return), never a NULL. */
@@ -350,8 +356,10 @@ int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
 	memset((uint8_t *)uart + cleared_from, 0, owner_at - cleared_from);
 	memset((uint8_t *)uart + after_owner, 0,
 	       offsetof(struct pl011, handlers_inside) - after_owner);
-	if (!was_running && state != PL011_STATE_SHUT)
+	if (!was_running && state != PL011_STATE_SHUT) {
 		pl011_atomic_store(&uart->handlers_inside, 0u, __ATOMIC_SEQ_CST);
+		pl011_atomic_store(&uart->tx.beside, 0u, __ATOMIC_SEQ_CST);
+	}
 	stats_restore(uart, &kept);
 	uart->tx.strategy = strategy;
 	uart->line.adopted = (config->flags & PL011_FLAG_ADOPT_LINE) != 0 ? 1u : 0u;

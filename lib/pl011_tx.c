@@ -12,7 +12,6 @@ void pl011_tx_reset(struct pl011 *uart, uint32_t tx_level)
 	if (strategy != NULL && strategy->reset != NULL)
 		strategy->reset(uart);
 	__atomic_store_n(&uart->tx.unowned_bytes, 0u, __ATOMIC_RELAXED);
-	__atomic_store_n(&uart->tx.beside, 0u, __ATOMIC_RELAXED);
 	__atomic_store_n(&uart->tx.stall_feeding, 0u, __ATOMIC_RELAXED);
 	__atomic_store_n(&uart->tx.panic_budget_us, 0u, __ATOMIC_RELAXED);
 	pl011_io_barrier(); /* init's register writes land before another core can take TX */
@@ -373,6 +372,7 @@ static bool panic_own(struct pl011 *uart, struct pl011_wait *wait, uint32_t *see
 			(void)pl011_tx_owner_swap(uart, &word, word | TX_PANIC_WAITS);
 		if ((word & TX_PANIC_OWNER) != 0 && !other_seen) {
 			pl011_wait_start_panic(&other, uart, 0u);
+			other.cut = wait->cut;
 			other_seen = true;
 		}
 		if ((word & TX_PANIC_OWNER) != 0 ? panic_owner_expired(uart, &other, &longest_us)
