@@ -527,6 +527,108 @@ static void test_init_after_a_shutdown_that_left_a_handler_inside(void **state)
 	harness_teardown(&h);
 }
 
+/* ---- config.core_id's premise broken: two tasks of one core, time-sliced ---- */
+
+static struct {
+	int shut_result, panic_result, accepted;
+	bool once_held; /* the panic comes once the shutdown holds TX (else once it began) */
+} sliced;
+
+static const uint8_t *sliced_message(void)
+{
+	static uint8_t message[40];
+	for (size_t i = 0; i < sizeof message; i++)
+		message[i] = (uint8_t)('0' + i % 10u);
+	return message;
+}
+
+static void sliced_wait_hook(void *context)
+{
+	(void)context;
+	cores_idle_step(h.model, 2000u); /* the shutdown's task lets the other run: a yield */
+}
+
+static void sliced_body(int core, void *context)
+{
+	(void)context;
+	if (core == 0) {
+		sliced.shut_result = pl011_shutdown(&h.uart, PL011_WAIT_AUTO);
+		return;
+	}
+	/* The other task panics once the shutdown has begun, or holds TX (HELD). */
+	while (!cores_finished(0) &&
+	       (sliced.once_held ? (h.uart.tx.owner & 128u) == 0 : h.uart.tx.stop == 0))
+		cores_yield();
+	if (!cores_finished(0))
+		sliced.panic_result = pl011_write_panic(&h.uart, sliced_message(),
+							sliced.once_held ? 40u : sizeof low_panic);
+}
+
+/* docs/shutdown.md, "A panic during a shutdown": config.core_id's premise broken, a wait hook
+ * that lets another task of the same core run while pl011_shutdown waits, and the two tasks
+ * time-sliced (every switch at a preemption point, seeded). The other task's panic (8 bytes
+ * once the shutdown began, at 3 Mbaud; 40 once it holds TX, at 115,200) counts as over the
+ * shutdown, and still every byte it counts leaves: the shutdown waits for it before the
+ * disable (DISABLING, tx.beside), or says PL011_ESTALLED when it gives up (one byte at most
+ * then; a panic that keeps feeding the FIFO through the shutdown's last FIFO wait makes it
+ * say so too); every accepted byte is on the wire or counted. */
+static void test_panic_of_another_task_beside_a_yielding_shutdown_loses_nothing(void **state)
+{
+	enum pl011_tx_mode mode = *(const enum pl011_tx_mode *)*state;
+	static const uint32_t one_in[] = {2, 7, 40};
+	fill_texts();
+	unsigned long runs = 0, wrote = 0, stalled = 0;
+	for (size_t i = 0; i < 2u * sizeof one_in / sizeof one_in[0]; i++)
+		for (uint32_t seed = 1; seed <= 15; seed++) {
+			bool once_held = i >= sizeof one_in / sizeof one_in[0];
+			harness_setup(&h, 48000000u, 16u);
+			h.config.baud = once_held ? 115200u : 3000000u;
+			h.config.tx_mode = mode;
+			h.config.core_id = always_core_0;
+			h.config.wait_hook = sliced_wait_hook;
+			assert_int_equal(harness_start(&h), 0);
+			memset(&sliced, 0, sizeof sliced);
+			sliced.once_held = once_held;
+			sliced.panic_result = -100;
+			sliced.accepted = pl011_write(&h.uart, old_text, 40u, PL011_NO_WAIT);
+			assert_true(sliced.accepted > 0);
+			struct cores_plan plan = {.switch_one_in = one_in[i % 3u],
+						  .seed = seed * 2654435761u};
+			cores_run(&plan, sliced_body, NULL);
+			harness_route_irq(&h);
+			pl011_model_advance(h.model, 40u * pl011_model_frame_ns(h.model));
+			size_t len = harness_wire(&h, wire, sizeof wire);
+			size_t letters = 0, digits = 0;
+			for (size_t k = 0; k < len; k++) {
+				if (is_old_writer(wire[k]))
+					letters++;
+				else if (wire[k] >= '0' && wire[k] <= '9')
+					digits++;
+			}
+			struct pl011_stats stats;
+			assert_int_equal(pl011_get_stats(&h.uart, &stats), 0);
+			size_t reported = sliced.panic_result > 0 ? (size_t)sliced.panic_result : 0u;
+			bool said = sliced.shut_result == PL011_ESTALLED;
+			runs++;
+			wrote += reported == (once_held ? 40u : sizeof low_panic);
+			stalled += said;
+			if (!(sliced.shut_result >= 0 || said) || digits > reported ||
+			    reported - digits > (said ? 1u : 0u) ||
+			    letters + stats.tx_discarded < (size_t)sliced.accepted ||
+			    letters + stats.tx_discarded > (size_t)sliced.accepted + (said ? 32u : 0u))
+				fail_msg("%s, one in %u, seed %u%s: shutdown %d, panic %d with %zu on the "
+					 "wire, %zu letters + %u discarded of %d",
+					 mode_names[mode], one_in[i % 3u], seed,
+					 once_held ? ", once held" : "", sliced.shut_result,
+					 sliced.panic_result, digits, letters, stats.tx_discarded,
+					 sliced.accepted);
+			harness_teardown(&h);
+		}
+	print_message("%s: another task's panic beside a yielding shutdown: %lu runs, %lu wrote all, "
+		      "%lu shutdowns said PL011_ESTALLED\n",
+		      mode_names[mode], runs, wrote, stalled);
+}
+
 /* One test per mode: the state is the mode. The harness is freed by the teardown when a test
  * fails before its own harness_teardown. */
 static int teardown(void **state)
@@ -551,6 +653,7 @@ int main(void)
 	    PER_MODE(test_restart_by_a_higher_task_over_a_panic_beside_a_panic),
 	    PER_MODE(test_restart_by_a_higher_task_over_a_panic_draining_the_ring),
 	    PER_MODE(test_panic_inside_its_own_cores_shutdown_writes_its_bytes),
+	    PER_MODE(test_panic_of_another_task_beside_a_yielding_shutdown_loses_nothing),
 	    cmocka_unit_test_teardown(test_init_after_a_shutdown_that_left_a_handler_inside,
 				      teardown),
 	};
