@@ -26,9 +26,31 @@
  * preempts it), where it sets PANIC_WAITS while it waits and may give up waiting for any owner
  * and write beside it while that owner runs on (tx.beside and tx_burst_allowed); poll_next is
  * tx.poll_next, without which the interrupt's blind count would overflow after any other
- * writer. The mutations RELEASE_IGNORES_RETRY, PANIC_WRITES_ON_ROOM, NO_BESIDE_CHECK and
- * STOP_WITHOUT_STOPPED must each be caught. OWNER_SPINS_BESIDE and LIMIT_IGNORES_PANIC_WAITS
- * are not caught yet at the bounds `make spin-check` affords (docs/testing.md).
+ * writer.
+ *
+ * STUCK lets shutdown's waits give up on any owner and on a panic beside it (its core stopped,
+ * or on one core a lower-priority task the shutdown's task preempted), as PL011_ESTALLED says:
+ * the ring counted under an owner that may still consume it. RESTART then starts the port
+ * again (pl011_init of the stopped port): it waits until no context of the old run owns TX
+ * (OWNED without HELD, here who != SHUTDOWN), writes beside it or runs the handler (init
+ * refuses meanwhile and is called again), resets the port, and the writer sends one byte of
+ * the new run. Each context notes the run it took TX or went beside in (my_run); no context
+ * writes the FIFO or consumes the ring of a later run, and the new run's byte leaves (the
+ * end state). beside is a count, as tx.beside, which init keeps: reset under a panic that
+ * withdraws later, it wrapped and silenced TX (docs/shutdown.md's known limit 1; the mutant
+ * INIT_CLEARS_BESIDE).
+ *
+ * OVER_STOP: with config.core_id, a panic that comes while the shutdown below it on its own
+ * core has yet to disable the UART (stopping, not disabling) writes all its bytes, beside the
+ * shutdown once it holds TX, and shutdown marks disabling and waits for tx.beside before the
+ * disable (pl011_tx_disabling). Checked: it writes every byte, none after the disable.
+ *
+ * The mutations RELEASE_IGNORES_RETRY, PANIC_WRITES_ON_ROOM, NO_BESIDE_CHECK,
+ * STOP_WITHOUT_STOPPED, INIT_IGNORES_OLD_RUN, INIT_CLEARS_BESIDE and OVER_STOP_CUT (the panic
+ * over its own core's stop cut off as another core's: it wrote nothing there) must each be
+ * caught.
+ * OWNER_SPINS_BESIDE and LIMIT_IGNORES_PANIC_WAITS are not caught yet at the bounds `make
+ * spin-check` affords (docs/testing.md).
  */
 
 #define DEPTH 4
@@ -55,13 +77,18 @@
 byte fifo;        /* TX FIFO level */
 byte ring;        /* TX ring count */
 bool owned, retry, armed, panic_owns, stopped;
+byte port_run;    /* the port's run: RESTART advances it */
+bool frozen;      /* IMSC frozen at 0 by shutdown: an arm writes 0 */
+bool disabling;   /* tx.stop's DISABLING: shutdown's last step */
+bool disabled;    /* the UART disabled by shutdown: nothing leaves, init flushes it */
+bool stalled;     /* a wait of shutdown's gave up (PL011_ESTALLED) */
 bool panic_waits; /* PANIC_WAITS */
 byte who;         /* which context owns TX (the test's view, not a field of the driver) */
 bool txim;        /* IMSC.TXIM */
 bool latched;     /* RIS.TXRIS */
 bool preempted;   /* the panic runs on core 0: the writer does not */
 bool in_irq;      /* the handler runs: with the panic on its core, the panic does not */
-bool beside;      /* tx.beside: a panic writes beside the owner */
+byte beside;      /* tx.beside: panics writing beside the owner */
 bool poll_next;   /* tx.poll_next: someone other than the interrupt's refill wrote the FIFO */
 bool writer_done;
 bool stopping;    /* shutdown began: the port is no longer running */
@@ -80,12 +107,18 @@ bool counted;     /* shutdown counted the ring as discarded without taking it */
 #define P_STEP true
 #endif
 
-inline dr_write() {
-	assert(fifo < DEPTH);
-	fifo++;
+/* A DR write by a context that took TX (or went beside) in run r. */
+inline dr_write(r) {
+	assert(r == port_run);   /* no context of an older run writes the new run's FIFO */
 	if
-	:: fifo > TRIGGER -> latched = false
-	:: else -> skip
+	:: disabled -> skip  /* counted as discarded by the stop that gave up on it; init flushes */
+	:: else ->
+		assert(fifo < DEPTH);
+		fifo++;
+		if
+		:: fifo > TRIGGER -> latched = false
+		:: else -> skip
+		fi
 	fi
 }
 
@@ -101,10 +134,10 @@ inline owner_burst(paused) {
 	if
 	:: burst == 0 ->
 #ifdef OWNER_SPINS_BESIDE
-		atomic { !beside -> burst = DEPTH - 1 }
+		atomic { beside == 0 -> burst = DEPTH - 1 }
 #else
 		atomic { if
-		:: beside -> paused = true
+		:: beside != 0 -> paused = true
 		:: else -> burst = DEPTH - 1
 		fi }
 #endif
@@ -119,10 +152,13 @@ inline owner_burst(paused) {
 #endif
 }
 
-/* One byte from the ring by the owner `me`. */
+/* One byte from the ring by the owner `me`, which took TX in run my_run. */
 inline consume(me) {
 	assert(owned && who == me);
-	assert(!counted);   /* never both sent and counted discarded (review S1) */
+	assert(my_run == port_run);
+	/* never both sent and counted discarded (review S1), but where a wait of shutdown's gave
+	 * up on the owner and said so */
+	assert(!counted || stalled);
 	ring--
 }
 
@@ -145,7 +181,7 @@ inline fill_polling(me, guard, saw_full) {
 		:: paused -> break
 		:: else -> skip
 		fi;
-		atomic { dr_write(); consume(me); poll_next = true };
+		atomic { dr_write(my_run); consume(me); poll_next = true };
 		written++
 	od
 }
@@ -168,7 +204,7 @@ inline own_or_request(me, got) {
 	atomic { if
 		:: stopped -> got = false
 		:: owned -> retry = true; got = false
-		:: else -> owned = true; who = me; got = true
+		:: else -> owned = true; who = me; got = true; my_run = port_run
 		fi }
 }
 
@@ -202,7 +238,7 @@ inline send_and_release(me, guard, latch) {
 				:: paused -> break
 				:: else -> skip
 				fi;
-				atomic { dr_write(); consume(me) };
+				atomic { dr_write(my_run); consume(me) };
 				blind++
 			:: else -> break
 			od
@@ -221,14 +257,14 @@ inline send_and_release(me, guard, latch) {
 		fi;
 		if
 		:: ring == 0 -> step = 0
-		:: ring != 0 && latched_pass && !(beside || stopped) -> step = 1
+		:: ring != 0 && latched_pass && !(beside != 0 || stopped) -> step = 1
 		:: ring != 0 && !latched_pass && sure -> step = 1
-		:: ring != 0 && !(latched_pass && !(beside || stopped)) && !(!latched_pass && sure) &&
+		:: ring != 0 && !(latched_pass && !(beside != 0 || stopped)) && !(!latched_pass && sure) &&
 			limited -> step = 2
-		:: ring != 0 && !(latched_pass && !(beside || stopped)) && !(!latched_pass && sure) &&
-			!limited && (beside || stopped) -> step = 0
-		:: ring != 0 && !(latched_pass && !(beside || stopped)) && !(!latched_pass && sure) &&
-			!limited && !(beside || stopped) -> step = 3   /* bytes came after the ring ran dry */
+		:: ring != 0 && !(latched_pass && !(beside != 0 || stopped)) && !(!latched_pass && sure) &&
+			!limited && (beside != 0 || stopped) -> step = 0
+		:: ring != 0 && !(latched_pass && !(beside != 0 || stopped)) && !(!latched_pass && sure) &&
+			!limited && !(beside != 0 || stopped) -> step = 3   /* bytes came after the ring ran dry */
 		fi;
 		if
 		:: step == 2 && panic_waits -> overtaken++
@@ -236,7 +272,7 @@ inline send_and_release(me, guard, latch) {
 		fi }
 		if
 		:: step == 0 -> atomic { txim = false; armed = false }
-		:: step == 1 -> atomic { txim = true; armed = true }
+		:: step == 1 -> atomic { txim = !frozen; armed = true }
 		:: else -> skip
 		fi;
 		if
@@ -270,33 +306,52 @@ inline send_and_release(me, guard, latch) {
 	od
 }
 
+/* tx_kick, after queueing: nothing if the interrupt is sure to come, else own or request. */
+inline kick() {
+	if
+	:: W_STEP && armed && !owned -> skip
+	:: W_STEP && !(armed && !owned) ->
+		own_or_request(WRITER, got);
+		if
+		:: got -> send_and_release(WRITER, W_STEP, latch)
+		:: else -> skip
+		fi
+	fi
+}
+
+/* A wait of shutdown's for a panic beside the owner: it ends when the panic has left, or
+ * (STUCK) gives up on one whose core stopped, and says so. */
+inline wait_beside_gone() {
+#ifdef STUCK
+	if
+	:: W_STEP && beside == 0 -> skip
+	:: W_STEP && beside != 0 -> stalled = true
+	fi
+#else
+	W_STEP -> beside == 0
+#endif
+}
+
 active proctype writer() {
 	byte i = 0, blind = 0, written = 0, step = 0;
-	byte burst = 0;
+	byte burst = 0, my_run = 0;
 	bool got, sure, pass, latch = false, limited, paused, latched_pass, released;
 	do
 	:: i < WRITES ->
 		W_STEP -> !panic_owns;   /* write_queued: nothing queued while a panic owns TX */
 		W_STEP -> ring++;
 		i++;
-		/* tx_kick */
-		if
-		:: W_STEP && armed && !owned -> skip
-		:: W_STEP && !(armed && !owned) ->
-			own_or_request(WRITER, got);
-			if
-			:: got -> send_and_release(WRITER, W_STEP, latch)
-			:: else -> skip
-			fi
-		fi
+		kick()
 	:: else -> break
 	od;
 #ifdef SHUTDOWN_AFTER
 	/* pl011_tx_stop, without waiting for the ring: tx_take_for_good's first wait (it may run
 	 * out while the handler owns TX on the other core), then STOPPED and a second wait, which
 	 * runs out only after the owner has ended a pass twice (the owner's core runs: it ends a
-	 * pass within the wait); then the ring is taken, or counted but left to the owner. */
-	W_STEP -> stopping = true;
+	 * pass within the wait; STUCK: at any time, its core stopped); then the ring is taken, or
+	 * counted but left to the owner. Then pl011_tx_disabling: DISABLING, the last wait for a
+	 * panic beside, the disable. */
+	atomic { W_STEP -> stopping = true };
 	if
 	:: atomic { W_STEP && !owned -> owned = true; who = SHUTDOWN; stopped = true; got = true }
 	:: atomic { W_STEP && owned -> got = false }   /* the first wait ran out */
@@ -310,15 +365,44 @@ active proctype writer() {
 #endif
 		if
 		:: atomic { W_STEP && !owned -> owned = true; who = SHUTDOWN; stopped = true; got = true }
+#ifdef STUCK
+		:: atomic { W_STEP && owned -> got = false; stalled = true }
+#else
 		:: atomic { W_STEP && owned && stop_passes >= 2 -> got = false }
+#endif
 		fi
 	:: else -> skip
 	fi;
-	W_STEP -> !beside;   /* tx_wait_beside_done */
+	wait_beside_gone();   /* tx_wait_beside_done */
 	if
-	:: got -> atomic { txim = false; armed = false; ring = 0 }
-	:: else -> atomic { txim = false; counted = true }
+	:: got -> atomic { txim = false; frozen = true; armed = false; ring = 0 }
+	:: else -> atomic { txim = false; frozen = true; counted = true }
 	fi;
+	atomic { W_STEP -> disabling = true };
+	wait_beside_gone();
+	atomic { W_STEP -> disabled = true; fifo = 0 };   /* the quiesce: its FEN flush */
+#endif
+#ifdef RESTART
+	/* pl011_init of the stopped port: it waits until no context of the old run owns TX,
+	 * writes beside it or runs the handler (refused meanwhile: the caller calls again), then
+	 * resets what the run used and frees the word; the writer then sends one byte. */
+#ifndef INIT_IGNORES_OLD_RUN
+	W_STEP -> (!owned || who == SHUTDOWN) && beside == 0 && !in_irq;
+#endif
+	/* init keeps tx.beside (and handlers_inside) through its clearing: a panic that decided
+	 * to go beside before the stop may announce itself now, find STOPPED and withdraw */
+	atomic { W_STEP -> port_run++; fifo = 0; ring = 0; owned = false; who = NOBODY;
+		retry = false; armed = false; txim = false; frozen = false; latched = false;
+		panic_owns = false; panic_waits = false; stopped = false; stopping = false;
+		disabling = false; disabled = false; poll_next = false; counted = false;
+		stalled = false; second_wait = false; stop_passes = 0 };
+#ifdef INIT_CLEARS_BESIDE
+	/* the count cleared with the rest: a panic that announced itself meanwhile withdraws
+	 * from 0 (docs/shutdown.md's known limit 1) */
+	atomic { W_STEP -> beside = 0 };
+#endif
+	W_STEP -> ring++;
+	kick();
 #endif
 	writer_done = true;
 	/* every accepted byte leaves (or was counted discarded) */
@@ -326,13 +410,13 @@ active proctype writer() {
 }
 
 active proctype handler() {
-	byte blind = 0, burst = 0, written = 0, step = 0;
+	byte blind = 0, burst = 0, written = 0, step = 0, my_run = 0;
 	bool got, sure, pass, latch, limited, paused, latched_pass, released;
 end:	do
 	:: atomic { latched && txim -> in_irq = true };
 		latch = true;
 		atomic { if
-			:: !owned && !stopped -> owned = true; who = HANDLER; got = true
+			:: !owned && !stopped -> owned = true; who = HANDLER; got = true; my_run = port_run
 			:: else -> got = false
 			fi };
 		if
@@ -351,7 +435,7 @@ end:	do
 
 active proctype line() {
 end:	do
-	:: atomic { fifo > 0 -> if
+	:: atomic { fifo > 0 && !disabled -> if
 		:: fifo == TRIGGER + 1 -> latched = true
 		:: else -> skip
 		fi;
@@ -363,67 +447,84 @@ end:	do
  * PANIC_ON_OTHER_CORE it runs on core 1 beside the writer instead (where the TX interrupt may
  * preempt it), and may give up waiting for any owner (that owner's core was stopped for
  * longer than the panic's wait). */
+/* Whether the panic writes no more: over its own core's stop once that stop disables the
+ * UART, any other once a shutdown began (pl011_panic_cut_off). */
+#define CUT (over -> disabling : stopping)
+
 active proctype panic() {
-	byte snapshot, n = 0, blind = 0, burst = 0, written = 0, step = 0;
+	byte snapshot, n = 0, blind = 0, burst = 0, written = 0, step = 0, my_run = 0;
 	bool got, sure, pass, latch = false, limited, paused, latched_pass, released;
+	bool in_stop = false, over = false;
 end_idle:
 #ifdef PANIC_ON_OTHER_CORE
 	!writer_done;
 #else
-	atomic { !writer_done -> preempted = true };
+	atomic { !writer_done -> preempted = true; in_stop = stopping && !disabling };
+#endif
+#if defined(OVER_STOP) && !defined(OVER_STOP_CUT)
+	/* config.core_id: the stop under way on our core is below us (panic_cut_at_entry) */
+	over = in_stop;
 #endif
 	snapshot = ring;
 	/* panic_own: the owner on this core cannot let go; one on core 1 does, within a refill;
-	 * while it waits, PANIC_WAITS, which it clears when it owns TX or gives up */
+	 * while it waits, PANIC_WAITS, which it clears when it owns TX or gives up. STOPPED:
+	 * refused, unless the stop is the one below us (then beside it) */
 	do
 	:: atomic { P_STEP && !owned && !stopped -> owned = true; who = PANIC; got = true;
-		panic_waits = false; overtaken = 0 }; break
+		my_run = port_run; panic_waits = false; overtaken = 0 }; break
 #ifndef PANIC_ON_OTHER_CORE
 	:: atomic { owned && who == WRITER && !stopped -> got = false }; break
 #else
 	:: atomic { P_STEP && owned && !panic_waits && !stopped -> panic_waits = true }
 	:: atomic { P_STEP && owned && !stopped -> got = false; panic_waits = false; overtaken = 0 }; break
 #endif
-	:: atomic { P_STEP && stopped -> got = false; panic_waits = false }; goto done
+	:: atomic { P_STEP && stopped && over -> got = false }; break
+	:: atomic { P_STEP && stopped && !over -> got = false; panic_waits = false }; goto done
 	od;
 	/* a waiting panic is overtaken by at most two passes at the limit (the owner's, then the
 	 * one of an interrupt that took TX before it) */
 	if
 	:: got ->
 		/* drain_ring_polled: at most the snapshot, then our bytes, polling FR; it stops
-		 * once a shutdown began */
+		 * once it is cut off */
 		do
-		:: snapshot > 0 && ring > 0 && !stopping ->
-			atomic { P_STEP && fifo < DEPTH -> dr_write(); consume(PANIC) }; snapshot--
+		:: snapshot > 0 && ring > 0 && !CUT ->
+			atomic { P_STEP && fifo < DEPTH -> dr_write(my_run); consume(PANIC) }; snapshot--
 		:: else -> break
 		od;
 		do
-		:: n < PANIC_BYTES && !stopping ->
-			atomic { P_STEP && fifo < DEPTH -> dr_write(); poll_next = true }; n++
+		:: n < PANIC_BYTES && !CUT ->
+			atomic { P_STEP && fifo < DEPTH -> dr_write(my_run); poll_next = true }; n++
 		:: else -> break
 		od;
 		/* panic_last_pass: PANIC, then a pass */
 		P_STEP -> panic_owns = true;
 		send_and_release(PANIC, P_STEP, latch)
 	:: else ->
-		/* panic_beside_owner: only into an empty FIFO, and leave it empty */
-		P_STEP -> beside = true;
+		/* panic_beside_owner: only into an empty FIFO, and leave it empty; before each byte
+		 * (after its wait for an empty FIFO) a look at STOPPED and the cut, which shutdown
+		 * and the line switch wait out with their look at tx.beside */
+		P_STEP -> beside++;
 		if
-		:: P_STEP && stopped -> beside = false; goto done
-		:: P_STEP && !stopped -> skip
+		:: atomic { P_STEP && stopped && !over -> beside-- }; goto done
+		:: atomic { P_STEP && !(stopped && !over) -> my_run = port_run }
 		fi;
 		do
-		:: n < PANIC_BYTES && !stopping ->
+		:: n < PANIC_BYTES && !CUT ->
 #ifdef PANIC_WRITES_ON_ROOM
 			P_STEP && fifo < DEPTH;
 #else
 			P_STEP && fifo == 0;
 #endif
-			atomic { P_STEP -> dr_write(); n++ }
+			if
+			:: P_STEP && (CUT || (stopped && !over)) -> break
+			:: P_STEP && !(CUT || (stopped && !over)) -> skip
+			fi;
+			atomic { P_STEP -> dr_write(my_run); n++ }
 		:: else -> break
 		od;
 		P_STEP && fifo == 0;
-		P_STEP -> beside = false;
+		atomic { P_STEP -> beside-- };
 		/* an owner that found us here let go masked: the ring's bytes are ours to start
 		 * again (panic_last_pass), or the owner's once more (RETRY) */
 		if
@@ -436,7 +537,12 @@ end_idle:
 		:: P_STEP && ring == 0 -> skip
 		fi
 	fi;
-done:	preempted = false
+done:
+#ifdef OVER_STOP
+	/* item 5 of issue 33: a panic over its own core's stop writes every byte of its own */
+	assert(!in_stop || n == PANIC_BYTES);
+#endif
+	preempted = false
 }
 
 /* Checked at every reachable state: IMSC says what the word says whenever nobody owns TX

@@ -197,7 +197,10 @@ typedef void (*pl011_wait_fn)(void *context);
 
 /* Optional: the number of the calling core (MPIDR's affinity, the RP2040's SIO CPUID). With it
  * a panic write that finds TX owned by its own core, whose owner it has preempted, writes
- * beside it at once instead of first waiting out its ownership bound. */
+ * beside it at once instead of first waiting out its ownership bound, and one that finds its
+ * own core shutting the port down writes its bytes before the UART is disabled
+ * (pl011_write_panic). Its premise: two contexts on one core nest (an interrupt, a fault, a
+ * higher-priority task; the one below runs again only once the one above returns). */
 typedef uint32_t (*pl011_core_fn)(void *context);
 
 /* Optional RX callback, called from the interrupt after each drain with the bytes now queued.
@@ -465,10 +468,12 @@ struct pl011_tx {
 	/* The ring strategy (lib/pl011_tx_<name>.c), NULL in POLLED mode; set by init. */
 	const struct pl011_tx_strategy *strategy;
 	uint32_t owner;         /* atomic: OWNED, RETRY, ARMED bits (lib/pl011_tx_owner.h) */
+	uint32_t beside;        /* atomic: panic writes writing beside the owner now (after owner:
+				 * init keeps both) */
 	uint32_t unowned_bytes; /* atomic: bytes panic writes sent without owning TX */
-	uint32_t beside;        /* atomic: panic writes writing beside the owner now */
 	uint32_t stall_feeding; /* atomic: the waits' stall guard feeds the FIFO (lib/pl011_tx_ring.c) */
 	uint32_t panic_budget_us; /* atomic: the deadline of the panic that owns TX */
+	uint32_t stop;          /* atomic: the core of a shutdown under way, and its last step */
 	uint32_t level;         /* current TX trigger (enum pl011_level) */
 	uint32_t poll_next;     /* the FIFO was written outside a TX-interrupt refill */
 	uint32_t stall_pass;    /* the next polling pass is the stall guard's */
@@ -559,16 +564,18 @@ struct pl011 {
  *    safe with, and shutdown and init wait for it as for the handler. The explorers run it
  *    at every point of the thread scenarios (one core) and on the second core.
  * A core stopped inside a driver call (by a debugger, a higher-priority exception, a
- * hypervisor) for longer than that call's ownership bound in docs/waiting.md: a panic then
- * writes beside it, and the owner writes nothing more while it does, so no character is lost;
- * a shutdown marks TX taken for good (STOPPED) and waits as long again: an owner that is only
- * slow lets go at the end of its pass (at most 2 x depth characters), and shutdown takes the
- * ring from it (exactly once or counted holds). Only an owner stopped for both waits keeps the ring,
- * which is counted as discarded without being consumed; if that core resumes, it finishes the
- * pass it was in (at most 2 x depth characters) and lets go: those characters go
- * into the UART shutdown disables, and may only reach the wire (counted too) if it resumes
- * before the disable, or after a new pl011_init: the one case where "never both" assumes the
- * bound (docs/design.md, "Panic writes").
+ * hypervisor), or on one core a task preempted inside one by a higher-priority task's calls,
+ * for longer than that call's ownership bound in docs/waiting.md: a panic then writes beside
+ * it, and the owner writes nothing more while it does, so no character is lost; a shutdown
+ * marks TX taken for good (STOPPED) and waits as long again: an owner that is only slow lets
+ * go at the end of its pass (at most 2 x depth characters), and shutdown takes the ring from
+ * it (exactly once or counted holds). An owner stopped for both waits keeps the ring, which is
+ * counted as discarded without being consumed, and the shutdown returns PL011_ESTALLED: up to
+ * 2 x depth of those bytes (written, not yet taken from the ring) may have left too, the one
+ * case where "never both" does not hold, said out loud. If it resumes, it finishes the pass
+ * it was in and lets go; pl011_init waits for that (and for a panic beside it, a handler) and
+ * refuses while it has not, so nothing of the old run leaves after a restart
+ * (docs/shutdown.md, "Contexts stalled past shutdown's waits").
  */
 
 /*
@@ -607,7 +614,12 @@ int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, uint32_t tolerance_ppm,
  * Errors: PL011_EINVAL, PL011_EBAUD, with nothing touched (a running port keeps running);
  * PL011_ESTALLED when such a handler did not return within that bound (an RX callback that
  * blocks): the port is then stopped as by pl011_shutdown, its rings and counters left as they
- * are, and pl011_init may be called again once the handler returned.
+ * are, and pl011_init may be called again once the handler returned. PL011_ESTALLED too,
+ * nothing touched, when a context of the port's last run that shutdown (or this call's stop)
+ * gave up waiting for is still inside: a panic write that holds TX or writes beside its owner,
+ * a handler (a core stopped, or on one core a lower-priority task the caller's task preempted,
+ * docs/shutdown.md): init first waits for it as shutdown did, calling config.wait_hook; call
+ * again once it has run (on an RTOS, after a sleep that lets that task run).
  * Context: thread; not from the RX callback. The interrupt handler may run on another core
  * (or preempt it on this one) at any point of it; other calls beside it: see below.
  */
@@ -662,12 +674,18 @@ int pl011_putc(struct pl011 *uart, uint8_t byte);
  * after the characters that were already in the FIFO and before the ring bytes still queued
  * (a panic it preempts itself is split around it). Use it when interrupts are off or the system
  * is going down. Returns the count of data bytes written (fewer when the bound ran out); each
- * of them leaves the UART: once a shutdown begins on another core it stops at its next burst
- * (at most depth - 1 characters, even on a line as fast as the CPU, where no wait for room
- * comes), and writes nothing once shutdown has taken TX. It never calls config.wait_hook.
+ * of them leaves the UART. During a shutdown (or the stop a re-init begins with): with
+ * config.core_id, a panic on the core that runs it has preempted it, and writes as on a
+ * running port, beside the shutdown once that holds TX, until the shutdown begins to disable
+ * the UART (its last steps: then PL011_ESHUTDOWN); on another core, or without config.core_id
+ * (the driver cannot tell), it stops at its next byte once the shutdown has begun (even on a
+ * line as fast as the CPU, where no wait for room comes), and writes nothing once shutdown has
+ * taken TX (docs/shutdown.md, "A panic during a shutdown"). Only beside a shutdown that gave up
+ * waiting for it (PL011_ESTALLED: its core stopped, or it ran in a lower-priority task than the
+ * shutdown's) may one byte it counts not leave. It never calls config.wait_hook.
  * Errors: PL011_EINVAL (NULL, len > INT32_MAX); PL011_ESHUTDOWN when the port was never
- * started, has been shut down, or a shutdown on another core has taken TX (the UART may still
- * send its last bytes then, and is disabled right after).
+ * started, has been shut down, or a shutdown it did not preempt has taken TX (the UART may
+ * still send its last bytes then, and is disabled right after).
  * Context: any, on any core: thread, any interrupt (including one that preempted another pl011
  * call, or the RX callback), fault handlers. Beside an owner whose core was stopped for longer
  * than the ownership wait above it still loses nothing: the owner writes no more while a
@@ -730,9 +748,15 @@ int pl011_flush(struct pl011 *uart, uint32_t bound_us, size_t *pending);
  * Errors: PL011_EINVAL, PL011_ESHUTDOWN (not started); PL011_ESTALLED when the FIFO itself
  * never drained (the ring bytes are still counted in stats.tx_discarded; up to depth bytes in
  * the FIFO are lost uncounted and stats.tx_fifo_abandoned is incremented); PL011_ESTALLED too
- * when an interrupt handler running on another core did not return within its bound
- * (docs/waiting.md): the RX FIFO is then counted in stats.rx_discarded, not read into the ring.
- * The port can be started again with pl011_init. Context: thread; not from the RX callback.
+ * when a context it waits for did not let go within its bound (docs/waiting.md): an interrupt
+ * handler running on another core (the RX FIFO is then counted in stats.rx_discarded, not read
+ * into the ring); an owner of TX (a panic, the handler, a flush's stall guard: its core
+ * stopped, or on one core a lower-priority task this call preempted), which keeps the ring:
+ * its bytes are counted in stats.tx_discarded, and up to 2 x depth of them (what it had
+ * written and not yet taken from the ring) may have left as well; a panic writing beside the
+ * owner, which may count one byte that never left. pl011_init then waits for such a context,
+ * and refuses while it is inside (pl011_init). The port can be started again with pl011_init.
+ * Context: thread; not from the RX callback.
  */
 int pl011_shutdown(struct pl011 *uart, uint32_t bound_us);
 
@@ -801,7 +825,9 @@ struct pl011_line_config {
  * line (accepted before the hold) or the new one (queued during it), and a writer that keeps
  * the ring full makes the drain run out (PL011_ETIMEDOUT); pl011_write_panic during the switch
  * returns PL011_ESHUTDOWN without writing (as during a shutdown), before or after it writes
- * normally, and a panic that owns TX for longer than the hold waits makes it PL011_ETIMEDOUT;
+ * normally, and a panic that owns TX for longer than the hold waits, or writes beside its
+ * owner for longer (its core stopped between its look and its byte), makes it
+ * PL011_ETIMEDOUT, nothing changed;
  * pl011_flush, the interrupt handler and the getters are safe; pl011_read / pl011_getc on another core are
  * safe (a resume they make during the switch takes effect after it). Not with pl011_init,
  * pl011_shutdown, pl011_set_modem_lines, pl011_send_break (both write LCR_H) or another

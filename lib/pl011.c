@@ -243,7 +243,28 @@ static void let_previous_output_finish(const struct pl011 *uart)
 }
 
 static int stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *received,
-		     bool *handlers_out);
+		     bool *handlers_out, bool *tx_out);
+
+/*
+ * Init of a port a shutdown stopped: a context of that run which the shutdown gave up waiting
+ * for (a handler stuck in its RX callback, a panic that kept TX or wrote beside its owner: a
+ * stopped core, or on one core a lower-priority task the shutdown's task preempted) still uses
+ * the ring, the FIFO or a count that init would reset. Wait for it as the shutdown did; the
+ * wait hook may let that task run. Once it has left, whatever it does next is of the new run.
+ */
+static bool old_run_left(struct pl011 *uart)
+{
+	struct pl011_wait wait;
+	pl011_wait_start(&wait, uart, pl011_handlers_wait_us(uart));
+	for (;;) {
+		pl011_io_atomic_point();
+		if (pl011_atomic_load(&uart->handlers_inside, __ATOMIC_SEQ_CST) == 0 &&
+		    pl011_tx_left(uart))
+			return true;
+		if (pl011_wait_expired(&wait))
+			return false;
+	}
+}
 
 /* Init of a running port: the counters pl011_get_stats read before the instance was cleared
  * go back, as many as it keeps (PL011_STATS). */
@@ -283,15 +304,26 @@ int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
 	uint8_t fifo_storage[2u * 32u];
 	struct pl011_ring in_fifo;
 	(void)pl011_ring_init(&in_fifo, fifo_storage, sizeof fifo_storage);
-	bool was_running = pl011_is_running(uart);
+	uint32_t state = pl011_state_get(uart);
+	bool was_running = state == PL011_STATE_RUNNING;
 	if (was_running) {
-		bool handlers_out = false;
-		(void)stop_port(uart, PL011_WAIT_AUTO, &in_fifo, &handlers_out);
+		bool handlers_out = false, tx_out = false;
+		(void)stop_port(uart, PL011_WAIT_AUTO, &in_fifo, &handlers_out, &tx_out);
 		if (!handlers_out)
 			return PL011_ESTALLED; /* a handler still uses the ring we would reset */
+		if (!tx_out) {
+			/* A panic still holds TX or writes beside it: stopped as by pl011_shutdown,
+			 * what was received counted as it counts it. */
+			uart->stats.rx_discarded += (uint32_t)pl011_ring_count(&in_fifo);
+			if (pl011_rx_uses_ring(uart))
+				uart->stats.rx_discarded += (uint32_t)pl011_ring_count(&uart->rx.ring);
+			return PL011_ESTALLED;
+		}
 		if (pl011_rx_uses_ring(uart))
 			received = uart->rx.ring;
 		(void)pl011_get_stats(uart, &kept); /* with the panic writes' bytes */
+	} else if (state == PL011_STATE_SHUT && !old_run_left(uart)) {
+		return PL011_ESTALLED; /* nothing touched: call again once it has left */
 	}
 	pl011_state_set(uart, PL011_STATE_STOPPED);
 	/* The owner word is not cleared with the rest: shutdown left it taken for good, so a
@@ -300,7 +332,13 @@ int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
 	 * it free and take TX while we program the UART. (A port that was not running keeps
 	 * whatever it held until pl011_tx_reset frees it, programmed.) */
 	size_t owner_at = offsetof(struct pl011, tx) + offsetof(struct pl011_tx, owner);
-	size_t after_owner = owner_at + sizeof uart->tx.owner;
+	/* Nor tx.beside, as handlers_inside below: a panic that looked at the word before the
+	 * stop may announce itself while we clear, and withdraw after (it finds STOPPED and
+	 * leaves); a count cleared in between would wrap and silence every owner. */
+	_Static_assert(offsetof(struct pl011_tx, beside) ==
+			       offsetof(struct pl011_tx, owner) + sizeof(uint32_t),
+		       "beside must follow owner in struct pl011_tx");
+	size_t after_owner = owner_at + 2u * sizeof(uint32_t);
 	/* Nor the config and the base, replaced in one store each before the clearing: a panic or
 	 * a handler that passed its state check before the stop reads the old config or the new
 	 * one (both the caller's to keep until we return), never a NULL. */
@@ -311,15 +349,17 @@ int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
 	__atomic_store_n(&uart->base, config->base, __ATOMIC_RELAXED);
 	/* handlers_inside is last and not cleared with the rest: a handler that looked at the
 	 * state before the shutdown may still be between its announcement and its withdrawal. A
-	 * port that was not running (garbage, for all we know) starts from 0. */
+	 * port neither running nor shut down by us (garbage, for all we know) starts from 0. */
 	_Static_assert(offsetof(struct pl011, handlers_inside) + sizeof(uint32_t) +
 				       _Alignof(struct pl011) > sizeof(struct pl011),
 		       "handlers_inside must be the last member of struct pl011");
 	memset((uint8_t *)uart + cleared_from, 0, owner_at - cleared_from);
 	memset((uint8_t *)uart + after_owner, 0,
 	       offsetof(struct pl011, handlers_inside) - after_owner);
-	if (!was_running)
+	if (!was_running && state != PL011_STATE_SHUT) {
 		pl011_atomic_store(&uart->handlers_inside, 0u, __ATOMIC_SEQ_CST);
+		pl011_atomic_store(&uart->tx.beside, 0u, __ATOMIC_SEQ_CST);
+	}
 	stats_restore(uart, &kept);
 	uart->tx.strategy = strategy;
 	uart->line.adopted = (config->flags & PL011_FLAG_ADOPT_LINE) != 0 ? 1u : 0u;
@@ -424,11 +464,11 @@ static void service_passes(struct pl011 *uart, struct pl011_event_watch *watch)
  * count. */
 void pl011_irq_handler(struct pl011 *uart)
 {
-	if (uart == NULL || pl011_state_get(uart) == PL011_STATE_STOPPED)
+	if (uart == NULL || pl011_is_stopped(uart))
 		return;
 	pl011_presence_enter(&uart->handlers_inside);
 	pl011_io_atomic_point();
-	if (pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST) != PL011_STATE_STOPPED) {
+	if (!pl011_state_stopped(pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST))) {
 		struct pl011_event_watch watch;
 		pl011_events_begin(uart, &watch);
 		service_passes(uart, &watch);
@@ -458,7 +498,7 @@ int pl011_get_baud(const struct pl011 *uart, struct pl011_baud *out)
 {
 	if (uart == NULL || out == NULL)
 		return PL011_EINVAL;
-	if (pl011_state_get(uart) == PL011_STATE_STOPPED)
+	if (pl011_is_stopped(uart))
 		return PL011_ESHUTDOWN;
 	*out = uart->line.baud;
 	return 0;
@@ -468,7 +508,7 @@ int pl011_get_fifo_depth(const struct pl011 *uart)
 {
 	if (uart == NULL)
 		return PL011_EINVAL;
-	if (pl011_state_get(uart) == PL011_STATE_STOPPED)
+	if (pl011_is_stopped(uart))
 		return PL011_ESHUTDOWN;
 	return (int)uart->line.fifo_depth;
 }
@@ -484,9 +524,14 @@ uint32_t pl011_handlers_wait_us(const struct pl011 *uart)
 	return pl011_backlog_deadline_us(uart, (size_t)8u * uart->line.fifo_depth);
 }
 
+/* *tx_out: no context of this run holds TX or writes beside it any more; else PL011_ESTALLED
+ * (and pl011_init waits for it). */
 static int stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *received,
-		     bool *handlers_out)
+		     bool *handlers_out, bool *tx_out)
 {
+	/* Our core before the state: a panic that finds the port stopping on its own core has
+	 * preempted us, and writes until we disable the UART (pl011_write_panic). */
+	pl011_atomic_store(&uart->tx.stop, pl011_core_tag(uart), __ATOMIC_SEQ_CST);
 	pl011_state_set(uart, PL011_STATE_SHUTTING_DOWN);
 
 	uint32_t budget = pl011_backlog_deadline_us(uart, pl011_tx_queued(uart));
@@ -495,12 +540,16 @@ static int stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *r
 	(void)pl011_tx_wait_drained(uart, budget);
 	/* From here on this thread owns TX for good, with every interrupt masked and IMSC
 	 * frozen at 0: no other context writes the FIFO or IMSC. */
-	uint32_t discarded = pl011_tx_stop(uart);
+	bool kept = false;
+	uint32_t discarded = pl011_tx_stop(uart, &kept);
 	uart->stats.tx_discarded += discarded;
-	int result = (int)discarded;
-	/* Stopped before the last look at the FIFO: a panic write from now on is refused, and
-	 * one taken before it has its bytes waited for, not flushed with the FIFO. */
-	pl011_state_set(uart, PL011_STATE_STOPPED);
+	/* An owner that kept the ring past both waits may still consume it: the count is what it
+	 * held, not an exact one. */
+	int result = kept ? PL011_ESTALLED : (int)discarded;
+	/* Stopped before the last look at the FIFO: a panic write from now on is refused (but
+	 * one over us on our own core), and one taken before it has its bytes waited for, not
+	 * flushed with the FIFO. */
+	pl011_state_set(uart, PL011_STATE_SHUT);
 	/* A handler that entered before this store may still drain RX into the ring on another
 	 * core: wait it out (pl011_irq_handler) before the FIFO is read out and the ring handed
 	 * on. One that outlives the bound leaves the FIFO's bytes to it: they are counted as
@@ -520,6 +569,10 @@ static int stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *r
 	}
 	pl011_rs485_stop(uart);
 	pl011_rx_count_masked_overrun(uart);
+	bool beside_gone = pl011_tx_disabling(uart);
+	if (!beside_gone)
+		result = PL011_ESTALLED;
+	*tx_out = !kept && beside_gone;
 	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u, *handlers_out ? received : NULL);
 	return result;
 }
@@ -530,8 +583,8 @@ int pl011_shutdown(struct pl011 *uart, uint32_t bound_us)
 		return PL011_EINVAL;
 	if (!pl011_is_running(uart))
 		return PL011_ESHUTDOWN;
-	bool handlers_out;
-	int result = stop_port(uart, bound_us, NULL, &handlers_out);
+	bool handlers_out, tx_out;
+	int result = stop_port(uart, bound_us, NULL, &handlers_out, &tx_out);
 	/* Nobody can read them any more. */
 	if (pl011_rx_uses_ring(uart))
 		uart->stats.rx_discarded += (uint32_t)pl011_ring_count(&uart->rx.ring);

@@ -11,11 +11,15 @@
 #include "pl011_regs.h"
 
 /* Instance states; a zeroed instance is STOPPED. RUNNING is a magic value so that garbage is
- * unlikely to pass for a started port. */
+ * unlikely to pass for a started port. SHUT is a port a shutdown (or a re-init's stop) stopped:
+ * its presence counts and owner word are real, and a context of that run it gave up waiting
+ * for may still hold them, which pl011_init waits out; any other stopped state is garbage for
+ * all init knows. */
 enum pl011_state {
 	PL011_STATE_STOPPED = 0,
 	PL011_STATE_RUNNING = 0x9011u,
 	PL011_STATE_SHUTTING_DOWN = 0x9012u,
+	PL011_STATE_SHUT = 0x9013u,
 };
 
 static inline uint32_t pl011_reg_read(const struct pl011 *uart, uint32_t offset)
@@ -51,6 +55,55 @@ static inline void pl011_state_set(struct pl011 *uart, uint32_t state)
 static inline bool pl011_is_running(const struct pl011 *uart)
 {
 	return pl011_state_get(uart) == PL011_STATE_RUNNING;
+}
+
+/* Neither running nor stopping: never started, shut down, or garbage. */
+static inline bool pl011_state_stopped(uint32_t state)
+{
+	return state != PL011_STATE_RUNNING && state != PL011_STATE_SHUTTING_DOWN;
+}
+
+static inline bool pl011_is_stopped(const struct pl011 *uart)
+{
+	return pl011_state_stopped(pl011_state_get(uart));
+}
+
+/*
+ * tx.stop, set by a shutdown (or a re-init's stop) as it begins: its core + 1 (0 when
+ * config.core_id is not given), and DISABLING once it begins to disable the UART. A panic
+ * that finds its own core stopping the port has preempted that stop, which goes on only when
+ * the panic returns (contexts on one core nest: config.core_id's premise): it may write until
+ * DISABLING, where any other panic stops once the port is no longer running.
+ */
+#define PL011_STOP_CORE_MASK 0xFFu
+#define PL011_STOP_DISABLING (1u << 8)
+
+/* The caller's core + 1 for the owner word and tx.stop, 0 when not known. */
+static inline uint32_t pl011_core_tag(const struct pl011 *uart)
+{
+	if (uart->config->core_id == NULL)
+		return 0;
+	return uart->config->core_id(uart->config->core_context) % 255u + 1u;
+}
+
+static inline uint32_t pl011_stop_word(const struct pl011 *uart)
+{
+	pl011_io_atomic_point();
+	return pl011_atomic_load(&uart->tx.stop, __ATOMIC_SEQ_CST);
+}
+
+/* When a panic writes no more and its waits end early. */
+enum pl011_panic_cut {
+	PL011_CUT_WHEN_STOPPING = 0, /* the port no longer runs: a stop the panic did not preempt */
+	PL011_CUT_WHEN_DISABLING,    /* the stop it preempted on its own core disables the UART */
+	PL011_CUT_NEVER,             /* by its bound only */
+};
+
+static inline bool pl011_panic_cut_off(const struct pl011 *uart, enum pl011_panic_cut cut)
+{
+	if (cut == PL011_CUT_WHEN_DISABLING)
+		return (pl011_stop_word(uart) & PL011_STOP_DISABLING) != 0;
+	return cut == PL011_CUT_WHEN_STOPPING && !pl011_is_running(uart);
 }
 
 static inline bool pl011_tx_uses_ring(const struct pl011 *uart)
@@ -203,12 +256,13 @@ struct pl011_wait {
 	uint32_t spin_fraction;      /* steps not yet worth a whole microsecond */
 	uint32_t last_us;
 	uint32_t budget_us;
-	bool panic; /* a panic write's wait: no wait hook, and it ends when the port stops running */
+	bool panic; /* a panic write's wait: no wait hook, and it ends when the panic is cut off */
+	enum pl011_panic_cut cut; /* (a panic's wait) when that is */
 };
 
 void pl011_wait_start(struct pl011_wait *wait, const struct pl011 *uart, uint32_t budget_us);
 /* A panic write's wait: config.wait_hook (an RTOS yield, a WFI) is not called from the panic's
- * contexts, and a shutdown beginning on another core ends it at the next step. */
+ * contexts, and a shutdown it did not preempt ends it at the next step (pl011_panic_cut_off). */
 void pl011_wait_start_panic(struct pl011_wait *wait, const struct pl011 *uart, uint32_t budget_us);
 uint32_t pl011_wait_elapsed_us(const struct pl011_wait *wait);
 /* Counts one step (calling the wait hook) and says whether the budget is used up. */
@@ -415,9 +469,17 @@ int pl011_tx_wait_drained(struct pl011 *uart, uint32_t budget_us);
 /*
  * Shutdown's end of TX: take ownership for good (bounded), mask TXIM, drop the ring and
  * return how many bytes it held. Ownership stays taken until pl011_tx_reset, so that no
- * context writes the FIFO or IMSC of a stopped port.
+ * context writes the FIFO or IMSC of a stopped port. *kept: an owner did not let go within
+ * both waits (its core stopped, or a lower-priority task it preempted): it keeps the ring,
+ * counted but not dropped, and pl011_init must wait for it (pl011_tx_left).
  */
-uint32_t pl011_tx_stop(struct pl011 *uart);
+uint32_t pl011_tx_stop(struct pl011 *uart, bool *kept);
+/* Shutdown, its last step before the disable: mark DISABLING (no panic over it writes from
+ * then on) and wait for a panic beside the owner to finish; false when one is still there. */
+bool pl011_tx_disabling(struct pl011 *uart);
+/* Init of a port a shutdown stopped: whether the contexts of that run have left TX (no owner
+ * but the stop, nobody beside it). */
+bool pl011_tx_left(const struct pl011 *uart);
 
 /* ---- line control (lib/pl011_line.c, and what it shares with lib/pl011.c) ---- */
 

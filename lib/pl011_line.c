@@ -61,7 +61,7 @@ int pl011_get_line(const struct pl011 *uart, struct pl011_line_config *out)
 {
 	if (uart == NULL || out == NULL)
 		return PL011_EINVAL;
-	if (pl011_state_get(uart) == PL011_STATE_STOPPED)
+	if (pl011_is_stopped(uart))
 		return PL011_ESHUTDOWN;
 	uint32_t lcr_h = uart->line.lcr_h;
 	out->baud = uart->line.baud.actual_baud;
@@ -263,7 +263,7 @@ int pl011_get_modem_status(const struct pl011 *uart)
 {
 	if (uart == NULL)
 		return PL011_EINVAL;
-	if (pl011_state_get(uart) == PL011_STATE_STOPPED)
+	if (pl011_is_stopped(uart))
 		return PL011_ESHUTDOWN;
 	/* FR's CTS, DSR, DCD and RI are the complements of the active-low inputs: 1 = asserted
 	 * (TRM 3.3.3). */

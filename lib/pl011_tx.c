@@ -12,7 +12,6 @@ void pl011_tx_reset(struct pl011 *uart, uint32_t tx_level)
 	if (strategy != NULL && strategy->reset != NULL)
 		strategy->reset(uart);
 	__atomic_store_n(&uart->tx.unowned_bytes, 0u, __ATOMIC_RELAXED);
-	__atomic_store_n(&uart->tx.beside, 0u, __ATOMIC_RELAXED);
 	__atomic_store_n(&uart->tx.stall_feeding, 0u, __ATOMIC_RELAXED);
 	__atomic_store_n(&uart->tx.panic_budget_us, 0u, __ATOMIC_RELAXED);
 	pl011_io_barrier(); /* init's register writes land before another core can take TX */
@@ -71,7 +70,7 @@ static uint32_t tx_stop_wait_us(const struct pl011 *uart)
  */
 static bool tx_take_for_good(struct pl011 *uart, struct pl011_wait *wait)
 {
-	uint32_t claim = pl011_tx_owner_claim(uart) | TX_STOPPED;
+	uint32_t claim = pl011_tx_owner_claim(uart) | TX_STOPPED | TX_HELD;
 	if (pl011_tx_take_when_free(uart, claim, wait))
 		return true;
 	uint32_t word = pl011_tx_owner_load(uart);
@@ -88,13 +87,14 @@ static void tx_wait_beside_done(struct pl011 *uart, struct pl011_wait *wait)
 	(void)pl011_wait_presence_gone(&uart->tx.beside, wait);
 }
 
-uint32_t pl011_tx_stop(struct pl011 *uart)
+uint32_t pl011_tx_stop(struct pl011 *uart, bool *kept)
 {
-	/* On this core the owner would have to be a context we preempted, and shutdown runs in
-	 * the thread; on another core it lets go within tx_stop_wait_us. */
+	/* An owner on another core lets go within tx_stop_wait_us; one on this core is a context
+	 * we preempted (a lower-priority task's panic), which cannot until we return. */
 	struct pl011_wait wait;
 	pl011_wait_start(&wait, uart, tx_stop_wait_us(uart));
 	bool owned = tx_take_for_good(uart, &wait);
+	*kept = !owned;
 	pl011_wait_start(&wait, uart, tx_stop_wait_us(uart));
 	tx_wait_beside_done(uart, &wait);
 	/* Every cause masked, not only TX: the handler of a stopped port returns without
@@ -117,6 +117,25 @@ uint32_t pl011_tx_stop(struct pl011 *uart)
 	return dropped;
 }
 
+/* A panic over its own core's stop writes beside us until DISABLING: it holds tx.beside and
+ * looks at the mark before each byte, we look at tx.beside after marking. Only a panic whose
+ * core runs on after all (config.core_id's premise broken) can still be there. */
+bool pl011_tx_disabling(struct pl011 *uart)
+{
+	uint32_t stop = pl011_stop_word(uart);
+	pl011_atomic_store(&uart->tx.stop, stop | PL011_STOP_DISABLING, __ATOMIC_SEQ_CST);
+	pl011_atomic_fence();
+	struct pl011_wait wait;
+	pl011_wait_start(&wait, uart, tx_stop_wait_us(uart));
+	return pl011_wait_presence_gone(&uart->tx.beside, &wait);
+}
+
+bool pl011_tx_left(const struct pl011 *uart)
+{
+	return !pl011_tx_beside_present(uart) &&
+	       (pl011_tx_owner_load(uart) & (TX_OWNED | TX_HELD)) != TX_OWNED;
+}
+
 /* Owner: write bytes one by one, each after FR shows room, within the wait; a writer (not a
  * panic) in POLLED mode stops early when a panic asks for TX. */
 static size_t write_bytes_polled(struct pl011 *uart, const uint8_t *data, size_t len,
@@ -125,11 +144,6 @@ static size_t write_bytes_polled(struct pl011 *uart, const uint8_t *data, size_t
 	size_t done = 0;
 	uint32_t burst = 0;
 	while (done < len && !(yields && pl011_tx_panic_asks(uart))) {
-		/* A panic stops at every burst once a shutdown began, not only in a wait for room:
-		 * on a line as fast as the CPU that wait never comes, and shutdown would disable
-		 * the UART under bytes the panic still counts (shutdown waits out one burst). */
-		if (burst == 0 && wait->panic && !pl011_is_running(uart))
-			break;
 		if (burst == 0 && (burst = pl011_tx_burst_allowed(uart, len - done)) == 0) {
 			if (pl011_wait_expired(wait))
 				break;
@@ -138,6 +152,12 @@ static size_t write_bytes_polled(struct pl011 *uart, const uint8_t *data, size_t
 		/* The common case, room at once, without the wait's call. */
 		if ((pl011_reg_read(uart, PL011_FR) & PL011_FR_TXFF) != 0 &&
 		    (pl011_wait_fr(uart, PL011_FR_TXFF, 0, wait) & PL011_FR_TXFF) != 0)
+			break;
+		/* A panic looks before every byte, not only in a wait for room (on a line as fast
+		 * as the CPU that wait never comes): a shutdown it did not preempt would disable
+		 * the UART under bytes it counts, and one that gave up waiting for it counted the
+		 * rest. Just before the write, so that at most the byte in hand goes astray. */
+		if (wait->panic && pl011_panic_cut_off(uart, wait->cut))
 			break;
 		pl011_reg_write(uart, PL011_DR, data[done++]);
 		burst--;
@@ -204,7 +224,7 @@ int pl011_flush(struct pl011 *uart, uint32_t bound_us, size_t *pending)
 
 size_t pl011_tx_queued(const struct pl011 *uart)
 {
-	if (uart == NULL || pl011_state_get(uart) == PL011_STATE_STOPPED || !pl011_tx_uses_ring(uart))
+	if (uart == NULL || pl011_is_stopped(uart) || !pl011_tx_uses_ring(uart))
 		return 0;
 	return pl011_ring_count(&uart->tx.ring);
 }
@@ -222,7 +242,7 @@ static size_t panic_as_owner(struct pl011 *uart, const uint8_t *data, size_t len
 	}
 	const struct pl011_tx_ring_ops *ring = strategy->ring;
 	uart->tx.poll_next = 1;
-	size_t done = ring->drain_for_panic(uart, queued, wait) || !pl011_is_running(uart)
+	size_t done = ring->drain_for_panic(uart, queued, wait) || pl011_panic_cut_off(uart, wait->cut)
 			      ? write_bytes_polled(uart, data, len, wait, false)
 			      : 0u;
 	ring->send_pass(uart, true);
@@ -249,13 +269,22 @@ static void panic_pass_after_beside(struct pl011 *uart)
 		pl011_tx_release_polled(uart);
 }
 
+/* Beside the owner, before each byte: whether to write no more. A panic over its own core's
+ * stop writes until that stop disables the UART (pl011_panic_cut_off); any other stops where
+ * the port stops running, or where shutdown or the line switch has taken TX (STOPPED): both
+ * wait for tx.beside to drop, so every byte counted here goes before the UART is disabled or
+ * its line changed. */
+static bool beside_cut_off(const struct pl011 *uart, enum pl011_panic_cut cut)
+{
+	return pl011_panic_cut_off(uart, cut) ||
+	       (cut == PL011_CUT_WHEN_STOPPING && pl011_tx_stopped(uart));
+}
+
 /*
  * Without ownership: the owner may be preempted between an FR read and the DR write it
  * allows, or in a blind refill. Write only into an empty FIFO, one byte at a time, and leave it
- * empty again, so that its FR value and blind count stay true. Not once a shutdown began: it
- * waits for tx.beside to drop, so every byte counted here was written before it disables
- * the UART. (On another core, after the owner failed to let go within the panic's wait, this
- * is not enough: docs/design.md.)
+ * empty again, so that its FR value and blind count stay true. (On another core, after the
+ * owner failed to let go within the panic's wait, this is not enough: docs/design.md.)
  */
 static int panic_beside_owner(struct pl011 *uart, const uint8_t *data, size_t len,
 			      struct pl011_wait *wait)
@@ -263,18 +292,25 @@ static int panic_beside_owner(struct pl011 *uart, const uint8_t *data, size_t le
 	pl011_presence_enter(&uart->tx.beside);
 	pl011_io_barrier(); /* the count before our FR reads, as the owner's look sees them */
 	size_t done = 0;
-	if ((pl011_tx_owner_load(uart) & TX_STOPPED) != 0) {
+	/* Taken for good before we came: refused, as by panic_own. */
+	if (wait->cut == PL011_CUT_WHEN_STOPPING && pl011_tx_stopped(uart)) {
 		tx_beside_leave(uart);
 		return PL011_ESHUTDOWN;
 	}
-	while (done < len && pl011_is_running(uart)) {
+	while (done < len) {
 		if ((pl011_wait_fr(uart, PL011_FR_TXFE, PL011_FR_TXFE, wait) & PL011_FR_TXFE) == 0)
+			break;
+		/* After the wait, just before the write: the look and the write a stop waits out. */
+		if (beside_cut_off(uart, wait->cut))
 			break;
 		pl011_reg_write(uart, PL011_DR, data[done++]);
 	}
-	/* Our last character needs a frame to leave the FIFO, more if one is shifting ahead. */
+	/* Our last character needs a frame to leave the FIFO, more if one is shifting ahead. Over
+	 * our own core's stop, not cut short: its FIFO wait may be behind it already. */
 	struct pl011_wait after;
 	pl011_wait_start_panic(&after, uart, pl011_frames_us(uart, 2) + 1000u);
+	if (wait->cut == PL011_CUT_WHEN_DISABLING)
+		after.cut = PL011_CUT_NEVER;
 	(void)pl011_wait_fr(uart, PL011_FR_TXFE, PL011_FR_TXFE, &after);
 	pl011_io_barrier();
 	pl011_io_atomic_point();
@@ -307,7 +343,8 @@ static bool panic_owner_expired(const struct pl011 *uart, struct pl011_wait *sin
 
 /*
  * Own TX as a panic within the wait; false with *seen the word when another context keeps
- * it. An owner on our own core (we preempted it) cannot let go until we return: no wait.
+ * it, or shutdown took it (STOPPED). An owner on our own core (we preempted it) cannot let go
+ * until we return: no wait.
  * Another panic lets go within its own deadline (which may be longer than ours): we wait for
  * that, from when we first see it own TX, not our own deadline (which left us 0 of our bytes).
  * In POLLED mode we ask the writer for TX (RETRY) and take it at its next byte.
@@ -335,6 +372,7 @@ static bool panic_own(struct pl011 *uart, struct pl011_wait *wait, uint32_t *see
 			(void)pl011_tx_owner_swap(uart, &word, word | TX_PANIC_WAITS);
 		if ((word & TX_PANIC_OWNER) != 0 && !other_seen) {
 			pl011_wait_start_panic(&other, uart, 0u);
+			other.cut = wait->cut;
 			other_seen = true;
 		}
 		if ((word & TX_PANIC_OWNER) != 0 ? panic_owner_expired(uart, &other, &longest_us)
@@ -355,11 +393,31 @@ static bool panic_own(struct pl011 *uart, struct pl011_wait *wait, uint32_t *see
 	return false;
 }
 
+/*
+ * Whether a stop under way (shutdown, or a re-init's) runs on our own core, not yet disabling
+ * the UART: then we preempted it, and it goes on only once we return (config.core_id's
+ * premise). Decided once, at entry: a stop that begins later on our core preempted us.
+ * Without config.core_id nobody can tell, and the panic is cut off as on another core.
+ */
+static enum pl011_panic_cut panic_cut_at_entry(const struct pl011 *uart, uint32_t state)
+{
+	if (state != PL011_STATE_SHUTTING_DOWN && state != PL011_STATE_SHUT)
+		return PL011_CUT_WHEN_STOPPING;
+	uint32_t mine = pl011_core_tag(uart);
+	uint32_t stop = pl011_stop_word(uart) & (PL011_STOP_CORE_MASK | PL011_STOP_DISABLING);
+	return mine != 0 && stop == mine ? PL011_CUT_WHEN_DISABLING : PL011_CUT_WHEN_STOPPING;
+}
+
 int pl011_write_panic(struct pl011 *uart, const void *data, size_t len)
 {
 	if (uart == NULL || (data == NULL && len != 0) || len > INT32_MAX)
 		return PL011_EINVAL;
-	if (pl011_state_get(uart) == PL011_STATE_STOPPED)
+	uint32_t state = pl011_state_get(uart);
+	if (pl011_state_stopped(state) && state != PL011_STATE_SHUT)
+		return PL011_ESHUTDOWN; /* never started (or garbage), or being started */
+	/* Stopped is refused too, unless by a stop we preempted that has yet to disable. */
+	enum pl011_panic_cut cut = panic_cut_at_entry(uart, state);
+	if (state == PL011_STATE_SHUT && cut != PL011_CUT_WHEN_DISABLING)
 		return PL011_ESHUTDOWN;
 	/* What is queued now is ours to send first; what comes later is not ours to wait for. */
 	uint32_t queued = (uint32_t)pl011_tx_queued(uart);
@@ -368,13 +426,17 @@ int pl011_write_panic(struct pl011 *uart, const void *data, size_t len)
 	struct pl011_wait wait, deadline;
 	uint32_t word = 0;
 	pl011_wait_start_panic(&wait, uart, pl011_frames_us(uart, uart->line.fifo_depth) + 100u);
+	wait.cut = cut;
 	bool owned = panic_own(uart, &wait, &word);
-	if (!owned && (word & TX_STOPPED) != 0)
+	/* Shutdown (or the line switch) took TX: refused, unless it is the stop we preempted,
+	 * whose UART takes our bytes beside it. */
+	if (!owned && (word & TX_STOPPED) != 0 && cut != PL011_CUT_WHEN_DISABLING)
 		return PL011_ESHUTDOWN;
 	/* Our deadline starts once the wait for TX is over, owning or beside: a deadline spent
 	 * waiting for another panic left none for our own bytes. */
 	pl011_wait_start_panic(&deadline, uart,
 			       pl011_backlog_deadline_us(uart, (size_t)queued + len));
+	deadline.cut = cut;
 	if (owned) {
 		__atomic_store_n(&uart->tx.panic_budget_us, deadline.budget_us, __ATOMIC_RELAXED);
 		return (int)panic_as_owner(uart, data, len, queued, &deadline);
@@ -384,6 +446,21 @@ int pl011_write_panic(struct pl011 *uart, const void *data, size_t len)
 
 /* ---- line switch (pl011_set_line, lib/pl011_line.c): TX held as shutdown takes it ---- */
 
+/* Let go of TX held for the switch, and send what was queued meanwhile. */
+static void tx_unhold(struct pl011 *uart)
+{
+	const struct pl011_tx_strategy *strategy = uart->tx.strategy;
+	pl011_io_barrier();
+	uint32_t word = pl011_tx_owner_load(uart);
+	while (!pl011_tx_owner_swap(uart, &word, word & ~(TX_STOPPED | TX_RETRY | TX_OWNER_BITS)))
+		;
+	/* A writer that queued while we held TX could not send (its kick found STOPPED): our
+	 * release before our look at the ring; its head store before its look at the word. */
+	pl011_atomic_fence();
+	if (strategy != NULL && pl011_ring_count(&uart->tx.ring) != 0)
+		strategy->ring->kick(uart);
+}
+
 bool pl011_tx_hold(struct pl011 *uart)
 {
 	/* As shutdown takes TX, without its second wait: STOPPED set under a live owner tells it
@@ -391,10 +468,19 @@ bool pl011_tx_hold(struct pl011 *uart)
 	 * up itself must not cause. An owner that keeps TX past the wait changes nothing. */
 	struct pl011_wait wait;
 	pl011_wait_start(&wait, uart, tx_stop_wait_us(uart));
-	if (!pl011_tx_take_when_free(uart, pl011_tx_owner_claim(uart) | TX_STOPPED, &wait))
+	if (!pl011_tx_take_when_free(uart, pl011_tx_owner_claim(uart) | TX_STOPPED | TX_HELD,
+				     &wait))
 		return false;
 	pl011_wait_start(&wait, uart, tx_stop_wait_us(uart));
-	tx_wait_beside_done(uart, &wait);
+	if (!pl011_wait_presence_gone(&uart->tx.beside, &wait)) {
+		/* A panic beside the owner did not finish (its core stopped between its look at
+		 * STOPPED and its write): a switch now could flush a byte it counts. Let go as
+		 * found, TXIM masked so that the kick's pass arms it again (an interrupt that found
+		 * STOPPED meanwhile cleared its cause and asked nobody). */
+		pl011_tx_arm(uart, false);
+		tx_unhold(uart);
+		return false;
+	}
 	/* As pl011_tx_stop: frozen only with TX taken, then the word says TXIM is masked. */
 	pl011_imsc_update(uart, 0, PL011_IMSC_FROZEN);
 	pl011_tx_disarmed(uart);
@@ -406,15 +492,7 @@ void pl011_tx_give_back(struct pl011 *uart)
 	const struct pl011_tx_strategy *strategy = uart->tx.strategy;
 	if (strategy != NULL && strategy->line_changed != NULL)
 		strategy->line_changed(uart);
-	pl011_io_barrier();
-	uint32_t word = pl011_tx_owner_load(uart);
-	while (!pl011_tx_owner_swap(uart, &word, word & ~(TX_STOPPED | TX_RETRY | TX_OWNER_BITS)))
-		;
-	/* A writer that queued while we held TX could not send (its kick found STOPPED): our
-	 * release before our look at the ring; its head store before its look at the word. */
-	pl011_atomic_fence();
-	if (strategy != NULL && pl011_ring_count(&uart->tx.ring) != 0)
-		strategy->ring->kick(uart);
+	tx_unhold(uart);
 }
 
 /* ---- the RS-485 release tick (lib/pl011_rs485.c) ---- */

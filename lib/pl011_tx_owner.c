@@ -4,10 +4,7 @@
 /* OWNED with the caller's core, for the word. */
 uint32_t pl011_tx_owner_claim(const struct pl011 *uart)
 {
-	if (uart->config->core_id == NULL)
-		return TX_OWNED;
-	uint32_t core = uart->config->core_id(uart->config->core_context) % 255u + 1u;
-	return TX_OWNED | (core << TX_CORE_SHIFT);
+	return TX_OWNED | (pl011_core_tag(uart) << TX_CORE_SHIFT);
 }
 
 /* Take ownership with `claim` if nobody holds it (nor a panic asks for it: POLLED's RETRY;

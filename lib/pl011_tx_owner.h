@@ -18,6 +18,9 @@
  *  PANIC_OWNER  the owner is a panic write: another panic waits for it within its deadline.
  *  PANIC_WAITS  (ring modes) a panic waits for TX: an owner that stops at its pass limit
  *         (a line as fast as the CPU) lets go and waits for it to take TX before asking again.
+ *  HELD   (with OWNED) shutdown, init or the line switch holds TX: OWNED without it, once
+ *         STOPPED is set, is a context of the run that shutdown gave up waiting for, which
+ *         pl011_init waits out before it touches the ring or the UART.
  *  bits 8-15  the owner's core + 1 (config.core_id), 0 when not known: a panic that finds its
  *         own core owning TX has preempted that owner and need not wait for it.
  * In POLLED mode RETRY is a panic's request instead: the polled writer stops at the next byte
@@ -34,10 +37,11 @@
 #define TX_STOPPED 16u
 #define TX_PANIC_OWNER 32u /* the owner is a panic write (another panic waits for it) */
 #define TX_PANIC_WAITS 64u /* a panic waits for TX (ring modes) */
+#define TX_HELD 128u       /* the owner is shutdown, init or the line switch */
 #define TX_CORE_SHIFT 8u
 #define TX_CORE_MASK (0xFFu << TX_CORE_SHIFT)
 /* What a release clears besides OWNED. */
-#define TX_OWNER_BITS (TX_OWNED | TX_PANIC | TX_PANIC_OWNER | TX_CORE_MASK)
+#define TX_OWNER_BITS (TX_OWNED | TX_PANIC | TX_PANIC_OWNER | TX_HELD | TX_CORE_MASK)
 
 /* ---- the owner word ---- */
 

@@ -100,6 +100,7 @@ void pl011_wait_start(struct pl011_wait *wait, const struct pl011 *uart, uint32_
 	wait->spin_fraction = 0;
 	wait->last_us = uart->config->clock != NULL ? clock_now(uart) : 0u;
 	wait->panic = false;
+	wait->cut = PL011_CUT_WHEN_STOPPING;
 }
 
 void pl011_wait_start_panic(struct pl011_wait *wait, const struct pl011 *uart, uint32_t budget_us)
@@ -140,7 +141,7 @@ static void count_clock(struct pl011_wait *wait)
 bool pl011_wait_expired(struct pl011_wait *wait)
 {
 	const struct pl011_config *config = wait->uart->config;
-	if (wait->panic && !pl011_is_running(wait->uart))
+	if (wait->panic && pl011_panic_cut_off(wait->uart, wait->cut))
 		return true;
 	if (config->wait_hook != NULL && !wait->panic)
 		config->wait_hook(config->wait_context);

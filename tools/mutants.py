@@ -97,9 +97,9 @@ MUTANTS = [
     m("irq-error-not-counted", "pl011.c", "counter not incremented",
       "PL011_COUNT(uart, irq_error, 1);", "", quick=True),
     m("irq-stopped-port-serviced", "pl011.c", "check skipped",
-      "if (uart == NULL || pl011_state_get(uart) == PL011_STATE_STOPPED)\n\t\treturn;\n"
+      "if (uart == NULL || pl011_is_stopped(uart))\n\t\treturn;\n"
       "\tpl011_presence_enter(&uart->handlers_inside);\n\tpl011_io_atomic_point();\n"
-      "\tif (pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST) != PL011_STATE_STOPPED) {",
+      "\tif (!pl011_state_stopped(pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST))) {",
       "if (uart == NULL)\n\t\treturn;\n"
       "\tpl011_presence_enter(&uart->handlers_inside);\n\tif (1) {"),
     m("stop-ignores-handlers", "pl011.c", "wait skipped",
@@ -116,7 +116,9 @@ MUTANTS = [
       "\treturn result;",
       "return result;"),
     m("shutdown-rx-unread-not-counted", "pl011.c", "counter not incremented",
-      "uart->stats.rx_discarded += (uint32_t)pl011_ring_count(&uart->rx.ring);", ""),
+      "/* Nobody can read them any more. */\n\tif (pl011_rx_uses_ring(uart))\n"
+      "\t\tuart->stats.rx_discarded += (uint32_t)pl011_ring_count(&uart->rx.ring);",
+      "/* Nobody can read them any more. */"),
     m("shutdown-late-overrun-not-counted", "pl011.c", "counter not incremented",
       "pl011_rx_count_masked_overrun(uart);\n", ""),
     m("quiesce-rx-fifo-flushed", "pl011.c", "check skipped",
@@ -271,7 +273,9 @@ MUTANTS = [
       "bool full = pl011_tx_fill_polling(uart, tx_pass_limit(uart), &first_fr, &written);",
       "bool full = pl011_tx_fill_polling(uart, UINT32_MAX, &first_fr, &written);"),
     m("panic-burst-ignores-stop", "pl011_tx.c", "check skipped",
-      "if (burst == 0 && wait->panic && !pl011_is_running(uart))", "if (0)"),
+      "if (wait->panic && pl011_panic_cut_off(uart, wait->cut))\n\t\t\tbreak;\n"
+      "\t\tpl011_reg_write(uart, PL011_DR, data[done++]);",
+      "if (0)\n\t\t\tbreak;\n\t\tpl011_reg_write(uart, PL011_DR, data[done++]);"),
     m("kick-armed-test-flipped", "pl011_tx_ring.c", "comparison flipped",
       "& (TX_ARMED | TX_OWNED)) == TX_ARMED)", "& (TX_ARMED | TX_OWNED)) != TX_ARMED)"),
     m("irq-beside-owner-no-ack", "pl011_tx_ring.c", "interrupt not acknowledged",
@@ -358,8 +362,25 @@ MUTANTS = [
     m("panic-beside-not-counted", "pl011_tx.c", "counter not incremented",
       "(void)__atomic_fetch_add(&uart->tx.unowned_bytes, (uint32_t)done, __ATOMIC_RELAXED);", ""),
     m("panic-on-stopped-port", "pl011_tx.c", "check skipped",
-      "if (pl011_state_get(uart) == PL011_STATE_STOPPED)\n\t\treturn PL011_ESHUTDOWN;\n\t/* What is",
+      "if (state == PL011_STATE_SHUT && cut != PL011_CUT_WHEN_DISABLING)\n"
+      "\t\treturn PL011_ESHUTDOWN;\n\t/* What is",
       "/* What is"),
+    # ---- issue 33: the old run's contexts, a panic over its own core's stop ----
+    m("init-ignores-old-run", "pl011.c", "wait skipped",
+      "} else if (state == PL011_STATE_SHUT && !old_run_left(uart)) {", "} else if (0) {"),
+    m("stop-kept-owner-not-said", "pl011.c", "error not reported",
+      "int result = kept ? PL011_ESTALLED : (int)discarded;", "int result = (int)discarded;"),
+    m("stop-disable-ignores-beside", "pl011_tx.c", "wait skipped",
+      "\tpl011_wait_start(&wait, uart, tx_stop_wait_us(uart));\n"
+      "\treturn pl011_wait_presence_gone(&uart->tx.beside, &wait);\n}",
+      "\tpl011_wait_start(&wait, uart, tx_stop_wait_us(uart));\n\treturn true;\n}"),
+    m("panic-over-stop-never", "pl011_tx.c", "comparison flipped",
+      "return mine != 0 && stop == mine ? PL011_CUT_WHEN_DISABLING",
+      "return mine == 0 && stop == mine ? PL011_CUT_WHEN_DISABLING"),
+    m("hold-ignores-beside", "pl011_tx.c", "wait skipped",
+      "if (!pl011_wait_presence_gone(&uart->tx.beside, &wait)) {\n\t\t/* A panic beside the owner did",
+      "if (!pl011_wait_presence_gone(&uart->tx.beside, &wait) && 0) {\n\t\t/* A panic beside the owner did"),
+
     m("flush-timeouts-not-counted", "pl011_tx.c", "counter not incremented",
       "if (err != 0)\n\t\tPL011_COUNT(uart, tx_timeouts, 1);", ""),
     m("drain-polled-flipped", "pl011_tx_ring.c", "comparison flipped",

@@ -803,6 +803,45 @@ REANCHORED = {
     "b-tx-space-above-half": ("lib/pl011_events.c",
         "pl011_ring_space(&uart->tx.ring) >= tx_space_threshold(uart);",
         "pl011_ring_space(&uart->tx.ring) > tx_space_threshold(uart);"),
+    # issue 33: the owner word's HELD bit, the core tag helper, the state SHUT, the panic's
+    # cut-off rule (pl011_panic_cut_off), the look before each byte beside the owner.
+    "b-owner-bits-keep-panic": ("lib/pl011_tx_owner.h",
+        "#define TX_OWNER_BITS (TX_OWNED | TX_PANIC | TX_PANIC_OWNER | TX_HELD | TX_CORE_MASK)",
+        "#define TX_OWNER_BITS (TX_OWNED | TX_PANIC_OWNER | TX_HELD | TX_CORE_MASK)"),
+    "b-owner-bits-keep-core": ("lib/pl011_tx_owner.h",
+        "#define TX_OWNER_BITS (TX_OWNED | TX_PANIC | TX_PANIC_OWNER | TX_HELD | TX_CORE_MASK)",
+        "#define TX_OWNER_BITS (TX_OWNED | TX_PANIC | TX_PANIC_OWNER | TX_HELD)"),
+    "b-claim-core-zero-based": (INTERNAL, "% 255u + 1u;", "% 255u;"),
+    "b-panic-refused-shutting-down": (TX,
+        "\tif (pl011_state_stopped(state) && state != PL011_STATE_SHUT)\n\t\treturn PL011_ESHUTDOWN;",
+        "\tif (state != PL011_STATE_RUNNING)\n\t\treturn PL011_ESHUTDOWN;"),
+    "b-beside-check-before-enter": (TX,
+        "\tpl011_presence_enter(&uart->tx.beside);\n\tpl011_io_barrier(); /* the count before our "
+        "FR reads, as the owner's look sees them */\n\tsize_t done = 0;\n\t/* Taken for good "
+        "before we came: refused, as by panic_own. */\n\tif (wait->cut == PL011_CUT_WHEN_STOPPING "
+        "&& pl011_tx_stopped(uart)) {\n\t\ttx_beside_leave(uart);\n\t\treturn PL011_ESHUTDOWN;\n\t}",
+        "\tsize_t done = 0;\n\tif (wait->cut == PL011_CUT_WHEN_STOPPING && pl011_tx_stopped(uart))\n"
+        "\t\treturn PL011_ESHUTDOWN;\n\tpl011_presence_enter(&uart->tx.beside);\n\tpl011_io_barrier();"),
+    "b-panic-burst-stops-only-stopped": (TX,
+        "if (wait->panic && pl011_panic_cut_off(uart, wait->cut))\n\t\t\tbreak;",
+        "if (wait->panic && pl011_is_stopped(uart))\n\t\t\tbreak;"),
+    "b-tx-queued-zero-shutting-down": (TX,
+        "if (uart == NULL || pl011_is_stopped(uart) || !pl011_tx_uses_ring(uart))",
+        "if (uart == NULL || !pl011_is_running(uart) || !pl011_tx_uses_ring(uart))"),
+    "b-stop-beside-shares-wait": (TX,
+        "\t*kept = !owned;\n\tpl011_wait_start(&wait, uart, tx_stop_wait_us(uart));\n\ttx_wait_beside_done",
+        "\t*kept = !owned;\n\ttx_wait_beside_done"),
+    "b-irq-no-second-state-look": (CORE,
+        "\tif (!pl011_state_stopped(pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST))) {\n"
+        "\t\tstruct pl011_event_watch watch;",
+        "\tif (1) {\n\t\tstruct pl011_event_watch watch;"),
+    "b-shutdown-rx-ring-uncounted": (CORE,
+        "/* Nobody can read them any more. */\n\tif (pl011_rx_uses_ring(uart))\n"
+        "\t\tuart->stats.rx_discarded += (uint32_t)pl011_ring_count(&uart->rx.ring);\n",
+        "/* Nobody can read them any more. */\n"),
+    "b-panic-wait-runs-while-shutting-down": (WAIT,
+        "if (wait->panic && pl011_panic_cut_off(wait->uart, wait->cut))",
+        "if (wait->panic && pl011_is_stopped(wait->uart))"),
     "b-arm-after-dry-pass": (TX_RING,
         "} else if (latched_pass ? !pl011_tx_must_pause(uart) : sure) {",
         "} else if (latched_pass ? !pl011_tx_must_pause(uart) : (sure || !limited)) {"),
@@ -829,10 +868,6 @@ REANCHORED = {
     "b-stop-masks-tx-only": (TX,
         "nobody can raise. */\n\tpl011_imsc_update(uart, 0, PL011_IMSC_FROZEN);",
         "nobody can raise. */\n\tpl011_imsc_update(uart, PL011_INT_TX, 0);"),
-    "b-stop-beside-shares-wait": (TX,
-        "\tbool owned = tx_take_for_good(uart, &wait);\n"
-        "\tpl011_wait_start(&wait, uart, tx_stop_wait_us(uart));\n\ttx_wait_beside_done",
-        "\tbool owned = tx_take_for_good(uart, &wait);\n\ttx_wait_beside_done"),
     "b-baud-truncated": (CORE,
         "pl011_divide_u64((uint64_t)clock_hz * 4u + baud / 2u, baud);",
         "pl011_divide_u64((uint64_t)clock_hz * 4u, baud);"),
@@ -862,10 +897,6 @@ REANCHORED = {
     "b-icr-acks-every-cause": (CORE,
         "pl011_reg_write(uart, PL011_ICR, mis & (PL011_INT_ERRORS | PL011_INT_MODEM));",
         "pl011_reg_write(uart, PL011_ICR, mis);"),
-    "b-irq-no-second-state-look": (CORE,
-        "\tif (pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST) != PL011_STATE_STOPPED) {\n"
-        "\t\tstruct pl011_event_watch watch;",
-        "\tif (1) {\n\t\tstruct pl011_event_watch watch;"),
     # pl011_init no longer clears the owner word and puts it back (the clearing skips it):
     # the same fault is the clearing that takes the word in.
     "b-init-owner-word-cleared": (CORE,
@@ -922,15 +953,6 @@ REANCHORED = {
     "b-acquire-no-barrier": (TX_OWNER_H,
         "\tpl011_io_barrier();\n\treturn true;",
         "\treturn true;"),
-    "b-owner-bits-keep-panic": (TX_OWNER_H,
-        "#define TX_OWNER_BITS (TX_OWNED | TX_PANIC | TX_PANIC_OWNER | TX_CORE_MASK)",
-        "#define TX_OWNER_BITS (TX_OWNED | TX_PANIC_OWNER | TX_CORE_MASK)"),
-    "b-owner-bits-keep-core": (TX_OWNER_H,
-        "#define TX_OWNER_BITS (TX_OWNED | TX_PANIC | TX_PANIC_OWNER | TX_CORE_MASK)",
-        "#define TX_OWNER_BITS (TX_OWNED | TX_PANIC | TX_PANIC_OWNER)"),
-    "b-claim-core-zero-based": (TX_OWNER,
-        "% 255u + 1u;",
-        "% 255u;"),
     "b-owner-panic-no-poll-next": (TX,
         "\tuart->tx.poll_next = 1;\n\tsize_t done = ring->drain_for_panic",
         "\tsize_t done = ring->drain_for_panic"),
@@ -943,14 +965,6 @@ REANCHORED = {
     "b-writer-waits-whole-panic": (TX_OWNER_H,
         "\treturn (pl011_tx_owner_load(uart) & TX_PANIC) != 0;",
         "\treturn (pl011_tx_owner_load(uart) & TX_PANIC_OWNER) != 0;"),
-    "b-beside-check-before-enter": (TX,
-        "\tpl011_presence_enter(&uart->tx.beside);\n"
-        "\tpl011_io_barrier(); /* the count before our FR reads, as the owner's look sees them */\n"
-        "\tsize_t done = 0;\n\tif ((pl011_tx_owner_load(uart) & TX_STOPPED) != 0) {\n"
-        "\t\ttx_beside_leave(uart);\n\t\treturn PL011_ESHUTDOWN;\n\t}",
-        "\tsize_t done = 0;\n\tif ((pl011_tx_owner_load(uart) & TX_STOPPED) != 0)\n"
-        "\t\treturn PL011_ESHUTDOWN;\n\tpl011_presence_enter(&uart->tx.beside);\n"
-        "\tpl011_io_barrier();"),
     "b-burst-full-depth": (TX_OWNER,
         "\tuint32_t most = uart->line.fifo_depth - 1u;",
         "\tuint32_t most = uart->line.fifo_depth;"),

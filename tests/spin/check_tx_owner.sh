@@ -33,6 +33,13 @@ verify "protocol with shutdown's two waits" "-DSHUTDOWN_AFTER -DWRITES=5" ""
 verify "protocol, the panic beside a stopped owner on the other core" \
 	"-DPANIC_ON_OTHER_CORE -DWRITES=4 -DPANIC_BYTES=1" ""
 [ "$errors" = 0 ] || failed=1
+# Issue 33: shutdown gives up on a stopped context, init waits for it, the new run's byte
+# leaves and no context of the old run touches it; a panic over its own core's shutdown.
+restart="-DPANIC_ON_OTHER_CORE -DSHUTDOWN_AFTER -DSTUCK -DRESTART -DWRITES=3 -DPANIC_BYTES=1"
+verify "protocol, a restart beside a context of the old run" "$restart" ""
+[ "$errors" = 0 ] || failed=1
+verify "protocol, a panic over its own core's shutdown" "-DSHUTDOWN_AFTER -DOVER_STOP -DWRITES=3" ""
+[ "$errors" = 0 ] || failed=1
 # caught NAME FLAGS PAN_FLAGS PATTERN: the mutant's run must report PATTERN.
 caught() {
 	verify "$1" "$2" "$3"
@@ -46,6 +53,12 @@ caught "mutant: the owner ignores a panic beside it" \
 	"-DPANIC_ON_OTHER_CORE -DWRITES=4 -DPANIC_BYTES=1 -DNO_BESIDE_CHECK" "-E" \
 	"assertion violated (fifo<4)"
 caught "mutant: shutdown's second wait without STOPPED" \
-	"-DSHUTDOWN_AFTER -DWRITES=5 -DSTOP_WITHOUT_STOPPED" "-E" "assertion violated  !(counted)"
-[ "$failed" = 0 ] && echo "spin-check: the model holds and the four mutants are caught"
+	"-DSHUTDOWN_AFTER -DWRITES=5 -DSTOP_WITHOUT_STOPPED" "-E" "assertion violated ( !(counted)"
+caught "mutant: init does not wait for the old run" "$restart -DINIT_IGNORES_OLD_RUN" "-E" \
+	"assertion violated"
+caught "mutant: init clears tx.beside" "$restart -DINIT_CLEARS_BESIDE" "" "invalid end state"
+caught "mutant: a panic over its own core's shutdown cut off" \
+	"-DSHUTDOWN_AFTER -DOVER_STOP -DOVER_STOP_CUT -DWRITES=3" "-E" \
+	"assertion violated ( !(in_stop)"
+[ "$failed" = 0 ] && echo "spin-check: the model holds and the seven mutants are caught"
 exit "$failed"

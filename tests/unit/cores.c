@@ -17,7 +17,7 @@ static int current;
 static uint64_t points[2];
 static bool finished[2];
 static uint32_t random_state;
-static bool running, waiting[2];
+static bool running, waiting[2], stalled[2];
 static uint64_t slice_left;
 
 static void switch_to(int core)
@@ -29,7 +29,7 @@ static void switch_to(int core)
 
 void cores_yield(void)
 {
-	if (!finished[1 - current])
+	if (!finished[1 - current] && !stalled[1 - current])
 		switch_to(1 - current);
 }
 
@@ -49,6 +49,12 @@ static void at_point(void *unused)
 	points[current]++;
 	if (plan->at_point != NULL)
 		plan->at_point(plan->context);
+	if (plan->stall_at != 0 && current == plan->stall_core && points[current] == plan->stall_at &&
+	    !finished[1 - current]) {
+		stalled[current] = true;
+		switch_to(1 - current);
+		return;
+	}
 	if (time_to_switch())
 		cores_yield();
 }
@@ -57,6 +63,7 @@ static void core_entry(int core)
 {
 	run_body(core, run_context);
 	finished[core] = true;
+	stalled[1 - core] = false; /* the stopped core runs again, alone */
 	if (!finished[1 - core])
 		switch_to(1 - core);
 	/* uc_link: back to cores_run once both are done */
@@ -94,6 +101,7 @@ void cores_run(const struct cores_plan *p, void (*body)(int core, void *context)
 	prepare(1, core1_entry);
 	current = 0;
 	waiting[0] = waiting[1] = false;
+	stalled[0] = stalled[1] = false;
 	running = true;
 	pl011_model_set_preempt_hook(at_point, NULL);
 	swapcontext(&caller, &context_of[0]);
@@ -105,7 +113,7 @@ void cores_run(const struct cores_plan *p, void (*body)(int core, void *context)
 void cores_idle_step(struct pl011_model *model, uint64_t step_ns)
 {
 	int core = current;
-	if (!running || finished[1 - core]) {
+	if (!running || finished[1 - core] || stalled[1 - core]) {
 		pl011_model_advance(model, step_ns);
 		return;
 	}
@@ -129,4 +137,9 @@ uint64_t cores_points(int core)
 bool cores_finished(int core)
 {
 	return finished[core];
+}
+
+bool cores_stalled(int core)
+{
+	return stalled[core];
 }

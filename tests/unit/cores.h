@@ -20,6 +20,11 @@ struct cores_plan {
 	/* Called at every point before the switch decision (invariant checks), or NULL. */
 	void (*at_point)(void *context);
 	void *context;
+	/* A stopped core (a debugger, a hypervisor; on one core, a task preempted by a higher
+	 * one's whole call): at its point stall_at (0: never) core stall_core stops, and runs again
+	 * only once the other has finished, whatever that one waits for meanwhile. */
+	uint64_t stall_at;
+	int stall_core;
 };
 
 /* The body runs once on each core (core 0 and core 1) until both returned. Installs itself as
@@ -33,6 +38,8 @@ int cores_current(void);
 uint64_t cores_points(int core);
 /* Whether the core's body has returned. */
 bool cores_finished(int core);
+/* Whether the core is stopped (cores_plan.stall_at) and the other still runs. */
+bool cores_stalled(int core);
 /* Let the other core run now (an idle core's loop), unless it has finished. */
 void cores_yield(void);
 

@@ -8,6 +8,7 @@
 
 #include "harness.h"
 #include "invariants.h"
+#include "pl011_internal.h"
 #include "pl011_regs.h"
 
 #define SMALL_RING 64u
@@ -35,6 +36,21 @@ static bool in_outer, in_inner, callback_armed;
 static bool checking; /* the test's own look at the driver is not a point of the thread's */
 static struct invariants invariants;
 static uint32_t rx_discarded_by_shutdown;
+static bool in_thread_panic;
+static int thread_panic_written;
+/* EXPLORE_PANIC_OWN_CORE: the panic came inside a stop on its own core, not yet disabling. */
+static bool own_stop_writable;
+
+/* EXPLORE_RESTART: what the higher-priority task did, and the old run's accepted stream. */
+static struct {
+	bool engaged; /* the thread's panic held TX or wrote beside it when the task came */
+	bool restarted;
+	int shut, init;
+	uint32_t discarded;
+	size_t mark; /* the wire's length at the restart */
+	uint8_t old[4096];
+	size_t old_len;
+} restart;
 
 static void run_scenario(void);
 static void check_rx_fill(void);
@@ -114,6 +130,37 @@ static void hold_write(void)
 	/* Its bytes wait for set_line's give back, which lets go, then kicks them: "sure to
 	 * come" is relaxed until set_line returns (docs/design.md). */
 	invariants.writer_inside = true;
+static int thread_write(size_t len, uint32_t bound_us);
+static void fail(const char *format, ...);
+
+/* The new run begins: the old run's stream is kept apart, the new one's starts empty. */
+static void restart_begin_new_run(void)
+{
+	memcpy(restart.old, expected, expected_len);
+	restart.old_len = expected_len;
+	expected_len = 0;
+	restart.mark = pl011_model_wire_len(h.model);
+	restart.restarted = true;
+}
+
+static void restart_task(void)
+{
+	/* Nothing else runs: an owner (OWNED) is the thread's panic. */
+	restart.engaged = (h.uart.tx.owner & 1u) != 0 || h.uart.tx.beside != 0;
+	restart.shut = pl011_shutdown(&h.uart, PL011_WAIT_AUTO);
+	struct pl011_stats stats;
+	(void)pl011_get_stats(&h.uart, &stats);
+	restart.discarded = stats.tx_discarded;
+	if (restart.shut < 0 && restart.shut != PL011_ESTALLED)
+		fail("shutdown over the panic returned %s", pl011_error_name(restart.shut));
+	restart.init = harness_start(&h);
+	if (restart.init == 0) {
+		restart_begin_new_run();
+		thread_write(10, PL011_NO_WAIT);
+	} else if (restart.init != PL011_ESTALLED || !restart.engaged) {
+		fail("init over the panic returned %s (the panic %s)", pl011_error_name(restart.init),
+		     restart.engaged ? "engaged" : "not engaged");
+	}
 }
 
 static void inner_interrupt(void *unused)
@@ -142,6 +189,15 @@ static void outer_interrupt(void *unused)
 		for (unsigned i = 0; i < RX_FILL_AT; i++)
 			pl011_model_rx_inject(h.model, 'r', 0, pl011_model_now_ns(h.model));
 		pl011_irq_handler(&h.uart);
+		break;
+	case EXPLORE_PANIC_OWN_CORE:
+		own_stop_writable = (h.uart.state == PL011_STATE_SHUTTING_DOWN ||
+				     h.uart.state == PL011_STATE_SHUT) &&
+				    (h.uart.tx.stop & (PL011_STOP_CORE_MASK | PL011_STOP_DISABLING)) == 1u;
+		outer_written = pl011_write_panic(&h.uart, outer_message, sizeof outer_message);
+		break;
+	case EXPLORE_RESTART:
+		restart_task();
 		break;
 	case EXPLORE_RX_PANIC:
 	case EXPLORE_RX_SLOW:
@@ -292,6 +348,8 @@ static void preemption_point(void *unused)
 		return;
 	}
 	if (!pl011_model_in_irq(h.model)) {
+		if (params->interrupt == EXPLORE_RESTART && !in_thread_panic)
+			return; /* a shutdown beside the thread's write is not allowed */
 		if (result->thread_points++ == params->point && !result->delivered) {
 			result->delivered = true;
 			pl011_model_run_as_irq(h.model, outer_interrupt, NULL);
@@ -444,8 +502,18 @@ static void run_scenario(void)
 		check_not_stuck("pl011_flush");
 		break;
 	case EXPLORE_PANIC:
-		accept(thread_panic_message, pl011_write_panic(&h.uart, thread_panic_message,
-							       sizeof thread_panic_message));
+		in_thread_panic = true;
+		thread_panic_written =
+		    pl011_write_panic(&h.uart, thread_panic_message, sizeof thread_panic_message);
+		in_thread_panic = false;
+		if (params->interrupt != EXPLORE_RESTART)
+			accept(thread_panic_message, thread_panic_written);
+		if (params->interrupt == EXPLORE_RESTART && result->delivered && restart.init != 0) {
+			/* Refused while the panic was inside: now it has left, the restart goes. */
+			start_port();
+			restart_begin_new_run();
+			thread_write(10, PL011_NO_WAIT);
+		}
 		check_not_stuck("pl011_write_panic");
 		break;
 	case EXPLORE_SHUTDOWN:
@@ -484,8 +552,9 @@ static void run_scenario(void)
 		fail("final flush: %s with %zu pending", pl011_error_name(err), pending);
 }
 
-/* A panic's bytes on the wire: in order, and together (nothing else between them). */
-static void check_block(const uint8_t *message, size_t length, int written,
+/* A panic's bytes on the wire: in order, and together (nothing else between them); up to
+ * `slack` of those it counted may be missing (a stop that gave up on it said so). */
+static void check_block(const uint8_t *message, size_t length, int written, size_t slack,
 			bool (*is_mine)(uint8_t), size_t wire_len, const char *name)
 {
 	size_t count = 0, first = 0, last = 0;
@@ -499,7 +568,8 @@ static void check_block(const uint8_t *message, size_t length, int written,
 			fail("%s byte %zu on the wire is '%c'", name, count, wire[i]);
 		count++;
 	}
-	if ((int)count != (written > 0 ? written : 0))
+	size_t reported = written > 0 ? (size_t)written : 0u;
+	if (count > reported || reported - count > slack)
 		fail("%s wrote %d bytes, the wire shows %zu", name, written, count);
 	if (count != 0 && last - first + 1 != count && !params->two_cores)
 		fail("%s bytes are split on the wire (%zu over %zu places)", name, count,
@@ -516,12 +586,45 @@ static bool is_inner(uint8_t c)
 	return c >= '0' && c <= '9';
 }
 
+static bool is_thread_panic(uint8_t c)
+{
+	return c == thread_panic_message[0];
+}
+
+/* EXPLORE_RESTART: before the restart, the old run's bytes in order, each on the wire or
+ * counted discarded (PL011_ESTALLED: at most a pass of 2 x depth both); after it, the thread's
+ * panic only if it had not taken TX or gone beside before the task came. */
+static size_t check_old_run(size_t wire_len)
+{
+	size_t seen = 0;
+	for (size_t i = 0; i < restart.mark && i < wire_len; i++) {
+		if (is_outer(wire[i]) || is_inner(wire[i]) || is_thread_panic(wire[i]))
+			continue;
+		if (seen >= restart.old_len || wire[i] != restart.old[seen]) {
+			fail("old run's byte %zu differs on the wire ('%c')", seen, wire[i]);
+			return restart.mark;
+		}
+		seen++;
+	}
+	size_t both = restart.shut >= 0 ? 0u : 2u * params->depth;
+	if (seen + restart.discarded < restart.old_len ||
+	    seen + restart.discarded > restart.old_len + both)
+		fail("old run: wire %zu + discarded %u against %zu accepted (shutdown %d)", seen,
+		     restart.discarded, restart.old_len, restart.shut);
+	for (size_t i = restart.mark; i < wire_len && restart.engaged; i++)
+		if (is_thread_panic(wire[i]))
+			fail("the panic of the old run wrote after the restart");
+	return restart.mark;
+}
+
 static void check_wire(void)
 {
 	size_t wire_len = harness_wire(&h, wire, sizeof wire);
 	size_t thread_seen = 0;
-	for (size_t i = 0; i < wire_len && wire_len <= sizeof wire; i++) {
-		if (is_outer(wire[i]) || is_inner(wire[i]))
+	size_t from = restart.restarted ? check_old_run(wire_len) : 0u;
+	bool restarting = params->interrupt == EXPLORE_RESTART;
+	for (size_t i = from; i < wire_len && wire_len <= sizeof wire; i++) {
+		if (is_outer(wire[i]) || is_inner(wire[i]) || (restarting && is_thread_panic(wire[i])))
 			continue;
 		if (thread_seen >= expected_len || wire[i] != expected[thread_seen]) {
 			fail("thread byte %zu differs on the wire ('%c')", thread_seen, wire[i]);
@@ -531,15 +634,22 @@ static void check_wire(void)
 	}
 	if (thread_seen != expected_len)
 		fail("wire shows %zu thread bytes, %zu accepted", thread_seen, expected_len);
-	check_block(outer_message, sizeof outer_message, outer_written, is_outer, wire_len,
+	check_block(outer_message, sizeof outer_message, outer_written, 0, is_outer, wire_len,
 		    "interrupt's panic");
-	check_block(inner_message, sizeof inner_message, inner_written, is_inner, wire_len,
+	check_block(inner_message, sizeof inner_message, inner_written, 0, is_inner, wire_len,
 		    "nested panic");
+	if (restarting && thread_panic_written != -1)
+		check_block(thread_panic_message, sizeof thread_panic_message,
+			    thread_panic_written, restart.shut < 0 ? 1u : 0u, is_thread_panic,
+			    wire_len, "thread's panic");
 	struct pl011_stats stats;
 	(void)pl011_get_stats(&h.uart, &stats);
 	/* Counters restart with the port after a shutdown; otherwise every byte is counted. */
-	if (params->scenario != EXPLORE_SHUTDOWN && stats.tx_bytes != wire_len)
+	if (params->scenario != EXPLORE_SHUTDOWN && !restart.restarted && stats.tx_bytes != wire_len)
 		fail("stats.tx_bytes %u, wire %zu", stats.tx_bytes, wire_len);
+	if (own_stop_writable && outer_written != (int)sizeof outer_message)
+		fail("a panic inside its own core's stop wrote %d of %zu", outer_written,
+		     sizeof outer_message);
 }
 
 /* The line is idle: the ticks give the last drain its TX done, and then stop. */
@@ -618,6 +728,12 @@ static void check_final_state(void)
 		fail("a write after the run did not reach the wire");
 }
 
+static uint32_t explore_core_zero(void *context)
+{
+	(void)context;
+	return 0;
+}
+
 static void setup(void)
 {
 	struct pl011_model_config model_config;
@@ -637,6 +753,8 @@ static void setup(void)
 		h.config.event_mask &= ~(PL011_EVENT_TX_DONE | PL011_EVENT_TX_SPACE);
 	h.config.event = on_event;
 	h.config.event_timer = arm_tick;
+	if (params->interrupt == EXPLORE_PANIC_OWN_CORE)
+		h.config.core_id = explore_core_zero;
 	static const struct pl011_rs485 no_delays = {0, 0, 0};
 	if (params->rs485)
 		h.config.rs485 = &no_delays;
@@ -704,8 +822,10 @@ void explore_run(const struct explore_params *p, struct explore_result *r)
 	memset(r, 0, sizeof *r);
 	expected_len = 0;
 	stream_position = 0;
-	outer_written = inner_written = -1;
+	outer_written = inner_written = thread_panic_written = -1;
 	in_outer = in_inner = callback_armed = checking = tick_armed = in_set_line = false;
+	in_thread_panic = own_stop_writable = false;
+	memset(&restart, 0, sizeof restart);
 	tx_done_events = tx_space_events = 0;
 	rx_discarded_by_shutdown = 0;
 	setup();

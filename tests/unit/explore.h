@@ -40,6 +40,13 @@ enum explore_interrupt {
 	/* The event timer's interrupt, if armed (RS-485 on: a DE release owns TX and sends what
 	 * was queued meanwhile: a refill inside the tick). */
 	EXPLORE_TICK,
+	/* EXPLORE_PANIC_OTHER with config.core_id (one core): a panic inside a stop on its own
+	 * core writes all its bytes unless that stop had begun to disable the UART */
+	EXPLORE_PANIC_OWN_CORE,
+	/* a higher-priority task (EXPLORE_PANIC only, at each point of the thread's panic):
+	 * pl011_shutdown(PL011_WAIT_AUTO), pl011_init, 10 bytes; when init refuses, the thread
+	 * starts the port once its panic returned. The panic is then a context of an older run. */
+	EXPLORE_RESTART,
 	EXPLORE_INTERRUPTS,
 };
 

@@ -27,9 +27,11 @@ static const char *const mode_names[] = {"POLLED", "HALF_FIFO", "POLL_FULL", "HY
 static const char *const scenario_names[] = {"prime idle", "write busy", "write wait", "flush",
 					     "panic",      "shutdown",   "re-init",    "write asleep",
 					     "set_line"};
-static const char *const interrupt_names[] = {"UART handler", "panic", "RX callback panic",
-					      "slow RX callback", "nested", "RX ring filled",
-					      "write in set_line's hold", "event tick"};
+static const char *const interrupt_names[] = {
+	"UART handler",      "panic",          "RX callback panic",
+	"slow RX callback",  "nested",         "RX ring filled",
+	"write in set_line's hold", "event tick", "panic with core_id",
+	"restart by a higher task"};
 
 struct tally {
 	unsigned long runs;
@@ -92,8 +94,9 @@ static void explore_case(struct explore_params *p, struct tally *tally)
 	}
 }
 
-static void explore_interrupt_kind_at(enum explore_interrupt interrupt, uint32_t callback_ns,
-				      uint64_t latency_ns)
+/* The scenarios a kind runs in (every one when n is 0). */
+static void explore_kind_in(enum explore_interrupt interrupt, uint32_t callback_ns,
+			    uint64_t latency_ns, const enum explore_scenario *scenarios, size_t n)
 {
 	struct tally tally = {0, 0, 0};
 	struct explore_params p;
@@ -103,10 +106,10 @@ static void explore_interrupt_kind_at(enum explore_interrupt interrupt, uint32_t
 	p.latency_ns = latency_ns;
 	for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
 		for (unsigned depth = 16; depth <= 32; depth += 16) {
-			for (unsigned s = 0; s < EXPLORE_SCENARIOS; s++) {
+			for (unsigned s = 0; s < (n != 0 ? n : EXPLORE_SCENARIOS); s++) {
 				p.mode = modes[m];
 				p.depth = depth;
-				p.scenario = (enum explore_scenario)s;
+				p.scenario = n != 0 ? scenarios[s] : (enum explore_scenario)s;
 				explore_case(&p, &tally);
 			}
 		}
@@ -118,6 +121,12 @@ static void explore_interrupt_kind_at(enum explore_interrupt interrupt, uint32_t
 	if (interrupt == EXPLORE_RX_SLOW)
 		print_message("  (the callback took %u us)\n", callback_ns / 1000u);
 	assert_int_equal(tally.failures, 0);
+}
+
+static void explore_interrupt_kind_at(enum explore_interrupt interrupt, uint32_t callback_ns,
+				      uint64_t latency_ns)
+{
+	explore_kind_in(interrupt, callback_ns, latency_ns, NULL, 0);
 }
 
 static void explore_interrupt_kind(enum explore_interrupt interrupt, uint32_t callback_ns)
@@ -209,6 +218,30 @@ static void test_preempted_by_two_nested_interrupts(void **state)
 	explore_interrupt_kind(EXPLORE_NESTED, 0);
 }
 
+/* A panic at every point of a shutdown (and of a re-init's stop) on its own core, config.core_id
+ * given: it writes all its bytes unless the stop had begun to disable the UART (item 5 of issue
+ * 33: it used to write nothing there). */
+static void test_preempted_stop_by_a_panic_on_its_own_core(void **state)
+{
+	(void)state;
+	static const enum explore_scenario stops[] = {EXPLORE_SHUTDOWN, EXPLORE_REINIT};
+	struct explore_params defaults;
+	explore_default_params(&defaults);
+	explore_kind_in(EXPLORE_PANIC_OWN_CORE, 0, defaults.latency_ns, stops, 2);
+}
+
+/* A higher-priority task that shuts the port down, starts it again and writes, at every point
+ * of a lower task's panic write: the panic is then a context of an older run (issue 33, item
+ * 3). Init waits for it or refuses; nothing of the old run leaves after the restart. */
+static void test_preempted_panic_by_a_restart(void **state)
+{
+	(void)state;
+	static const enum explore_scenario panic_only[] = {EXPLORE_PANIC};
+	struct explore_params defaults;
+	explore_default_params(&defaults);
+	explore_kind_in(EXPLORE_RESTART, 0, defaults.latency_ns, panic_only, 1);
+}
+
 /*
  * Found by make fuzz: a 7/8 trigger (each refill writes 2 characters into a 16-deep FIFO) with
  * a 41.6 us interrupt latency, 200 bytes through a 64-byte ring, a panic from another source at
@@ -250,6 +283,8 @@ int main(void)
 		cmocka_unit_test(test_preempted_by_an_rx_callback_panic_write),
 		cmocka_unit_test(test_preempted_by_a_slow_rx_callback),
 		cmocka_unit_test(test_preempted_by_two_nested_interrupts),
+		cmocka_unit_test(test_preempted_stop_by_a_panic_on_its_own_core),
+		cmocka_unit_test(test_preempted_panic_by_a_restart),
 		cmocka_unit_test(test_late_interrupts_above_a_half_trigger_keep_up),
 	};
 	/* PREEMPTION_ONLY=<pattern>: one test of this program (a check of a new test, a mutant). */
