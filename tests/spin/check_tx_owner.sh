@@ -4,25 +4,14 @@
 set -u
 model=$1
 out=$2
+here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 cp "$model" "$out/tx_owner.pml"
 cd "$out" || exit 1
 
-# verify NAME FLAGS PAN_FLAGS: runs SPIN's exhaustive safety search; prints its summary and
-# leaves the error count in $errors.
-verify() {
-	rm -f pan pan.* ./*.trail
-	spin -a $2 tx_owner.pml >spin.log 2>&1 || { cat spin.log; exit 1; }
-	cc -O2 -w -DNOREDUCE -o pan pan.c || exit 1
-	./pan -m100000 $3 >"$1.txt" 2>&1
-	errors=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' "$1.txt")
-	states=$(sed -n 's/^ *\([0-9e.+]*\) states, stored.*/\1/p' "$1.txt")
-	if grep -q "max search depth too small" "$1.txt"; then
-		echo "spin-check: $1: search depth too small, the run is not exhaustive" >&2
-		exit 1
-	fi
-	echo "  $1: $states states, $errors errors"
-}
+PML=tx_owner.pml
+PAN_CC_FLAGS="-DNOREDUCE"
+. "$here/spin_verify.sh"
 
 failed=0
 verify "protocol" "" ""
@@ -40,11 +29,6 @@ verify "protocol, a restart beside a context of the old run" "$restart" ""
 [ "$errors" = 0 ] || failed=1
 verify "protocol, a panic over its own core's shutdown" "-DSHUTDOWN_AFTER -DOVER_STOP -DWRITES=3" ""
 [ "$errors" = 0 ] || failed=1
-# caught NAME FLAGS PAN_FLAGS PATTERN: the mutant's run must report PATTERN.
-caught() {
-	verify "$1" "$2" "$3"
-	grep -q "$4" "$1.txt" || { echo "  not caught"; failed=1; }
-}
 caught "mutant: release ignores RETRY" "-DRELEASE_IGNORES_RETRY" "" "invalid end state"
 # -E: invalid end states ignored, so that the assertion named is what must fire.
 caught "mutant: panic writes whenever FR shows room" "-DPANIC_WRITES_ON_ROOM" "-E" \

@@ -130,6 +130,8 @@ static void hold_write(void)
 	/* Its bytes wait for set_line's give back, which lets go, then kicks them: "sure to
 	 * come" is relaxed until set_line returns (docs/design.md). */
 	invariants.writer_inside = true;
+}
+
 static int thread_write(size_t len, uint32_t bound_us);
 static void fail(const char *format, ...);
 

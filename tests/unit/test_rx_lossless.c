@@ -301,33 +301,9 @@ static void test_rx_resume_against_the_handler_at_every_point(void **state)
  * unmasked, in IMSC. The handler, called at once by the level-sensitive line, must mask RX
  * again: a handler that leaves IMSC as it found it is called again and again (an NVIC
  * tail-chains it), and the writer, whose next look would repair IMSC, never runs again.
- * Modelled: the handler at the n-th point of the write, then at every later point, while the
- * line is up, re-entered as a CPU would (at most 100 times in a row, the storm's mark).
+ * Modelled by deliver_at_point: the handler at the n-th point of the write, then at every
+ * later point, while the line is up, re-entered as a CPU would.
  */
-static uint64_t storm_point, storm_count;
-static bool storm_delivered;
-static unsigned storm_longest;
-
-static void storm_at_point(void *context)
-{
-	(void)context;
-	if (pl011_model_in_irq(h.model))
-		return; /* the handler's own points: the thread's are the ones that count */
-	if (!storm_delivered) {
-		if (storm_count++ != storm_point)
-			return;
-		storm_delivered = true;
-		pl011_model_run_as_irq(h.model, run_handler, &h.uart);
-	}
-	unsigned chained = 0;
-	while (pl011_model_irq_line(h.model) && chained < 100u) {
-		pl011_model_run_as_irq(h.model, run_handler, &h.uart);
-		chained++;
-	}
-	if (chained > storm_longest)
-		storm_longest = chained;
-}
-
 /* Returns whether the point was reached. */
 static bool run_prime_with_rx_pause_at(enum pl011_tx_mode tx_mode, uint64_t point)
 {
@@ -354,21 +330,21 @@ static bool run_prime_with_rx_pause_at(enum pl011_tx_mode tx_mode, uint64_t poin
 						      pl011_model_now_ns(h.model));
 	pl011_model_advance_to(h.model, last + 1000u);
 
-	storm_point = point;
-	storm_count = 0;
-	storm_delivered = false;
-	storm_longest = 0;
+	hook_point = point;
+	hook_count = 0;
+	hook_delivered = false;
+	hook_longest_chain = 0;
 	static const uint8_t line[40] = "abcdefghijklmnopqrstuvwxyz0123456789ABCD";
-	pl011_model_set_preempt_hook(storm_at_point, NULL);
+	pl011_model_set_preempt_hook(deliver_at_point, NULL);
 	int wrote = pl011_write(&h.uart, line, sizeof line, PL011_NO_WAIT);
 	pl011_model_set_preempt_hook(NULL, NULL);
-	bool delivered = storm_delivered;
-	if (storm_longest > 2u)
+	bool delivered = hook_delivered;
+	if (hook_longest_chain > 2u)
 		print_message("%s: the handler at point %llu of the write, then called %u times in a "
 			      "row by a line it could not clear\n",
 			      harness_tx_mode_name(tx_mode), (unsigned long long)point,
-			      storm_longest);
-	assert_true(storm_longest <= 2u);
+			      hook_longest_chain);
+	assert_true(hook_longest_chain <= 2u);
 	assert_int_equal(wrote, (int)sizeof line);
 	/* Everything arrives once the reader reads, and the wire has the line. */
 	harness_route_irq(&h);
