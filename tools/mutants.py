@@ -362,9 +362,13 @@ MUTANTS = [
     m("panic-beside-not-counted", "pl011_tx.c", "counter not incremented",
       "(void)__atomic_fetch_add(&uart->tx.unowned_bytes, (uint32_t)done, __ATOMIC_RELAXED);", ""),
     m("panic-on-stopped-port", "pl011_tx.c", "check skipped",
-      "if (state == PL011_STATE_SHUT && cut != PL011_CUT_WHEN_DISABLING)\n"
+      "if (pl011_state_stopped(state) && state != PL011_STATE_SHUT)\n"
+      "\t\treturn PL011_ESHUTDOWN; /* never started (or garbage), or being started */\n"
+      "\t/* Stopped is refused too, unless by a stop we preempted that has yet to disable. */\n"
+      "\tenum pl011_panic_cut cut = panic_cut_at_entry(uart, state);\n"
+      "\tif (state == PL011_STATE_SHUT && cut != PL011_CUT_WHEN_DISABLING)\n"
       "\t\treturn PL011_ESHUTDOWN;\n\t/* What is",
-      "/* What is"),
+      "enum pl011_panic_cut cut = panic_cut_at_entry(uart, state);\n\t/* What is"),
     # ---- issue 33: the old run's contexts, a panic over its own core's stop ----
     m("init-ignores-old-run", "pl011.c", "wait skipped",
       "} else if (state == PL011_STATE_SHUT && !old_run_left(uart)) {", "} else if (0) {"),
