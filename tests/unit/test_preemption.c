@@ -271,6 +271,26 @@ static void test_late_interrupts_above_a_half_trigger_keep_up(void **state)
 	}
 }
 
+/* The RX ring filled before the run under a latency longer than a frame (the fuzzer's find):
+ * the model's own delivery must not nest the handler inside the one the fill runs. */
+static void test_rx_fill_under_a_latency_longer_than_a_frame(void **state)
+{
+	(void)state;
+	struct explore_params p;
+	explore_default_params(&p);
+	p.mode = PL011_TX_HYBRID;
+	p.depth = 16u;
+	p.baud = 921600u; /* a frame of 10.85 us */
+	p.scenario = EXPLORE_PRIME_IDLE;
+	p.interrupt = EXPLORE_RX_FILL;
+	p.point = 1295u;
+	p.latency_ns = 11075u;
+	struct explore_result r;
+	explore_run(&p, &r);
+	if (r.failure != NULL)
+		fail_msg("%s", r.failure);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -286,6 +306,7 @@ int main(void)
 		cmocka_unit_test(test_preempted_stop_by_a_panic_on_its_own_core),
 		cmocka_unit_test(test_preempted_panic_by_a_restart),
 		cmocka_unit_test(test_late_interrupts_above_a_half_trigger_keep_up),
+		cmocka_unit_test(test_rx_fill_under_a_latency_longer_than_a_frame),
 	};
 	/* PREEMPTION_ONLY=<pattern>: one test of this program (a check of a new test, a mutant). */
 	if (getenv("PREEMPTION_ONLY") != NULL)
