@@ -119,7 +119,7 @@ unit-test: $(UNIT_BINS) $(TSAN_RING) stats-link-test
 # The long explorers, whose quick form make unit-test runs (every case on a share of its
 # points, seeds or schedules), at full depth: every point, seed and schedule.
 LONG_UNIT_TESTS := test_call_matrix test_preemption test_random_ops test_regimes test_shutdown \
-	test_two_cores
+	test_stop_preempted test_two_cores
 test-full: $(LONG_UNIT_TESTS:%=$(HOST_OUT)/%)
 	$(Q)PL011_TEST_DEPTH=full $(PYTHON) tests/run_unit.py $(LONG_UNIT_TESTS:%=$(HOST_OUT)/%)
 .PHONY: test-full
@@ -135,10 +135,11 @@ unit-test-32: $(UNIT_BINS_32)
 # and test_regimes (82 s of CPU under emulation: the same cells as the 64-bit run; the judge's
 # 32-bit arithmetic is test_measured_judge's, which stays), and test_random_ops (over 5 min of
 # CPU under emulation since its sequences include pl011_set_line and every point checks the
-# invariants: the same seeded sequences as the 64-bit run).
+# invariants: the same seeded sequences as the 64-bit run), and test_stop_preempted (about 240 s
+# of CPU under emulation: scripted interleavings the 64-bit run covers the same way).
 unit-test-32-quick:
 	$(Q)$(MAKE) --no-print-directory unit-test-32 \
-		UNIT_TESTS_32_SKIP="test_preemption test_shutdown test_two_cores test_call_matrix test_regimes test_random_ops"
+		UNIT_TESTS_32_SKIP="test_preemption test_shutdown test_two_cores test_call_matrix test_regimes test_random_ops test_stop_preempted"
 
 # make bench: the tables on stdout and in BUILD/bench.txt, the pictures' data in BUILD/bench/
 # and, where gnuplot is installed, the pictures beside it (tools/plot_bench.gp; docs/img/ holds

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "cores.h"
+#include "depth.h"
 #include "harness.h"
 #include "pl011_io.h"
 #include "pl011_regs.h"
@@ -399,6 +400,11 @@ static void test_panic_inside_its_own_cores_shutdown_writes_its_bytes(void **sta
 		harness_teardown(&h);
 		assert_true(disabled_at != UINT64_MAX);
 		for (uint64_t at = 0; at < points; at++) {
+			/* quick depth: a share of the points, and always the ones next to the disable */
+			bool near_disable = at + 2u * DISABLE_STEPS >= disabled_at &&
+					    at <= disabled_at + 2u * DISABLE_STEPS;
+			if (!depth_pick(at, m, 4u) && !near_disable)
+				continue;
 			int result = shutdown_with_panic_at(all_modes[m], at, &accepted);
 			size_t len = pl011_model_wire_len(h.model);
 			size_t letters = 0, digits = 0, first = 0, last = 0;
@@ -580,6 +586,8 @@ static void test_panic_of_another_task_beside_a_yielding_shutdown_loses_nothing(
 	unsigned long runs = 0, wrote = 0, stalled = 0;
 	for (size_t i = 0; i < 2u * sizeof one_in / sizeof one_in[0]; i++)
 		for (uint32_t seed = 1; seed <= 15; seed++) {
+			if (!depth_pick(seed, i + (size_t)mode, 3u))
+				continue;
 			bool once_held = i >= sizeof one_in / sizeof one_in[0];
 			harness_setup(&h, 48000000u, 16u);
 			h.config.baud = once_held ? 115200u : 3000000u;
