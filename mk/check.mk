@@ -41,9 +41,10 @@ consumer-test:
 docs-check:
 	$(Q)$(PYTHON) tests/docs/check_links.py && $(PYTHON) tests/docs/check_board_tables.py
 
+# make test searches the three largest runs on a smaller instance; make test-full as written.
 spin-check:
-	$(Q)sh tests/spin/check_tx_owner.sh docs/tx_owner.pml $(BUILD)/spin
-	$(Q)sh tests/spin/check_imsc_word.sh docs/imsc_word.pml $(BUILD)/spin-imsc
+	$(Q)PL011_TEST_DEPTH=$(PL011_TEST_DEPTH) sh tests/spin/check_tx_owner.sh docs/tx_owner.pml $(BUILD)/spin
+	$(Q)PL011_TEST_DEPTH=$(PL011_TEST_DEPTH) sh tests/spin/check_imsc_word.sh docs/imsc_word.pml $(BUILD)/spin-imsc
 
 openocd-check:
 	$(Q)sh tests/openocd/check_configs.sh

@@ -120,8 +120,10 @@ unit-test: $(UNIT_BINS) $(TSAN_RING) stats-link-test
 # points, seeds or schedules), at full depth: every point, seed and schedule.
 LONG_UNIT_TESTS := test_call_matrix test_preemption test_random_ops test_regimes test_shutdown \
 	test_stop_preempted test_two_cores
+# The SPIN runs make test searches on a smaller instance come here as written.
 test-full: $(LONG_UNIT_TESTS:%=$(HOST_OUT)/%)
 	$(Q)PL011_TEST_DEPTH=full $(PYTHON) tests/run_unit.py $(LONG_UNIT_TESTS:%=$(HOST_OUT)/%)
+	$(Q)$(MAKE) --no-print-directory spin-check PL011_TEST_DEPTH=full
 .PHONY: test-full
 
 # Run under QEMU's i386 user-mode emulator (-L /: Debian's i386 libraries), everywhere the

@@ -17,10 +17,11 @@ failed=0
 verify "protocol" "" ""
 [ "$errors" = 0 ] || failed=1
 # Shutdown after five bytes, with the handler on the other core owning TX through both waits.
-verify "protocol with shutdown's two waits" "-DSHUTDOWN_AFTER -DWRITES=5" ""
+verify_sized "protocol with shutdown's two waits" "-DSHUTDOWN_AFTER -DWRITES=5" \
+	"-DSHUTDOWN_AFTER -DWRITES=3"
 [ "$errors" = 0 ] || failed=1
-verify "protocol, the panic beside a stopped owner on the other core" \
-	"-DPANIC_ON_OTHER_CORE -DWRITES=4 -DPANIC_BYTES=1" ""
+verify_sized "protocol, the panic beside a stopped owner on the other core" \
+	"-DPANIC_ON_OTHER_CORE -DWRITES=4 -DPANIC_BYTES=1" "-DPANIC_ON_OTHER_CORE -DWRITES=3 -DPANIC_BYTES=1"
 [ "$errors" = 0 ] || failed=1
 # Issue 33: shutdown gives up on a stopped context, init waits for it, the new run's byte
 # leaves and no context of the old run touches it; a panic over its own core's shutdown.

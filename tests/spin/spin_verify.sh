@@ -1,6 +1,7 @@
 # Sourced by the spin-check scripts: SPIN's exhaustive search of one Promela model, and the
 # check that a mutant of it is caught. The caller sets PML (the model's file, copied into the
-# current folder), PAN_CC_FLAGS (e.g. -DNOREDUCE) and failed=0.
+# current folder), PAN_CC_FLAGS (e.g. -DNOREDUCE) and failed=0. PL011_TEST_DEPTH=quick (make
+# test) searches the largest runs on a smaller instance; full (make test-full) as written.
 
 # verify NAME FLAGS PAN_FLAGS: runs the search; prints its summary and leaves the error count
 # in $errors.
@@ -22,4 +23,14 @@ verify() {
 caught() {
 	verify "$1" "$2" "$3"
 	grep -qF "$4" "$1.txt" || { echo "  not caught"; failed=1; }
+}
+
+# verify_sized NAME FULL_FLAGS QUICK_FLAGS: the run with FULL_FLAGS at full depth, with
+# QUICK_FLAGS (fewer bytes or characters: the same protocol, exhaustively) at quick depth.
+verify_sized() {
+	if [ "${PL011_TEST_DEPTH:-full}" = quick ]; then
+		verify "$1 (quick size)" "$3" ""
+	else
+		verify "$1" "$2" ""
+	fi
 }
