@@ -34,7 +34,7 @@ QEMU_TEST_ARGS = $(if $(filter 1,$(V)),--verbose) $(foreach board,$(TEST_BOARDS)
 	$(foreach example,$(TEST_EXAMPLES),--example $(example))
 qemu-test:
 	$(Q)BUILD=$(BUILD) $(PYTHON) -u tests/qemu/run_qemu_tests.py $(QEMU_TEST_ARGS)
-# make test runs the 1 MiB echo soak on two machines per architecture (LONG_SOAK_MACHINES in
+# make test runs the 1 MiB echo soak on one machine per architecture (LONG_SOAK_MACHINES in
 # tests/qemu/examples.py), the others a 64 KiB one; this runs the 1 MiB soak everywhere.
 qemu-test-full:
 	$(Q)BUILD=$(BUILD) $(PYTHON) -u tests/qemu/run_qemu_tests.py --full-soak $(QEMU_TEST_ARGS)
