@@ -38,6 +38,9 @@ freestanding-check: $(LIBRARY)
 consumer-test:
 	$(Q)BUILD=$(abspath $(BUILD)) sh tests/consumers/run_consumer_tests.sh
 
+layers-check:
+	$(Q)$(PYTHON) tools/check_layers.py
+
 docs-check:
 	$(Q)$(PYTHON) tests/docs/check_links.py && $(PYTHON) tests/docs/check_board_tables.py
 
