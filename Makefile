@@ -69,7 +69,7 @@ examples: $(EXAMPLE_ELFS) $(BOARD_EXAMPLE_IMAGES) ## every example for BOARD: BU
 run: ## build RUN_EXAMPLE and run it in QEMU; make's exit status is the example's
 debug: ## DEBUG_EXAMPLE in QEMU, halted, with gdb-multiarch attached
 test: ## install what is missing, then every check below: the project's test command
-test-full: ## the long explorers at full depth (make test runs them quick); CI runs it after make test
+test-full: ## the long explorers at full depth and the SPIN runs at full size (make test runs them quick); CI runs it after make test
 analyze: ## cppcheck, clang-tidy and the freestanding check of lib/ for every board
 unit-test: ## host cmocka tests: the driver against the behavioural model
 unit-test-32: ## the same cmocka tests built with -m32 (32-bit size_t and pointers), run by qemu-i386
