@@ -716,6 +716,45 @@ int pl011_read(struct pl011 *uart, void *data, size_t len, uint32_t bound_us);
 int pl011_getc(struct pl011 *uart);
 
 /*
+ * Bytes a read can take now without waiting: the RX ring's count in the interrupt modes; in
+ * RX_POLLED mode FR tells only 0 (empty), 1 (at least one) or the FIFO depth (full).
+ * Errors: PL011_EINVAL, PL011_ESHUTDOWN. Context: thread; one reader.
+ */
+int pl011_rx_available(struct pl011 *uart);
+
+/*
+ * Bytes a write can take now without waiting: the TX ring's free space in the ring modes; in
+ * TX_POLLED mode 0 (FIFO full), 1 (room) or the FIFO depth (empty).
+ * Errors: PL011_EINVAL, PL011_ESHUTDOWN. Context: any (a snapshot).
+ */
+int pl011_tx_free(struct pl011 *uart);
+
+/*
+ * Read exactly len bytes within bound_us (PL011_WAIT_AUTO: the backlog deadline for len).
+ * Returns len, or PL011_ETIMEDOUT when the bound ran out first (also for PL011_NO_WAIT with
+ * fewer there); *got (if not NULL) holds the count stored either way.
+ * Errors: PL011_EINVAL, PL011_ESHUTDOWN, PL011_ETIMEDOUT. Context: thread; one reader.
+ */
+int pl011_read_exact(struct pl011 *uart, void *data, size_t len, uint32_t bound_us, size_t *got);
+
+/*
+ * Read up to and including the first `delimiter`, at most len bytes, within bound_us; nothing
+ * after the delimiter is taken. Returns the count (the delimiter last, or len bytes without
+ * it when the buffer filled first), or PL011_ETIMEDOUT; *got as for pl011_read_exact.
+ * Errors: PL011_EINVAL, PL011_ESHUTDOWN, PL011_ETIMEDOUT. Context: thread; one reader.
+ */
+int pl011_read_until(struct pl011 *uart, void *data, size_t len, uint8_t delimiter,
+		     uint32_t bound_us, size_t *got);
+
+/*
+ * Throw away what has been received: what the RX ring holds and what the FIFO holds now, at
+ * most the ring's size plus a FIFO, so a sender that keeps sending cannot keep it going.
+ * Returns the count thrown away. Errors: PL011_EINVAL, PL011_ESHUTDOWN. Context: thread; one
+ * reader.
+ */
+int pl011_discard_input(struct pl011 *uart);
+
+/*
  * Service every pending cause: errors are cleared and counted (OE as an overrun), RX and RT
  * drain the FIFO into the RX ring (bounded), or mask themselves while the ring is full, TX
  * refills the FIFO by the strategy or masks TXIM when the ring is empty. At most 4 passes over
