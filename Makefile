@@ -119,4 +119,4 @@ print-board-facts:
 .PHONY: all lib examples run debug test test-full analyze unit-test unit-test-32 unit-test-32-quick qemu-test qemu-test-full consumer-test docs-check \
 	openocd-check installer-check bench fuzz size size-readme size-check sdcard flash deps deps-check clean help print-qemu \
 	print-qemu-machines print-board-needs print-board-facts freestanding-check mutate mutate-blind mutate-quick \
-	coverage board-check fuzz-quick fresh-test
+	coverage board-check fuzz-quick fresh-test qemu-test-self
