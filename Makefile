@@ -70,7 +70,7 @@ run: ## build RUN_EXAMPLE and run it in QEMU; make's exit status is the example'
 debug: ## DEBUG_EXAMPLE in QEMU, halted, with gdb-multiarch attached
 test: ## install what is missing, then every check below: the project's test command
 test-full: ## the long explorers at full depth (make test runs them quick); CI runs it after make test
-analyze: ## cppcheck, clang-tidy and the freestanding check of lib/ for every board
+analyze: ## cppcheck and clang-tidy of lib/; per board (TEST_BOARDS= to pick) cppcheck of its board code and the freestanding check of its libpl011.a
 unit-test: ## host cmocka tests: the driver against the behavioural model
 unit-test-32: ## the same cmocka tests built with -m32 (32-bit size_t and pointers), run by qemu-i386
 stats-link-test: ## a program and a library built with different PL011_STATS fail to link (in unit-test)
@@ -87,7 +87,7 @@ fuzz: ## libFuzzer on preemption runs and call sequences, FUZZ_SECONDS long
 mutate: ## mutation score of the host tests on lib/ (MUTANTS= id patterns; docs/testing.md)
 mutate-blind: ## the same for the blind mutant set (tools/mutants_blind.py), scored separately
 coverage: ## line and branch coverage of lib/ by the host tests, and the uncovered lines
-board-check: ## each board's FIFO depth, UART clock and interrupt against docs/hardware-bring-up.md and, by examples/probe, the QEMU machines
+board-check: ## (TEST_BOARDS= to pick) each board's FIFO depth, UART clock and interrupt against docs/hardware-bring-up.md and, by examples/probe, the QEMU machines
 size: ## the README's size table: polled only, interrupt TX with one strategy (MEASURED) + RX, everything, on five targets (tools/size.py)
 size-readme: ## write the table make size prints into README.md
 size-check: ## README.md's size table is current; no 64-bit division helper in a polled 32-bit firmware; no firmware links a TX strategy it does not name (nm)
@@ -119,4 +119,4 @@ print-board-facts:
 .PHONY: all lib examples run debug test test-full analyze unit-test unit-test-32 unit-test-32-quick qemu-test qemu-test-full consumer-test docs-check \
 	openocd-check installer-check bench fuzz size size-readme size-check sdcard flash deps deps-check clean help print-qemu \
 	print-qemu-machines print-board-needs print-board-facts freestanding-check mutate mutate-blind mutate-quick \
-	coverage board-check fuzz-quick fresh-test qemu-test-self
+	coverage board-check fuzz-quick fresh-test qemu-test-self board-analyze

@@ -26,7 +26,7 @@ debug: $(call board_can,debug,$(OUT)/examples/$(DEBUG_EXAMPLE).elf)
 	$(Q)QEMU="$(QEMU) $(QEMU_FLAGS)" GDB="$(GDB)" GDB_PORT=$(GDB_PORT) PYTHON=$(PYTHON) \
 		DEBUG_SERIAL="$(DEBUG_SERIAL)" sh tools/debug.sh $(OUT)/examples/$(DEBUG_EXAMPLE).elf
 
-## `make qemu-test` only on these boards (default: every board with a QEMU machine)
+## `make qemu-test`, `make board-check` and `make analyze` only on these boards (default: every board)
 TEST_BOARDS ?=
 ## `make qemu-test` only these examples (default: all)
 TEST_EXAMPLES ?=
