@@ -1,0 +1,9 @@
+# vexpress-a15: QEMU's Versatile Express with four Cortex-A15 cores (ARMv7-A, GICv2, generic timer).
+BOARD_CPU_FLAGS := -mcpu=cortex-a15 -marm -mfloat-abi=soft
+BOARD_SRCS := boards/common/startup_armv7a.S boards/common/gic_board.c boards/common/generic_timer_board.c \
+	boards/common/gic.c boards/common/generic_timer.c boards/common/mmu.c boards/common/gic_sgi_cores.c
+BOARD_COMMON_SRCS := $(filter-out boards/common/single_core.c,$(BOARD_COMMON_SRCS)) boards/common/core_start.c
+BOARD_LINKER_SCRIPT := linker/vexpress-a15.ld
+BOARD_QEMU_MACHINES := vexpress-a15
+# -smp 4 for the smp example; -nic none: no LAN9118; the PL041 on the silent audio backend.
+BOARD_QEMU_FLAGS := -smp 4 -m 128M -nic none -global pl041.audiodev=noaudio
