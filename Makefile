@@ -45,6 +45,7 @@ BOARD_KERNEL_IMAGE := kernel.img
 BOARD_DEPS :=
 # Files `make examples` builds besides the ELFs (rp2040: a .uf2 per example).
 BOARD_EXAMPLE_IMAGES :=
+include boards/common/pieces.mk
 include boards/$(BOARD)/board.mk
 # CROSS_COMPILE given on the command line or in the environment wins over the board's.
 CROSS_COMPILE := $(or $(CROSS_COMPILE),$(BOARD_CROSS_COMPILE))

@@ -1,8 +1,7 @@
 # vexpress-a15: QEMU's Versatile Express with four Cortex-A15 cores (ARMv7-A, GICv2, generic timer).
 BOARD_CPU_FLAGS := -mcpu=cortex-a15 -marm -mfloat-abi=soft
-BOARD_SRCS := boards/common/startup_armv7a.S boards/common/gic_board.c boards/common/generic_timer_board.c \
-	boards/common/gic.c boards/common/generic_timer.c boards/common/mmu.c boards/common/gic_sgi_cores.c
-BOARD_COMMON_SRCS := $(filter-out boards/common/single_core.c,$(BOARD_COMMON_SRCS)) boards/common/core_start.c
+BOARD_SRCS := boards/common/startup_armv7a.S $(GIC_GENERIC_TIMER_SRCS) boards/common/mmu.c
+BOARD_COMMON_SRCS := $(ARMV7A_GIC_SMP_COMMON_SRCS)
 BOARD_LINKER_SCRIPT := linker/vexpress-a15.ld
 BOARD_QEMU_MACHINES := vexpress-a15
 # -smp 4 for the smp example; -nic none: no LAN9118; the PL041 on the silent audio backend.
