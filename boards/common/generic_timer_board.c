@@ -31,7 +31,7 @@ void board_init(void)
 	/* First, before any library code: with the MMU off every access is Device (Strongly
 	 * ordered), where an unaligned access faults. A no-op if the start-up already did it. */
 	board_mmu_enable(board_memory_map, board_memory_map_count);
-	gic_init(BOARD_GICD_BASE, BOARD_GICC_BASE, NULL);
+	gic_init(BOARD_GICD_BASE, BOARD_GIC_CORE_BASE, NULL);
 	generic_timer_init(BOARD_COUNTER_FALLBACK_HZ);
 	board_console_start(BOARD_UART0_BASE, BOARD_UART_CLOCK_HZ);
 }

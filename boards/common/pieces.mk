@@ -5,6 +5,8 @@
 # Pi 5): board_init, the memory map, the clock, the tick and the interrupt dispatch from board.h.
 GIC_GENERIC_TIMER_SRCS := boards/common/gic_board.c boards/common/generic_timer_board.c \
 	boards/common/generic_timer.c boards/common/gic.c
+# The same with a GICv3 (AArch64; board.h names BOARD_GICR_BASE, the redistributors).
+GIC3_GENERIC_TIMER_SRCS := $(filter-out boards/common/gic.c,$(GIC_GENERIC_TIMER_SRCS)) boards/common/gic_v3.c
 # A GIC board whose clock and tick are an SP804 (RealView PBX-A9, Versatile Express A9).
 GIC_SP804_SRCS := boards/common/gic_board.c boards/common/gic.c boards/common/sp804_gic_board.c \
 	boards/common/sp804.c boards/common/one_shot_tick.c

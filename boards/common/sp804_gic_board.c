@@ -19,7 +19,7 @@ uint32_t board_now_us(void *context)
 
 void board_init(void)
 {
-	gic_init(BOARD_GICD_BASE, BOARD_GICC_BASE, NULL);
+	gic_init(BOARD_GICD_BASE, BOARD_GIC_CORE_BASE, NULL);
 	sp804_clock_start(TIMER_CLOCK);
 	sp804_tick_init(TIMER_TICK);
 	board_console_start(BOARD_UART0_BASE, BOARD_UART_CLOCK_HZ);

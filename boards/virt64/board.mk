@@ -1,7 +1,7 @@
 # virt64: QEMU's `virt` machine with a Cortex-A53 in AArch64 at EL1 (GICv2, generic timer).
 include boards/aarch64/aarch64.mk
 BOARD_CPU_FLAGS := -mcpu=cortex-a53 $(AARCH64_CPU_FLAGS)
-BOARD_SRCS := $(GIC_GENERIC_TIMER_SRCS) boards/virt64/cores.c boards/aarch64/psci.c
+BOARD_SRCS := $(GIC_GENERIC_TIMER_SRCS) boards/qemu_virt/psci_cores.c boards/aarch64/psci.c
 BOARD_INCLUDES := -Iboards/qemu_virt -Iboards/aarch64
 BOARD_LINKER_SCRIPT := linker/virt64.ld
 BOARD_QEMU_MACHINES := virt

@@ -282,7 +282,8 @@ def run_tx_cost(session, board, machine):
 # (board, machine) pairs whose QEMU machine has the cores the smp example needs and whose board
 # can start them: there the example must run, elsewhere it may report that it skipped.
 SMP_RUNS = {("virt64", "virt"), ("rpi3", "raspi3b"), ("realview-pbx-a9", "realview-pbx-a9"),
-            ("vexpress-a9", "vexpress-a9"), ("vexpress-a15", "vexpress-a15")}
+            ("vexpress-a9", "vexpress-a9"), ("vexpress-a15", "vexpress-a15"),
+            ("virt64-gicv3", "virt")}
 SMP_WRITER_BYTES = 20000
 
 
