@@ -40,6 +40,7 @@ BOARD_LDLIBS := -lgcc
 BOARD_QEMU := qemu-system-arm
 BOARD_QEMU_MACHINES :=
 BOARD_QEMU_FLAGS :=
+BOARD_QEMU_SMP :=
 BOARD_FIRMWARE_FILES :=
 BOARD_KERNEL_IMAGE := kernel.img
 BOARD_DEPS :=
@@ -57,7 +58,7 @@ board-lacks-%:
 	@echo "make $*: board $(BOARD) $(strip $(LACKS_$*))" >&2; exit 1
 
 # Goals that build nothing for BOARD (they leave BUILD alone).
-NO_BUILD_GOALS := clean help deps print-qemu print-qemu-machines print-board-needs docs-check spin-check \
+NO_BUILD_GOALS := clean help deps print-qemu print-qemu-machines print-qemu-smp print-board-needs docs-check spin-check \
 	openocd-check installer-check print-board-facts board-check mutate mutate-blind mutate-quick coverage \
 	fresh-test size size-readme size-check
 include mk/target.mk mk/host.mk mk/qemu.mk mk/deploy.mk mk/check.mk
@@ -112,6 +113,8 @@ print-qemu:
 	@echo $(QEMU) $(QEMU_FLAGS)
 print-qemu-machines:
 	@echo $(BOARD_QEMU_MACHINES)
+print-qemu-smp:
+	@echo $(BOARD_QEMU_SMP)
 print-board-needs:
 	@echo $(BOARD_NEEDS)
 print-board-facts:
@@ -119,5 +122,5 @@ print-board-facts:
 
 .PHONY: all lib examples run debug test test-full analyze unit-test unit-test-32 unit-test-32-quick qemu-test qemu-test-full consumer-test docs-check \
 	openocd-check installer-check bench fuzz size size-readme size-check sdcard flash deps deps-check clean help print-qemu \
-	print-qemu-machines print-board-needs print-board-facts freestanding-check mutate mutate-blind mutate-quick \
+	print-qemu-machines print-qemu-smp print-board-needs print-board-facts freestanding-check mutate mutate-blind mutate-quick \
 	coverage board-check fuzz-quick fresh-test qemu-test-self board-analyze

@@ -5,6 +5,8 @@ BOARD_SRCS := $(GIC_GENERIC_TIMER_SRCS) boards/qemu_virt/psci_cores.c boards/aar
 BOARD_INCLUDES := -Iboards/qemu_virt -Iboards/aarch64
 BOARD_LINKER_SCRIPT := linker/virt64.ld
 BOARD_QEMU_MACHINES := virt
+# examples/smp must start cores 1 and 2 on every machine above (tests/qemu/examples.py SMP_RUNS).
+BOARD_QEMU_SMP := yes
 # -smp 4 for the smp example (the other cores stay off until it starts them through PSCI);
 # -nic none: without it QEMU looks for a NIC option ROM (efi-virtio.rom) Debian does not ship.
 BOARD_QEMU_FLAGS := -cpu cortex-a53 -m 128M -smp 4 -nic none

@@ -67,6 +67,8 @@ def board_facts(root, board):
             continue
         if words[1] == "uart_clock":
             facts["uart_clock"] = (words[2], evaluate(" ".join(words[3:])))
+        elif words[1] == "extra_uarts":
+            facts["extra_uarts"] = line.count("{")
         else:
             facts[words[1]] = evaluate(" ".join(words[2:]))
     missing = {"fifo_depth", "uart_clock", "uart_irq"} - facts.keys()

@@ -280,10 +280,9 @@ def run_tx_cost(session, board, machine):
 
 
 # (board, machine) pairs whose QEMU machine has the cores the smp example needs and whose board
-# can start them: there the example must run, elsewhere it may report that it skipped.
-SMP_RUNS = {("virt64", "virt"), ("rpi3", "raspi3b"), ("realview-pbx-a9", "realview-pbx-a9"),
-            ("vexpress-a9", "vexpress-a9"), ("vexpress-a15", "vexpress-a15"),
-            ("virt64-gicv3", "virt")}
+# can start them: there the example must run, elsewhere it may report that it skipped. A board
+# says so in its board.mk (BOARD_QEMU_SMP := yes); run_qemu_tests.py fills the set from it.
+SMP_RUNS = set()
 SMP_WRITER_BYTES = 20000
 
 
@@ -355,8 +354,9 @@ def run_probe(session, board, machine):
     return problems
 
 
-# Ports examples/multiport must run at once (the console included); 1 elsewhere.
-MULTIPORT_PORTS = {("versatilepb", "versatilepb"): 3, ("realview-pbx-a9", "realview-pbx-a9"): 4}
+# Ports examples/multiport must run at once (the console included); 1 elsewhere. Filled by
+# run_qemu_tests.py from each board's BOARD_EXTRA_UARTS (make print-board-facts).
+MULTIPORT_PORTS = {}
 MULTIPORT_EXTRA_SERIALS = 3
 MULTIPORT_BYTES = 65536
 

@@ -24,6 +24,14 @@ def make(*args):
                           check=True, capture_output=True, text=True).stdout.strip()
 
 
+def uart_count(board):
+    """The PL011s besides the console that board.h lists (BOARD_EXTRA_UARTS, one {base, line}
+    each), as make print-board-facts shows them."""
+    facts = make(f"BOARD={board}", "BOARD_UART_CLOCK_HZ=", "print-board-facts")
+    return sum(line.count("{") for line in facts.splitlines()
+               if line.startswith("board-fact extra_uarts"))
+
+
 def boards(selected=None):
     """(board, [machines]) of every board with a QEMU machine (of `selected` only, if given);
     machines None where make could not say."""
@@ -35,6 +43,12 @@ def boards(selected=None):
             continue
         try:
             machines = make(f"BOARD={name}", "print-qemu-machines").split()
+            if machines and make(f"BOARD={name}", "print-qemu-smp") == "yes":
+                specs.SMP_RUNS.update((name, machine) for machine in machines)
+            if machines:
+                ports = 1 + uart_count(name)
+                if ports > 1:
+                    specs.MULTIPORT_PORTS.update({(name, machine): ports for machine in machines})
         except subprocess.CalledProcessError:
             machines = None
         if machines != []:
