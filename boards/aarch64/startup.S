@@ -22,6 +22,15 @@
 	 * use the GICv3 system registers); written only where ID_AA64PFR0_EL1.GIC (27:24) says the
 	 * core has that CPU interface. */
 	.equ	ICC_SRE_ALL, 0xF
+	.macro	gicv3_sre_enable icc_sre_elx
+	mrs	x0, id_aa64pfr0_el1
+	ubfx	x0, x0, #24, #4
+	cbz	x0, 1f
+	mov	x0, #ICC_SRE_ALL
+	msr	\icc_sre_elx, x0
+	isb
+1:
+	.endm
 
 	.section .text.boot, "ax"
 	.global _start
@@ -40,13 +49,8 @@ _start:
 
 /* QEMU with secure=on, or a Pi with an armstub that stays at EL3. */
 from_el3:
-	mrs	x0, id_aa64pfr0_el1
-	ubfx	x0, x0, #24, #4
-	cbz	x0, 1f
-	mov	x0, #ICC_SRE_ALL
-	msr	s3_6_c12_c12_5, x0	/* ICC_SRE_EL3 */
-	isb
-1:	mov	x0, #SCR_EL3_VALUE
+	gicv3_sre_enable s3_6_c12_c12_5	/* ICC_SRE_EL3 */
+	mov	x0, #SCR_EL3_VALUE
 	msr	scr_el3, x0
 	msr	cptr_el3, xzr
 	mov	x0, #SPSR_EL1H_MASKED
@@ -57,13 +61,8 @@ from_el3:
 
 /* The Pi firmware's armstub (every Pi with arm_64bit=1), QEMU with virtualization=on. */
 from_el2:
-	mrs	x0, id_aa64pfr0_el1
-	ubfx	x0, x0, #24, #4
-	cbz	x0, 1f
-	mov	x0, #ICC_SRE_ALL
-	msr	s3_4_c12_c9_5, x0	/* ICC_SRE_EL2 */
-	isb
-1:	mov	x0, #HCR_EL2_VALUE
+	gicv3_sre_enable s3_4_c12_c9_5	/* ICC_SRE_EL2 */
+	mov	x0, #HCR_EL2_VALUE
 	msr	hcr_el2, x0
 	/* EL1 may read the physical counter and use the physical timer: CNTHCTL_EL2.EL1PCTEN
 	 * and EL1PCEN (bits 0, 1), no virtual offset. */

@@ -17,10 +17,11 @@ Ends with 'N passed, N failed'; exits 1 on any failure.
 import glob
 import os
 import re
-import subprocess
 import sys
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_board_tables import ROOT, folders as boards, qemu_machines  # noqa: E402
+
 PORTING = os.path.join("docs", "porting.md")
 PATH_SPAN = re.compile(r"`((?:boards|linker|tools|tests|examples|lib|include|mk|cmake)/[^`\s]+)`")
 SHARED_FOLDERS = ("boards/common", "boards/aarch64", "boards/cortex-m")
@@ -29,17 +30,6 @@ SHARED_FOLDERS = ("boards/common", "boards/aarch64", "boards/cortex-m")
 def read(relative):
     with open(os.path.join(ROOT, relative), encoding="utf-8") as handle:
         return handle.read()
-
-
-def boards():
-    folder = os.path.join(ROOT, "boards")
-    return sorted(d for d in os.listdir(folder) if os.path.isfile(os.path.join(folder, d, "board.mk")))
-
-
-def qemu_machines(board):
-    result = subprocess.run(["make", "-s", "--no-print-directory", f"BOARD={board}", "print-qemu-machines"],
-                            cwd=ROOT, check=True, capture_output=True, text=True)
-    return result.stdout.split()
 
 
 def after_marker(text, marker):
@@ -127,15 +117,11 @@ def main():
     checks = [("paths", path_problems(documents)), ("shared pieces", shared_piece_problems(porting)),
               ("boards without code", codeless_problems(porting, names)),
               ("QEMU machines", machine_problems(porting, machines))]
-    passed = failed = 0
     for label, problems in checks:
-        if problems:
-            failed += 1
-            for problem in problems:
-                print(f"FAIL {label}: {problem}")
-        else:
-            passed += 1
-    print(f"doc facts: {passed} passed, {failed} failed")
+        for problem in problems:
+            print(f"FAIL {label}: {problem}")
+    failed = sum(1 for _, problems in checks if problems)
+    print(f"doc facts: {len(checks) - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 
