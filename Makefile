@@ -40,11 +40,13 @@ BOARD_LDLIBS := -lgcc
 BOARD_QEMU := qemu-system-arm
 BOARD_QEMU_MACHINES :=
 BOARD_QEMU_FLAGS :=
+BOARD_QEMU_SMP :=
 BOARD_FIRMWARE_FILES :=
 BOARD_KERNEL_IMAGE := kernel.img
 BOARD_DEPS :=
 # Files `make examples` builds besides the ELFs (rp2040: a .uf2 per example).
 BOARD_EXAMPLE_IMAGES :=
+include boards/common/pieces.mk
 include boards/$(BOARD)/board.mk
 # CROSS_COMPILE given on the command line or in the environment wins over the board's.
 CROSS_COMPILE := $(or $(CROSS_COMPILE),$(BOARD_CROSS_COMPILE))
@@ -56,7 +58,7 @@ board-lacks-%:
 	@echo "make $*: board $(BOARD) $(strip $(LACKS_$*))" >&2; exit 1
 
 # Goals that build nothing for BOARD (they leave BUILD alone).
-NO_BUILD_GOALS := clean help deps print-qemu print-qemu-machines print-board-needs docs-check spin-check \
+NO_BUILD_GOALS := clean help deps print-qemu print-qemu-machines print-qemu-smp print-board-needs docs-check spin-check \
 	openocd-check installer-check print-board-facts board-check mutate mutate-blind mutate-quick coverage \
 	fresh-test size size-readme size-check
 include mk/target.mk mk/host.mk mk/qemu.mk mk/deploy.mk mk/check.mk
@@ -70,7 +72,7 @@ run: ## build RUN_EXAMPLE and run it in QEMU; make's exit status is the example'
 debug: ## DEBUG_EXAMPLE in QEMU, halted, with gdb-multiarch attached
 test: ## install what is missing, then every check below: the project's test command
 test-full: ## the long explorers at full depth and the SPIN runs at full size (make test runs them quick); CI runs it after make test
-analyze: ## cppcheck, clang-tidy and the freestanding check of lib/ for every board
+analyze: ## cppcheck and clang-tidy of lib/; per board (TEST_BOARDS= to pick) cppcheck of its board code and the freestanding check of its libpl011.a
 unit-test: ## host cmocka tests: the driver against the behavioural model
 unit-test-32: ## the same cmocka tests built with -m32 (32-bit size_t and pointers), run by qemu-i386
 stats-link-test: ## a program and a library built with different PL011_STATS fail to link (in unit-test)
@@ -87,7 +89,7 @@ fuzz: ## libFuzzer on preemption runs and call sequences, FUZZ_SECONDS long
 mutate: ## mutation score of the host tests on lib/ (MUTANTS= id patterns; docs/testing.md)
 mutate-blind: ## the same for the blind mutant set (tools/mutants_blind.py), scored separately
 coverage: ## line and branch coverage of lib/ by the host tests, and the uncovered lines
-board-check: ## each board's FIFO depth, UART clock and interrupt against docs/hardware-bring-up.md and, by examples/probe, the QEMU machines
+board-check: ## (TEST_BOARDS= to pick) each board's FIFO depth, UART clock and interrupt against docs/hardware-bring-up.md and, by examples/probe, the QEMU machines
 size: ## the README's size table: polled only, interrupt TX with one strategy (MEASURED) + RX, everything, on five targets (tools/size.py)
 size-readme: ## write the table make size prints into README.md
 layers-check: ## the calls between lib/'s files (nm): the cycles and the calls up a layer (tools/check_layers.py; not yet in make test)
@@ -112,6 +114,8 @@ print-qemu:
 	@echo $(QEMU) $(QEMU_FLAGS)
 print-qemu-machines:
 	@echo $(BOARD_QEMU_MACHINES)
+print-qemu-smp:
+	@echo $(BOARD_QEMU_SMP)
 print-board-needs:
 	@echo $(BOARD_NEEDS)
 print-board-facts:
@@ -119,5 +123,5 @@ print-board-facts:
 
 .PHONY: all lib examples run debug test test-full analyze unit-test unit-test-32 unit-test-32-quick qemu-test qemu-test-full consumer-test docs-check layers-check \
 	openocd-check installer-check bench fuzz size size-readme size-check sdcard flash deps deps-check clean help print-qemu \
-	print-qemu-machines print-board-needs print-board-facts freestanding-check mutate mutate-blind mutate-quick \
-	coverage board-check fuzz-quick fresh-test
+	print-qemu-machines print-qemu-smp print-board-needs print-board-facts freestanding-check mutate mutate-blind mutate-quick \
+	coverage board-check fuzz-quick fresh-test qemu-test-self board-analyze

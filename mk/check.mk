@@ -16,6 +16,9 @@ test: deps-check
 	echo "checks: $$passed passed, $$((count - passed)) failed"; \
 	[ -z "$$failed" ] || { echo "make test: failed:$$failed" >&2; exit 1; }
 
+# make analyze and make board-check on these boards only (TEST_BOARDS, as for make qemu-test).
+CHECK_BOARDS := $(or $(TEST_BOARDS),$(BOARDS))
+
 # Static checks of lib/: cppcheck, clang-tidy (memcpy "insecure API" noise off; its exit status
 # counts, its "N warnings generated" chatter does not), and on every board that the library
 # needs nothing but memcpy/memset and compiler helpers and uses no FP/SIMD register.
@@ -29,8 +32,16 @@ analyze:
 	$(Q)clang-tidy --quiet --warnings-as-errors='*' -checks='$(TIDY_CHECKS)' $(LIB_SRCS) -- \
 		-std=c11 -Iinclude -Ilib -ffreestanding >$(BUILD)/clang-tidy.log 2>&1; status=$$?; \
 		grep -v "warnings generated" $(BUILD)/clang-tidy.log; exit $$status
-	$(Q)for board in $(BOARDS); do \
-		$(MAKE) --no-print-directory -s BOARD=$$board freestanding-check || exit 1; done
+	$(Q)status=0; for board in $(CHECK_BOARDS); do \
+		$(MAKE) --no-print-directory -s BOARD=$$board board-analyze || status=1; \
+		$(MAKE) --no-print-directory -s BOARD=$$board freestanding-check || status=1; done; exit $$status
+# The board code of BOARD, each C file with the board's own include path (board.h differs per
+# board, so one file is checked once per board that links it).
+BOARD_C_SRCS := $(filter %.c,$(BOARD_SRCS) $(BOARD_COMMON_SRCS))
+board-analyze:
+	@echo "  CPPCHECK boards: $(BOARD)"
+	$(Q)cppcheck --enable=warning,style,performance,portability --std=c11 --error-exitcode=1 \
+		--inline-suppr -q -Iinclude $(BOARD_CFLAGS) $(BOARD_C_SRCS)
 freestanding-check: $(LIBRARY)
 	$(Q)NM=$(CROSS_COMPILE)nm sh tools/check-freestanding.sh $(LIBRARY)
 	$(Q)OBJDUMP=$(CROSS_COMPILE)objdump sh tools/check-general-regs.sh $(LIBRARY)
@@ -42,7 +53,8 @@ layers-check:
 	$(Q)$(PYTHON) tools/check_layers.py
 
 docs-check:
-	$(Q)$(PYTHON) tests/docs/check_links.py && $(PYTHON) tests/docs/check_board_tables.py
+	$(Q)$(PYTHON) tests/docs/check_links.py && $(PYTHON) tests/docs/check_board_tables.py && \
+		$(PYTHON) tests/docs/check_doc_facts.py
 
 # make test searches the three largest runs on a smaller instance; make test-full as written.
 spin-check:
@@ -60,7 +72,7 @@ fresh-test:
 	$(Q)sh tools/fresh-test.sh
 
 board-check:
-	$(Q)$(PYTHON) tests/boards/check_board_facts.py
+	$(Q)$(PYTHON) tests/boards/check_board_facts.py $(foreach board,$(TEST_BOARDS),--board $(board))
 
 # What a goal needs installed, in the words of tools/install-deps.sh. BOARD_NEEDS is what this
 # board needs: its compiler, its C library (newlib nano or picolibc, by its specs file) linked

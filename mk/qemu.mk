@@ -26,15 +26,19 @@ debug: $(call board_can,debug,$(OUT)/examples/$(DEBUG_EXAMPLE).elf)
 	$(Q)QEMU="$(QEMU) $(QEMU_FLAGS)" GDB="$(GDB)" GDB_PORT=$(GDB_PORT) PYTHON=$(PYTHON) \
 		DEBUG_SERIAL="$(DEBUG_SERIAL)" sh tools/debug.sh $(OUT)/examples/$(DEBUG_EXAMPLE).elf
 
-## `make qemu-test` only on these boards (default: every board with a QEMU machine)
+## `make qemu-test`, `make board-check` and `make analyze` only on these boards (default: every board)
 TEST_BOARDS ?=
 ## `make qemu-test` only these examples (default: all)
 TEST_EXAMPLES ?=
 QEMU_TEST_ARGS = $(if $(filter 1,$(V)),--verbose) $(foreach board,$(TEST_BOARDS),--board $(board)) \
 	$(foreach example,$(TEST_EXAMPLES),--example $(example))
-qemu-test:
+# First the checks themselves, without QEMU (tests/qemu/test_examples.py: an empty capture, a
+# report with nothing behind it, a QEMU that never starts are FAIL lines, never a traceback).
+qemu-test-self:
+	$(Q)$(PYTHON) tests/qemu/test_examples.py
+qemu-test: qemu-test-self
 	$(Q)BUILD=$(BUILD) $(PYTHON) -u tests/qemu/run_qemu_tests.py $(QEMU_TEST_ARGS)
 # make test runs the 1 MiB echo soak on one machine per architecture (LONG_SOAK_MACHINES in
 # tests/qemu/examples.py), the others a 64 KiB one; this runs the 1 MiB soak everywhere.
-qemu-test-full:
+qemu-test-full: qemu-test-self
 	$(Q)BUILD=$(BUILD) $(PYTHON) -u tests/qemu/run_qemu_tests.py --full-soak $(QEMU_TEST_ARGS)

@@ -75,7 +75,7 @@ $(OUT)/%.S.o: %.S $(FLAGS_FILE)
 # with the list, instead of linking nothing into "undefined reference to main".
 $(OUT)/examples/%.elf: $$(if $$(wildcard examples/$$*/*.c),,unknown-example-$$*) \
 		$$(addprefix $(OUT)/,$$(addsuffix .o,$$(wildcard examples/$$*/*.c))) \
-		$(BOARD_OBJS) $(LIBRARY) $(BOARD_LINKER_SCRIPT) $(FLAGS_FILE)
+		$(BOARD_OBJS) $(LIBRARY) $(BOARD_LINKER_SCRIPT) $(wildcard linker/*.ld) $(FLAGS_FILE)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) $(filter %.o,$^) $(LIBRARY) $(BOARD_LDLIBS) -o $@
 

@@ -18,11 +18,29 @@
 	/* Per-core stack size; __stack_top (linker) is core 0's. */
 	.equ	CORE_STACK_SIZE, 0x4000
 
+	/* ICC_SRE_ELx (IHI 0069 12.2.23, 12.3.2, 12.4.4): SRE, DFB, DIB and Enable (lower ELs may
+	 * use the GICv3 system registers); written only where ID_AA64PFR0_EL1.GIC (27:24) says the
+	 * core has that CPU interface. */
+	.equ	ICC_SRE_ALL, 0xF
+	.macro	gicv3_sre_enable icc_sre_elx
+	mrs	x0, id_aa64pfr0_el1
+	ubfx	x0, x0, #24, #4
+	cbz	x0, 1f
+	mov	x0, #ICC_SRE_ALL
+	msr	\icc_sre_elx, x0
+	isb
+1:
+	.endm
+
 	.section .text.boot, "ax"
 	.global _start
 _start:
 	mrs	x0, CurrentEL
 	and	x0, x0, #0xC
+	/* Say where the image was entered (aarch64_entry_el, below): every core writes the same. */
+	ldr	x1, =aarch64_entry_el
+	lsr	w2, w0, #2
+	str	w2, [x1]
 	cmp	x0, #CURRENT_EL_EL3
 	b.eq	from_el3
 	cmp	x0, #CURRENT_EL_EL2
@@ -31,6 +49,7 @@ _start:
 
 /* QEMU with secure=on, or a Pi with an armstub that stays at EL3. */
 from_el3:
+	gicv3_sre_enable s3_6_c12_c12_5	/* ICC_SRE_EL3 */
 	mov	x0, #SCR_EL3_VALUE
 	msr	scr_el3, x0
 	msr	cptr_el3, xzr
@@ -42,6 +61,7 @@ from_el3:
 
 /* The Pi firmware's armstub (every Pi with arm_64bit=1), QEMU with virtualization=on. */
 from_el2:
+	gicv3_sre_enable s3_4_c12_c9_5	/* ICC_SRE_EL2 */
 	mov	x0, #HCR_EL2_VALUE
 	msr	hcr_el2, x0
 	/* EL1 may read the physical counter and use the physical timer: CNTHCTL_EL2.EL1PCTEN
@@ -128,3 +148,13 @@ mmu_enable:
 	ldr	w1, [x0]
 	ldr	x0, =board_memory_map
 	b	board_mmu_enable
+
+/* The exception level the image was entered at, 1 to 3 (boards/qemu_virt/psci_cores.c, gic_v3.c). Entered at
+ * EL3 it runs at Secure EL1 (SCR_EL3.NS clear): boards/common/gic_v3.c then puts its interrupts
+ * in Secure group 1; QEMU virt's PSCI is behind HVC, SMC or absent by it
+ * (boards/qemu_virt/psci_cores.c). In .data, written before .bss is zeroed. */
+	.section .data.aarch64_entry_el, "aw"
+	.balign	4
+	.global	aarch64_entry_el
+aarch64_entry_el:
+	.word	0

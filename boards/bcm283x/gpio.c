@@ -110,8 +110,8 @@ void bcm2711_uart0_pins_pulls(void)
 	bcm283x_barrier();
 	uint32_t pulls = mmio_read(GPIO_PUP_PDN_CNTRL_REG0);
 	pulls &= ~((3u << (2u * GPIO_UART0_TXD)) | (3u << (2u * GPIO_UART0_RXD)));
-	pulls |= (GPIO_PUP_PDN_NONE << (2u * GPIO_UART0_TXD)) |
-		 (GPIO_PUP_PDN_UP << (2u * GPIO_UART0_RXD));
+	/* TXD: GPIO_PUP_PDN_NONE, 00, which the clear above left. */
+	pulls |= GPIO_PUP_PDN_UP << (2u * GPIO_UART0_RXD);
 	mmio_write(GPIO_PUP_PDN_CNTRL_REG0, pulls);
 	bcm283x_barrier();
 }

@@ -21,6 +21,12 @@ int board_core_power_on(uint32_t core);
  * nothing). Runs before core 0 has set up .data and .bss: constants and the stack only. */
 void board_core_wait_prepare(void);
 
+/* ARMv7-A SMP boards: run by a parked core once its function is posted, before it runs it
+ * (boards/common/startup_armv7a.S; the default does nothing). With BOARD_MMU_SMP in board.h,
+ * boards/common/mmu.c defines it: the core sets ACTLR.SMP and turns on the MMU and caches with
+ * core 0's table, so it shares RAM coherently with core 0 (docs/porting.md, "SMP on silicon"). */
+void board_core_run_prepare(void);
+
 /* Start the console: polled, 115,200 8N1, with the board clock as time source. */
 void board_console_start(uintptr_t base, uint32_t clock_hz);
 
@@ -103,6 +109,12 @@ struct board_memory_region {
 	uint64_t size;
 	enum board_memory_type type;
 };
+
+/* The map of a machine whose peripherals all lie below its RAM: everything under the RAM
+ * Device, the RAM Normal, the rest unmapped (a board.h's BOARD_MEMORY_MAP; the default of
+ * boards/common/generic_timer_board.c). */
+#define BOARD_MEMORY_DEVICES_BELOW_RAM(ram_start, ram_size)                                \
+	{0, (ram_start), BOARD_MEMORY_DEVICE}, { (ram_start), (ram_size), BOARD_MEMORY_NORMAL }
 
 /* A board's fixed memory map (boards whose map is known at build time: QEMU virt, the 64-bit
  * boards): start and size multiples of 1 MiB on AArch32 and 2 MiB on AArch64. */

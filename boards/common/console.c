@@ -86,6 +86,7 @@ uint32_t board_uart_count(void)
 
 int board_uart_config(uint32_t index, struct pl011_config *config)
 {
+	/* cppcheck-suppress unsignedPositive ; extra_uart_count is 0 on a board without extra UARTs */
 	if (index >= extra_uart_count || config == NULL)
 		return -1;
 	*config = console_config;
@@ -95,6 +96,7 @@ int board_uart_config(uint32_t index, struct pl011_config *config)
 
 void board_uart_irq_attach(uint32_t index, struct pl011 *uart)
 {
+	/* cppcheck-suppress unsignedPositive ; extra_uart_count is 0 on a board without extra UARTs */
 	if (index >= extra_uart_count)
 		return;
 	board_irq_line_route(extra_uarts[index].line, false);
@@ -108,6 +110,7 @@ void board_uart_irq_attach(uint32_t index, struct pl011 *uart)
 bool board_uart_irq(uint32_t line)
 {
 	bool handled = false;
+	/* cppcheck-suppress unsignedLessThanZero ; extra_uart_count is 0 on a board without extra UARTs */
 	for (uint32_t i = 0; i < extra_uart_count; i++) {
 		if (extra_uarts[i].line == line && extra_attached[i] != NULL) {
 			pl011_irq_handler(extra_attached[i]);

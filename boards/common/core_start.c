@@ -16,6 +16,9 @@ int board_core_start(uint32_t core, void (*function)(void *context), void *conte
 	board_core_entries[core][1] = (uintptr_t)context;
 	/* Release: the context is visible before the function that the parked core polls for. */
 	__atomic_store_n(&board_core_entries[core][0], (uintptr_t)function, __ATOMIC_RELEASE);
+	/* The parked core reads its slot with its MMU off, from memory, not from this core's cache:
+	 * clean the line to memory (a no-op with the caches off, and under QEMU). */
+	board_dcache_flush(board_core_entries[core], sizeof board_core_entries[core]);
 	__asm__ volatile("dsb sy\n\tsev" ::: "memory");
 	return board_core_power_on(core);
 }

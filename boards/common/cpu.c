@@ -41,7 +41,10 @@ void board_semihosting_exit(int status)
 	/* ARM semihosting (ARM state): r0 = SYS_EXIT (0x18), r1 = reason;
 	 * ADP_Stopped_ApplicationExit (0x20026) means success, RunTimeErrorUnknown (0x20023) not. */
 	register uint32_t operation __asm__("r0") = 0x18u;
-	register uint32_t reason __asm__("r1") = status == 0 ? 0x20026u : 0x20023u;
+	uint32_t code = 0x20023u;
+	if (status == 0)
+		code = 0x20026u;
+	register uint32_t reason __asm__("r1") = code;
 	__asm__ volatile("svc 0x123456" : : "r"(operation), "r"(reason) : "memory", "lr");
 }
 

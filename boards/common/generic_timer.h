@@ -11,6 +11,15 @@
  * Secure one is CNTPS_*, PPI 13, which this code does not use). */
 #define GENERIC_TIMER_ID 30u
 
+/* The GIC ID of the Secure physical timer, PPI 13 (QEMU hw/cpu/a15mpcore.c wires GTIMER_SEC
+ * there; the SBSA assignment too). A core that runs its program in Secure PL1 (AArch32 with
+ * EL3 in AArch32: QEMU vexpress-a15 starts a bare ELF in Secure SVC) reaches this timer
+ * through the same CNTP_* registers (CNTP_CTL and CNTP_CVAL are banked by security state,
+ * Arm ARM G8.2), so only the ID changes: such a board says BOARD_TICK_IRQ
+ * GENERIC_TIMER_SECURE_ID. Which state a machine starts in: docs/porting.md, "Which mode and
+ * security state QEMU starts in". */
+#define GENERIC_TIMER_SECURE_ID 29u
+
 /* Read the counter frequency (CNTFRQ, set by firmware); fallback_hz if it reads 0. */
 void generic_timer_init(uint32_t fallback_hz);
 

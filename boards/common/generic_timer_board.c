@@ -6,7 +6,11 @@
 #include "generic_timer.h"
 #include "gic.h"
 
-/* board.h lists the regions (BOARD_MEMORY_MAP). */
+/* board.h lists the regions (BOARD_MEMORY_MAP), or gives only its RAM (BOARD_RAM_START,
+ * BOARD_RAM_SIZE) on a machine whose devices all lie below it (QEMU virt, Versatile Express A15). */
+#ifndef BOARD_MEMORY_MAP
+#define BOARD_MEMORY_MAP BOARD_MEMORY_DEVICES_BELOW_RAM(BOARD_RAM_START, BOARD_RAM_SIZE)
+#endif
 const struct board_memory_region board_memory_map[] = {BOARD_MEMORY_MAP};
 const uint32_t board_memory_map_count = sizeof board_memory_map / sizeof board_memory_map[0];
 
@@ -27,7 +31,7 @@ void board_init(void)
 	/* First, before any library code: with the MMU off every access is Device (Strongly
 	 * ordered), where an unaligned access faults. A no-op if the start-up already did it. */
 	board_mmu_enable(board_memory_map, board_memory_map_count);
-	gic_init(BOARD_GICD_BASE, BOARD_GICC_BASE, NULL);
+	gic_init(BOARD_GICD_BASE, BOARD_GIC_CORE_BASE, NULL);
 	generic_timer_init(BOARD_COUNTER_FALLBACK_HZ);
 	board_console_start(BOARD_UART0_BASE, BOARD_UART_CLOCK_HZ);
 }

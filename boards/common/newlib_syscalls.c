@@ -44,7 +44,11 @@ int _read(int file, char *data, int len)
 void *_sbrk(ptrdiff_t increment)
 {
 	static char *brk = __heap_start;
-	if (increment > __heap_end - brk || increment < __heap_start - brk) {
+	/* As addresses: __heap_start and __heap_end are two objects to C, whose pointers may not be
+	 * subtracted from one another (C11 6.5.6p9). */
+	uintptr_t at = (uintptr_t)brk;
+	if (increment > (ptrdiff_t)((uintptr_t)__heap_end - at) ||
+	    increment < -(ptrdiff_t)(at - (uintptr_t)__heap_start)) {
 		errno = ENOMEM;
 		return (void *)-1;
 	}

@@ -1,4 +1,4 @@
-/* Board code for a GIC board whose clock and tick are an SP804 (RealView PBX-A9, Versatile Express A9): clock, board_init, cores woken by an SGI. */
+/* Board code for a GIC board whose clock and tick are an SP804 (RealView PBX-A9, Versatile Express A9): clock and board_init. */
 #include <stddef.h>
 
 #include "board.h"
@@ -10,7 +10,6 @@
  * 1 MHz TIMCLK), the GIC (BOARD_GICD_BASE, BOARD_GICC_BASE) and the console UART. */
 #define TIMER_CLOCK (BOARD_TIMER01_BASE)
 #define TIMER_TICK (BOARD_TIMER01_BASE + SP804_TIMER2_OFFSET)
-#define WAKE_SGI 0u
 
 uint32_t board_now_us(void *context)
 {
@@ -18,20 +17,9 @@ uint32_t board_now_us(void *context)
 	return sp804_clock_us(TIMER_CLOCK);
 }
 
-void board_core_wait_prepare(void)
-{
-	gic_core_wake_enable(BOARD_GICD_BASE, BOARD_GICC_BASE, WAKE_SGI);
-}
-
-int board_core_power_on(uint32_t core)
-{
-	gic_send_sgi(WAKE_SGI, core);
-	return 0;
-}
-
 void board_init(void)
 {
-	gic_init(BOARD_GICD_BASE, BOARD_GICC_BASE, NULL);
+	gic_init(BOARD_GICD_BASE, BOARD_GIC_CORE_BASE, NULL);
 	sp804_clock_start(TIMER_CLOCK);
 	sp804_tick_init(TIMER_TICK);
 	board_console_start(BOARD_UART0_BASE, BOARD_UART_CLOCK_HZ);

@@ -96,14 +96,22 @@ park:
 	bne	2f
 	wfi
 	b	1b
-2:	ldr	r0, [r5, #4]
+	/* Before the function: board_core_run_prepare (weak, nothing by default; with
+	 * BOARD_MMU_SMP, boards/common/mmu.c joins this core to core 0's MMU and caches). It may
+	 * clobber r0-r3, so the slot is read again after it. */
+2:	bl	board_core_run_prepare
+	ldr	r1, [r5]
+	ldr	r0, [r5, #4]
 	blx	r1
 sleep:
 	cpsid	if
 3:	wfi
 	b	3b
 
-/* The default: nothing to prepare (a board whose wake-up needs no interrupt, or none at all). */
+/* The defaults: nothing to prepare (a board whose wake-up needs no interrupt, or none at all;
+ * a board whose secondaries run with the MMU off, under QEMU only). */
 	.weak	board_core_wait_prepare
 board_core_wait_prepare:
+	.weak	board_core_run_prepare
+board_core_run_prepare:
 	bx	lr

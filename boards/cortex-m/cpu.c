@@ -57,6 +57,9 @@ void board_semihosting_exit(int status)
 	 * means success, RunTimeErrorUnknown (0x20023) not. M-profile has only Thumb, where the
 	 * trap is BKPT 0xAB (ARM semihosting spec, "The semihosting interface"). */
 	register uint32_t operation __asm__("r0") = 0x18u;
-	register uint32_t reason __asm__("r1") = status == 0 ? 0x20026u : 0x20023u;
+	uint32_t code = 0x20023u;
+	if (status == 0)
+		code = 0x20026u;
+	register uint32_t reason __asm__("r1") = code;
 	__asm__ volatile("bkpt 0xab" : : "r"(operation), "r"(reason) : "memory");
 }

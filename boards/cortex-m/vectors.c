@@ -65,8 +65,10 @@ void board_runtime_start(void)
 {
 	mmio_write(CM_SCB_VTOR, (uint32_t)(uintptr_t)board_vectors);
 	__asm__ volatile("dsb\n\tisb" ::: "memory");
-	memcpy(__data_start, __data_load, (size_t)((char *)__data_end - (char *)__data_start));
-	memset(__bss_start, 0, (size_t)((char *)__bss_end - (char *)__bss_start));
+	/* Sizes from the addresses: the linker's symbols are distinct objects to C, whose pointers
+	 * may not be subtracted (C11 6.5.6p9). */
+	memcpy(__data_start, __data_load, (uintptr_t)__data_end - (uintptr_t)__data_start);
+	memset(__bss_start, 0, (uintptr_t)__bss_end - (uintptr_t)__bss_start);
 	__libc_init_array();
 	board_init();
 	board_exit(main());

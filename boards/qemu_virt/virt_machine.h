@@ -17,12 +17,7 @@
 #define BOARD_UART_FIFO_DEPTH 16u
 #define BOARD_RAM_START 0x40000000u
 #define BOARD_RAM_SIZE 0x08000000u /* the 128 MiB of -m 128M (board.mk) */
-/* Peripherals below RAM: everything under it Device, the RAM Normal, the rest unmapped. */
-#define BOARD_MEMORY_MAP                                                                   \
-	{0, BOARD_RAM_START, BOARD_MEMORY_DEVICE},                                         \
-	{                                                                                  \
-		BOARD_RAM_START, BOARD_RAM_SIZE, BOARD_MEMORY_NORMAL                       \
-	}
+/* Peripherals below RAM: generic_timer_board.c's default map (BOARD_MEMORY_DEVICES_BELOW_RAM). */
 #define BOARD_TICK_IRQ GENERIC_TIMER_ID
 /* QEMU's generic timer runs at 62.5 MHz and says so in CNTFRQ; used only if CNTFRQ reads 0. */
 #define BOARD_COUNTER_FALLBACK_HZ 62500000u

@@ -6,6 +6,8 @@ BOARD_SRCS := $(BCM2835_SRCS) boards/bcm283x/spin_table.c
 BOARD_INCLUDES := -Iboards/bcm283x
 BOARD_LINKER_SCRIPT := linker/rpi-aarch64.ld
 BOARD_QEMU_MACHINES := raspi3b
+# examples/smp must start cores 1 and 2 on every machine above (tests/qemu/examples.py SMP_RUNS).
+BOARD_QEMU_SMP := yes
 BOARD_QEMU_FLAGS :=
 # What `make sdcard` writes and tells the user to copy from the Raspberry Pi firmware repository.
 BOARD_KERNEL_IMAGE := kernel8.img

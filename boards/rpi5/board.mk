@@ -1,8 +1,7 @@
 # rpi5: Raspberry Pi 5 (BCM2712, Cortex-A76 in AArch64 at EL1), the SoC's PL011 on the 3-pin debug connector. No QEMU machine: build and link only.
 include boards/aarch64/aarch64.mk
 BOARD_CPU_FLAGS := -mcpu=cortex-a76 $(AARCH64_CPU_FLAGS)
-BOARD_SRCS := boards/common/gic_board.c boards/common/generic_timer_board.c boards/rpi5/cores.c boards/aarch64/psci.c \
-	boards/common/gic.c boards/common/generic_timer.c
+BOARD_SRCS := $(GIC_GENERIC_TIMER_SRCS) boards/rpi5/cores.c boards/aarch64/psci.c
 BOARD_INCLUDES := -Iboards/aarch64
 BOARD_LINKER_SCRIPT := linker/rpi-aarch64.ld
 BOARD_QEMU_MACHINES :=

@@ -1,7 +1,6 @@
 # virt: QEMU's `virt` machine with a Cortex-A15 in AArch32 (ARMv7-A, GICv2, generic timer).
 BOARD_CPU_FLAGS := -mcpu=cortex-a15 -marm -mfloat-abi=soft
-BOARD_SRCS := boards/common/startup_armv7a.S boards/common/gic_board.c boards/common/generic_timer_board.c boards/common/gic.c \
-	boards/common/generic_timer.c boards/common/mmu.c
+BOARD_SRCS := boards/common/startup_armv7a.S $(GIC_GENERIC_TIMER_SRCS) boards/common/mmu.c
 BOARD_INCLUDES := -Iboards/qemu_virt
 BOARD_LINKER_SCRIPT := linker/virt.ld
 BOARD_QEMU_MACHINES := virt

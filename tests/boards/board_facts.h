@@ -5,6 +5,8 @@
  * BOARD_UART_IRQ, and the UART clock is BOARD_UART_CLOCK_HZ where the board fixes it, else
  * the firmware's answer for clock id BCM283X_CLOCK_ID_UART (bcm283x_uart_clock_hz, same test),
  * else the system clock BOARD_CPU_HZ the microcontroller boards set up and pass as the UART's.
+ * extra_uarts is the {base, line} list of the PL011s besides the console (boards/common/console.c),
+ * from which the QEMU test knows how many ports examples/multiport must run.
  */
 #include "board.h"
 
@@ -19,3 +21,6 @@ board-fact uart_clock system BOARD_CPU_HZ
 board-fact uart_clock unknown 0
 #endif
 board-fact uart_irq BOARD_UART_IRQ
+#ifdef BOARD_EXTRA_UARTS
+board-fact extra_uarts BOARD_EXTRA_UARTS
+#endif

@@ -105,10 +105,16 @@ class QemuSession(SerialPort):
         self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.clock.pids.append(self.process.pid)
-        self.sock = self._connect(path)
-        # QEMU waits for a client on each socket in turn, in the order of the -serial options.
-        self.ports = [SerialPort(self._connect(extra)) for extra in extra_paths]
         self._raw = bytearray()
+        self.ports = []
+        try:
+            self.sock = self._connect(path)
+            # QEMU waits for a client on each socket in turn, in the order of the -serial options.
+            for extra in extra_paths:
+                self.ports.append(SerialPort(self._connect(extra)))
+        except BaseException:
+            self.close()  # no QEMU left running behind a session nobody holds
+            raise
 
     def _connect(self, path):
         while self.clock() < self.deadline:
@@ -196,6 +202,7 @@ class QemuSession(SerialPort):
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
+        self.process.stdout.close()
         for port in [self] + list(getattr(self, "ports", [])):
             try:
                 port.sock.close()

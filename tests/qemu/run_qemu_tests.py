@@ -24,13 +24,34 @@ def make(*args):
                           check=True, capture_output=True, text=True).stdout.strip()
 
 
-def boards():
+def uart_count(board):
+    """The PL011s besides the console that board.h lists (BOARD_EXTRA_UARTS, one {base, line}
+    each), as make print-board-facts shows them."""
+    facts = make(f"BOARD={board}", "BOARD_UART_CLOCK_HZ=", "print-board-facts")
+    return sum(line.count("{") for line in facts.splitlines()
+               if line.startswith("board-fact extra_uarts"))
+
+
+def boards(selected=None):
+    """(board, [machines]) of every board with a QEMU machine (of `selected` only, if given);
+    machines None where make could not say."""
     names = sorted(d for d in os.listdir(os.path.join(ROOT, "boards"))
                    if os.path.isfile(os.path.join(ROOT, "boards", d, "board.mk")))
     result = []
     for name in names:
-        machines = make(f"BOARD={name}", "print-qemu-machines").split()
-        if machines:
+        if selected and name not in selected:
+            continue
+        try:
+            machines = make(f"BOARD={name}", "print-qemu-machines").split()
+            if machines and make(f"BOARD={name}", "print-qemu-smp") == "yes":
+                specs.SMP_RUNS.update((name, machine) for machine in machines)
+            if machines:
+                ports = 1 + uart_count(name)
+                if ports > 1:
+                    specs.MULTIPORT_PORTS.update({(name, machine): ports for machine in machines})
+        except subprocess.CalledProcessError:
+            machines = None
+        if machines != []:
             result.append((name, machines))
     return result
 
@@ -38,6 +59,23 @@ def boards():
 def example_names():
     folder = os.path.join(ROOT, "examples")
     return sorted(d for d in os.listdir(folder) if os.path.isfile(os.path.join(folder, d, "main.c")))
+
+
+def run_one(spec, base, elf, board, machine):
+    """(problems, session) of one example on one machine. Never raises: a QEMU that would not
+    start, a socket that broke, a check that tripped over output it did not expect all become a
+    problem, so that the board's other examples still run (session None if QEMU never ran)."""
+    session = None
+    try:
+        session = QemuSession(base, elf, icount=spec.icount, timeout=spec.timeout,
+                              extra_serials=spec.extra_serials)
+        problems = spec.run(session, board=board, machine=machine)
+    except Exception as error:  # noqa: BLE001 - any failure of one run is that run's FAIL
+        problems = [f"the test itself stopped: {type(error).__name__}: {error}"]
+    finally:
+        if session is not None:
+            session.close()
+    return problems, session
 
 
 def main():
@@ -51,8 +89,14 @@ def main():
     specs.LONG_SOAK_EVERYWHERE = args.full_soak
 
     passed = failed = 0
-    for board, machines in boards():
-        if args.board and board not in args.board:
+    for board in args.board or []:
+        if not os.path.isfile(os.path.join(ROOT, "boards", board, "board.mk")):
+            print(f"FAIL {board}: no boards/{board}/board.mk")
+            failed += 1
+    for board, machines in boards(args.board):
+        if machines is None:
+            print(f"FAIL {board}: make print-qemu-machines failed")
+            failed += 1
             continue
         build = subprocess.run(["make", "--no-print-directory", f"BOARD={board}", "examples"],
                                cwd=ROOT, capture_output=True, text=True)
@@ -61,7 +105,12 @@ def main():
             failed += 1
             continue
         for machine in machines:
-            base = make(f"BOARD={board}", f"QEMU_MACHINE={machine}", "print-qemu").split()
+            try:
+                base = make(f"BOARD={board}", f"QEMU_MACHINE={machine}", "print-qemu").split()
+            except subprocess.CalledProcessError as error:
+                print(f"FAIL {board} on {machine}: make print-qemu failed: {error.stderr.strip()[-300:]}")
+                failed += 1
+                continue
             for name in example_names():
                 if args.example and name not in args.example:
                     continue
@@ -73,19 +122,14 @@ def main():
                     continue
                 elf = os.path.join(BUILD, board, "examples", f"{name}.elf")
                 started = time.monotonic()
-                session = QemuSession(base, elf, icount=spec.icount, timeout=spec.timeout,
-                                      extra_serials=spec.extra_serials)
-                try:
-                    problems = spec.run(session, board=board, machine=machine)
-                finally:
-                    session.close()
+                problems, session = run_one(spec, base, elf, board, machine)
                 took = time.monotonic() - started
                 if problems:
                     failed += 1
                     print(f"FAIL {label} [{took:.1f}s]")
                     for problem in problems:
                         print(f"     {problem}")
-                    tail = session.output[-1500:]
+                    tail = session.output[-1500:] if session else ""
                     print("     --- output tail ---\n" + "\n".join("     " + line for line in tail.splitlines()))
                 else:
                     passed += 1
