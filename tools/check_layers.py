@@ -23,7 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Bottom first: (layer, file patterns). A file no pattern names is reported.
 LAYERS = [
-    ("registers and time", ["pl011_ring.c", "pl011_wait.c"]),
+    ("registers and time", ["pl011_ring.c", "pl011_wait.c", "pl011_early.c"]),
     ("polled core", ["pl011_line.c", "pl011_tx_owner.c", "pl011_rx.c", "pl011_tx.c",
                      "pl011.c", "pl011_console.c"]),
     ("interrupt TX", ["pl011_tx_ring.c", "pl011_tx_fifo.c", "pl011_tx_*.c"]),

@@ -200,6 +200,28 @@ static void test_discard_input_ends_under_a_sender_that_keeps_sending(void **sta
 	harness_teardown(&h);
 }
 
+/* pl011_early_write: no instance; a UART nobody enabled is refused, a stalled one is bounded. */
+static void test_early_write_needs_no_instance_and_is_bounded(void **state)
+{
+	(void)state;
+	harness_setup(&h, 24000000u, 16u);
+	assert_int_equal(pl011_early_write(0, "x", 1), PL011_EINVAL);
+	assert_int_equal(pl011_early_write(HARNESS_BASE, NULL, 1), PL011_EINVAL);
+	assert_int_equal(pl011_early_write(HARNESS_BASE, "x", 1), PL011_ESHUTDOWN);
+	assert_int_equal(harness_start(&h), 0);
+	assert_int_equal(pl011_early_write(HARNESS_BASE, "a\nb", 3), 3);
+	pl011_model_advance(h.model, 10u * pl011_model_frame_ns(h.model));
+	uint8_t wire[64];
+	assert_int_equal(harness_wire(&h, wire, sizeof wire), 4);
+	assert_memory_equal(wire, "a\r\nb", 4);
+	/* A transmitter that never sends: the FIFO's 16 go, then the wait runs out. */
+	pl011_model_set_tx_stalled(h.model, true);
+	static const char text[] = "0123456789abcdefghij";
+	assert_int_equal(pl011_early_write(HARNESS_BASE, text, 20), 16);
+	assert_int_equal(pl011_early_write(HARNESS_BASE, text, 20), PL011_ETIMEDOUT);
+	harness_teardown(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +233,8 @@ int main(void)
 		cmocka_unit_test(test_read_until_stops_at_the_delimiter),
 		cmocka_unit_test(test_discard_input_throws_away_what_was_received),
 		cmocka_unit_test(test_discard_input_ends_under_a_sender_that_keeps_sending),
+		cmocka_unit_test_teardown(test_early_write_needs_no_instance_and_is_bounded,
+					  harness_teardown_fixture),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
