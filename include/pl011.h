@@ -32,7 +32,8 @@ enum pl011_error {
 	PL011_EBUSY = -10,
 };
 
-/* Returns a constant name for an error code ("PL011_ETIMEDOUT"), or "unknown". */
+/* A constant name for a result: "PL011_ETIMEDOUT" for an error code, "success" for 0 or a
+ * count, "unknown" for any other negative value. */
 const char *pl011_error_name(int error);
 
 enum pl011_parity {

@@ -5,6 +5,8 @@
 
 const char *pl011_error_name(int error)
 {
+	if (error >= 0)
+		return "success"; /* 0, or a count */
 	switch (error) {
 	case PL011_EINVAL: return "PL011_EINVAL";
 	case PL011_EBAUD: return "PL011_EBAUD";

@@ -199,7 +199,10 @@ static void test_config_null_arguments(void **state)
 	assert_string_equal(pl011_error_name(PL011_EPARITY), "PL011_EPARITY");
 	assert_string_equal(pl011_error_name(PL011_EBREAK), "PL011_EBREAK");
 	assert_string_equal(pl011_error_name(PL011_ESTALLED), "PL011_ESTALLED");
-	assert_string_equal(pl011_error_name(12345), "unknown");
+	assert_string_equal(pl011_error_name(-12345), "unknown");
+	/* "print the result" prints success for 0 and for a count */
+	assert_string_equal(pl011_error_name(0), "success");
+	assert_string_equal(pl011_error_name(12345), "success");
 }
 
 static void test_config_line_settings_reach_lcr_h(void **state)
