@@ -220,6 +220,15 @@ class MakeRun(QemuSession):
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                         start_new_session=True)
         self.clock.pids.append(self.process.pid)
+        try:
+            self._attach(serial)
+        except BaseException:
+            self.close()  # a machine left halted or waiting for its client would never end
+            raise
+        self.clock.pids += descendants(self.process.pid)
+
+    def _attach(self, serial):
+        """Attach the terminal as a user does once make run has said where."""
         if serial == "pty":
             path = self._wait_said(rb"char device redirected to (/dev/pts/\d+)")
             self.sock = PtyEnd(path.decode())
@@ -230,7 +239,6 @@ class MakeRun(QemuSession):
             port = self._wait_said(rb"waiting for connection on: \S*tcp:127\.0\.0\.1:(\d+)")
             self.sock = socket.create_connection(("127.0.0.1", int(port)), timeout=KEY_WAIT)
             self.sock.settimeout(0.2)
-        self.clock.pids += descendants(self.process.pid)
 
     def _wait_said(self, pattern):
         """Read make's output until pattern matches; its group 1."""
@@ -263,6 +271,18 @@ def build(board):
     return result.stdout + result.stderr if result.returncode else None
 
 
+def report(label, problems, took, session):
+    """Print a session's line, and under a failure its problems and what both ends printed;
+    returns whether it passed."""
+    lines = [f"{'FAIL' if problems else 'ok  '} {label} [{took:.1f}s]"]
+    lines += [f"     {problem}" for problem in problems]
+    if problems and session is not None:
+        lines += [f"     make run printed: {session.said[-600:]!r}",
+                  f"     UART tail: {session.raw_bytes()[-600:]!r}"]
+    print("\n".join(lines))
+    return not problems
+
+
 def main():
     passed = failed = 0
     for board, machine in MACHINES:
@@ -279,23 +299,15 @@ def main():
             try:
                 session = MakeRun(board, machine, serial)
                 problems = converse(session, board)
-            except (RuntimeError, TimeoutError, OSError) as error:
+            except Exception as error:  # one failed session, not the end of the run
                 problems = [f"{type(error).__name__}: {error}"]
             finally:
                 if session is not None:
                     session.close()
-            took = time.monotonic() - started
-            if problems:
-                failed += 1
-                print(f"FAIL {label} [{took:.1f}s]")
-                for problem in problems:
-                    print(f"     {problem}")
-                if session is not None:
-                    print(f"     make run printed: {session.said[-600:]!r}")
-                    print(f"     UART tail: {session.raw_bytes()[-600:]!r}")
-            else:
+            if report(label, problems, time.monotonic() - started, session):
                 passed += 1
-                print(f"ok   {label} [{took:.1f}s]")
+            else:
+                failed += 1
     print(f"{passed} passed, {failed} failed")
     return 1 if failed or not passed else 0
 
