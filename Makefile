@@ -60,7 +60,7 @@ board-lacks-%:
 # Goals that build nothing for BOARD (they leave BUILD alone).
 NO_BUILD_GOALS := clean help deps print-qemu print-qemu-machines print-qemu-smp print-board-needs docs-check spin-check \
 	openocd-check installer-check print-board-facts board-check mutate mutate-blind mutate-quick coverage \
-	fresh-test size size-readme size-check
+	fresh-test size size-readme size-check term
 include mk/target.mk mk/host.mk mk/qemu.mk mk/deploy.mk mk/check.mk
 .DEFAULT_GOAL := all
 
@@ -68,7 +68,8 @@ include mk/target.mk mk/host.mk mk/qemu.mk mk/deploy.mk mk/check.mk
 all: lib examples ## the library and every example for BOARD, under BUILD/BOARD/
 lib: $(LIBRARY) ## BUILD/BOARD/libpl011.a only (needs only the cross compiler)
 examples: $(EXAMPLE_ELFS) $(BOARD_EXAMPLE_IMAGES) ## every example for BOARD: BUILD/BOARD/examples/<name>.elf
-run: ## build RUN_EXAMPLE and run it in QEMU; make's exit status is the example's
+run: ## build RUN_EXAMPLE and run it in QEMU; make's exit status is the example's (SERIAL=pty or tcp: a terminal of your own)
+term: ## a raw terminal (socat) on the UART of make run SERIAL=tcp, or PTY=/dev/pts/N of SERIAL=pty
 debug: ## DEBUG_EXAMPLE in QEMU, halted, with gdb-multiarch attached
 test: ## install what is missing, then every check below: the project's test command
 test-full: ## the long explorers at full depth and the SPIN runs at full size (make test runs them quick); CI runs it after make test
@@ -78,6 +79,7 @@ unit-test-32: ## the same cmocka tests built with -m32 (32-bit size_t and pointe
 stats-link-test: ## a program and a library built with different PL011_STATS fail to link (in unit-test)
 qemu-test: ## every example on every QEMU machine of every board (TEST_BOARDS= to pick)
 qemu-test-full: ## the same, with the 1 MiB echo soak on every machine (README)
+console-test: ## examples/console typed at through make run SERIAL=pty (and tcp), as a terminal does, on three machines
 consumer-test: ## the README's ways to use the library: plain make and CMake
 docs-check: ## every relative link in *.md resolves; the board tables list every board
 spin-check: ## docs/tx_owner.pml (the TX owner word) and docs/imsc_word.pml (IMSC and the RX pause) checked by SPIN, mutants caught
@@ -121,7 +123,7 @@ print-board-needs:
 print-board-facts:
 	@$(CC) $(filter-out -MMD -MP,$(APP_CFLAGS)) -E -P tests/boards/board_facts.h | grep '^board-fact'
 
-.PHONY: all lib examples run debug test test-full analyze unit-test unit-test-32 unit-test-32-quick qemu-test qemu-test-full consumer-test docs-check layers-check \
+.PHONY: all lib examples run term console-test debug test test-full analyze unit-test unit-test-32 unit-test-32-quick qemu-test qemu-test-full consumer-test docs-check layers-check \
 	openocd-check installer-check bench fuzz size size-readme size-check sdcard flash deps deps-check clean help print-qemu \
 	print-qemu-machines print-qemu-smp print-board-needs print-board-facts freestanding-check mutate mutate-blind mutate-quick \
 	coverage board-check fuzz-quick fresh-test qemu-test-self board-analyze

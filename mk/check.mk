@@ -2,7 +2,7 @@
 
 # Every check runs even after one failed, so that one run shows every problem.
 TEST_CHECKS := docs-check installer-check analyze unit-test unit-test-32-quick bench-smoke spin-check mutate-quick \
-	fuzz-quick qemu-test consumer-test openocd-check board-check size-check
+	fuzz-quick qemu-test console-test consumer-test openocd-check board-check size-check
 # A line as each check starts and one with its time as it ends: a newcomer sees where it is.
 # The last line counts the checks, in the plain "N passed, N failed" form CI reads.
 test: deps-check
@@ -114,6 +114,10 @@ NEEDS_board-check = host $(EVERY_BOARD_NEEDS)
 NEEDS_analyze = host analyze $(filter-out libc=% qemu=%,$(EVERY_BOARD_NEEDS))
 NEEDS_qemu-test = host $(EVERY_BOARD_NEEDS)
 NEEDS_qemu-test-full = $(NEEDS_qemu-test)
+# The console session's machines: versatilepb, virt64, lm3s6965 (tests/qemu/console_session.py).
+NEEDS_console-test = host $(sort $(foreach board,versatilepb virt64 lm3s6965,\
+	$(shell $(MAKE) -s --no-print-directory BOARD=$(board) print-board-needs)))
+NEEDS_term := pkg=socat
 # The consumer firmware is built for and run on versatilepb.
 NEEDS_consumer-test = cmake $(shell $(MAKE) -s --no-print-directory BOARD=versatilepb print-board-needs)
 NEEDS_test = host host32 analyze fuzz gdb openocd cmake pkg=lcov pkg=spin $(EVERY_BOARD_NEEDS)

@@ -13,8 +13,34 @@ HARDWARE_WAYS = $(if $(LACKS_flash),,make flash)$(if $(LACKS_flash)$(LACKS_sdcar
 	$(LACKS_sdcard),,make sdcard)$(if $(BOARD_EXAMPLE_IMAGES), (or copy the example's \
 	$(suffix $(firstword $(BOARD_EXAMPLE_IMAGES))) file))
 
+## where `make run` puts the console UART: stdio (this terminal; Ctrl-A X quits), pty, tcp, or any QEMU -serial value
+SERIAL ?= stdio
+## the port of `make run SERIAL=tcp` (a server on 127.0.0.1) and of `make term`
+SERIAL_PORT ?= 4555
+## the /dev/pts/N `make term` attaches to (QEMU names it at `make run SERIAL=pty`); empty: tcp on SERIAL_PORT
+PTY ?=
+# Beside stdio the QEMU monitor keeps this terminal ((qemu) prompt: quit ends QEMU), and the
+# firmware must not start before the terminal is attached, or its first lines go nowhere: a
+# TCP server waits for its client (wait=on); QEMU drops what is written to a pty nobody has
+# open, so there it starts halted (-S) until `c` at the monitor.
+RUN_SERIAL_FLAGS = $(if $(filter stdio,$(SERIAL)),-nographic,-display none -monitor stdio -serial \
+	$(if $(filter pty,$(SERIAL)),pty -S,$(if $(filter tcp,$(SERIAL)),tcp:127.0.0.1:$(SERIAL_PORT)$(COMMA)server=on$(COMMA)wait=on,$(SERIAL))))
+COMMA := ,
+RUN_SERIAL_HINT_pty := QEMU starts halted: attach a terminal to the /dev/pts/N it names below \
+	(make term PTY=/dev/pts/N, or picocom -b 115200 /dev/pts/N), then type c and Enter at (qemu)
+RUN_SERIAL_HINT_tcp := QEMU waits for a client on 127.0.0.1:$(SERIAL_PORT): make term SERIAL_PORT=$(SERIAL_PORT) \
+	in another terminal (Ctrl-] leaves it)
 run: $(call board_can,run,$(OUT)/examples/$(RUN_EXAMPLE).elf)
-	$(Q)$(QEMU) $(QEMU_FLAGS) -nographic -kernel $(OUT)/examples/$(RUN_EXAMPLE).elf
+	$(if $(filter-out stdio,$(SERIAL)),@echo "make run: $(or $(RUN_SERIAL_HINT_$(SERIAL)),console UART on -serial $(SERIAL)); \
+		quit at (qemu) ends QEMU")
+	$(Q)$(QEMU) $(QEMU_FLAGS) $(RUN_SERIAL_FLAGS) -kernel $(OUT)/examples/$(RUN_EXAMPLE).elf
+
+# A terminal on the UART of `make run SERIAL=tcp` or SERIAL=pty: raw, so that each key goes
+# as it is typed (Enter as CR, Backspace as DEL) and the firmware does the echo.
+TERM_TARGET = $(if $(PTY),$(PTY)$(COMMA)rawer,TCP:127.0.0.1:$(SERIAL_PORT))
+term:
+	@echo "make term: attached to $(or $(PTY),127.0.0.1:$(SERIAL_PORT)); Ctrl-] leaves"
+	$(Q)socat STDIO$(COMMA)rawer$(COMMA)escape=0x1d $(TERM_TARGET)
 
 ## the example `make debug` starts halted, with a gdb server on GDB_PORT
 DEBUG_EXAMPLE ?= $(RUN_EXAMPLE)
@@ -42,3 +68,6 @@ qemu-test: qemu-test-self
 # tests/qemu/examples.py), the others a 64 KiB one; this runs the 1 MiB soak everywhere.
 qemu-test-full: qemu-test-self
 	$(Q)BUILD=$(BUILD) $(PYTHON) -u tests/qemu/run_qemu_tests.py --full-soak $(QEMU_TEST_ARGS)
+# examples/console typed at through make run SERIAL=pty and SERIAL=tcp, key by key.
+console-test:
+	$(Q)BUILD=$(BUILD) $(PYTHON) -u tests/qemu/console_session.py
