@@ -2,6 +2,8 @@
 import re
 import time
 
+from console_session import run_console
+
 
 class Spec:
     def __init__(self, run, icount=False, timeout=30.0, extra_serials=0):
@@ -438,4 +440,5 @@ SPECS = {
     "hello": Spec(run_hello),
     "rt_loop": Spec(run_rt_loop, icount=True),
     "rtos_wait": Spec(run_rtos_wait, timeout=60.0),
+    "console": Spec(run_console),
 }
