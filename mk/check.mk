@@ -1,5 +1,8 @@
 # make test and its checks, and the installer of what they need (tools/install-deps.sh).
 
+# Processes a check may run at once (cppcheck, the libraries' builds): the machine's cores.
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+
 # Every check runs even after one failed, so that one run shows every problem.
 TEST_CHECKS := docs-check installer-check analyze unit-test unit-test-32-quick bench-smoke spin-check mutate-quick \
 	fuzz-quick qemu-test console-test consumer-test openocd-check board-check size-check
@@ -25,7 +28,7 @@ CHECK_BOARDS := $(or $(TEST_BOARDS),$(BOARDS))
 TIDY_CHECKS := -*,bugprone-*,clang-analyzer-*,-bugprone-easily-swappable-parameters,-bugprone-reserved-identifier,-clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling
 analyze:
 	@echo "  CPPCHECK lib/"
-	$(Q)cppcheck --enable=warning,style,performance,portability --std=c11 --error-exitcode=1 \
+	$(Q)cppcheck -j $(JOBS) --enable=warning,style,performance,portability --std=c11 --error-exitcode=1 \
 		--inline-suppr -q -Iinclude -Ilib lib/
 	@echo "  TIDY    lib/"
 	@mkdir -p $(BUILD)
@@ -34,13 +37,13 @@ analyze:
 		grep -v "warnings generated" $(BUILD)/clang-tidy.log; exit $$status
 	$(Q)status=0; for board in $(CHECK_BOARDS); do \
 		$(MAKE) --no-print-directory -s BOARD=$$board board-analyze || status=1; \
-		$(MAKE) --no-print-directory -s BOARD=$$board freestanding-check || status=1; done; exit $$status
+		$(MAKE) --no-print-directory -s -j$(JOBS) BOARD=$$board freestanding-check || status=1; done; exit $$status
 # The board code of BOARD, each C file with the board's own include path (board.h differs per
 # board, so one file is checked once per board that links it).
 BOARD_C_SRCS := $(filter %.c,$(BOARD_SRCS) $(BOARD_COMMON_SRCS))
 board-analyze:
 	@echo "  CPPCHECK boards: $(BOARD)"
-	$(Q)cppcheck --enable=warning,style,performance,portability --std=c11 --error-exitcode=1 \
+	$(Q)cppcheck -j $(JOBS) --enable=warning,style,performance,portability --std=c11 --error-exitcode=1 \
 		--inline-suppr -q -Iinclude $(BOARD_CFLAGS) $(BOARD_C_SRCS)
 freestanding-check: $(LIBRARY)
 	$(Q)NM=$(CROSS_COMPILE)nm sh tools/check-freestanding.sh $(LIBRARY)

@@ -98,7 +98,8 @@ def main():
             print(f"FAIL {board}: make print-qemu-machines failed")
             failed += 1
             continue
-        build = subprocess.run(["make", "--no-print-directory", f"BOARD={board}", "examples"],
+        build = subprocess.run(["make", "--no-print-directory", f"-j{os.cpu_count() or 1}",
+                                f"BOARD={board}", "examples"],
                                cwd=ROOT, capture_output=True, text=True)
         if build.returncode != 0:
             print(f"FAIL build {board}\n{build.stdout}{build.stderr}")
