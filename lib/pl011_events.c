@@ -165,8 +165,9 @@ static void tx_done_check(struct pl011 *uart)
 	uint32_t fr = pl011_reg_read(uart, PL011_FR);
 	if (ring_empty && (fr & PL011_FR_DRAINED_MASK) == PL011_FR_DRAINED) {
 		events_deliver(uart, PL011_EVENT_TX_DONE);
-		if (uart->events.rs485_on != 0)
-			pl011_rs485_drain_ended(uart, sent);
+		const struct pl011_rs485_driver *driver = uart->events.rs485_driver;
+		if (driver != NULL)
+			driver->drain_ended(uart, sent);
 		return;
 	}
 	pl011_io_atomic_point();
@@ -183,8 +184,9 @@ void pl011_event_tick(struct pl011 *uart)
 	pl011_presence_enter(&uart->handlers_inside);
 	pl011_io_atomic_point();
 	if (pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST) == PL011_STATE_RUNNING) {
-		if (uart->events.rs485_on != 0)
-			pl011_rs485_tick(uart);
+		const struct pl011_rs485_driver *driver = uart->events.rs485_driver;
+		if (driver != NULL)
+			driver->tick(uart);
 		tx_done_check(uart);
 		pl011_events_tx_space_freed(uart);
 	}

@@ -366,27 +366,68 @@ static inline void pl011_events_tx_ring_emptied(struct pl011 *uart)
 
 /* ---- lib/pl011_rs485.c ---- */
 
-/* pl011_init: PL011_EINVAL for an RS-485 setting the config cannot serve (include/pl011.h). */
-int pl011_rs485_check(const struct pl011_config *config);
+/*
+ * RS-485's code is reached only through the driver object its settings name
+ * (pl011_rs485_driver), so that a firmware without RS-485 links none of it; the core keeps
+ * only what needs no code of it: the settings copied, the CR bits they mean.
+ */
+struct pl011_rs485_driver {
+	/* pl011_init: PL011_EINVAL for an RS-485 setting the config cannot serve. */
+	int (*check)(const struct pl011_config *config);
+	/* The TX owner, before the first DR write of a send: DE asserted, the before-delay. */
+	void (*assert)(struct pl011 *uart);
+	/* The tick: a drain ended (TX_DONE); release DE after the delay, as the TX owner. */
+	void (*drain_ended)(struct pl011 *uart, uint32_t sent);
+	/* The second tick: DE released if nothing was sent since. */
+	void (*tick)(struct pl011 *uart);
+	/* Shutdown or pl011_set_line, TX taken and drained: the after-delay, then DE released. */
+	void (*stop)(struct pl011 *uart);
+};
+
+/* pl011_init: PL011_EINVAL for RS-485 settings without their driver, or that it refuses. */
+static inline int pl011_rs485_check(const struct pl011_config *config)
+{
+	const struct pl011_rs485 *rs485 = config->rs485;
+	if (rs485 == NULL)
+		return 0;
+	return rs485->driver == NULL ? PL011_EINVAL : rs485->driver->check(config);
+}
+
 /* pl011_init once the config is the port's, or pl011_set_line with TX held and DE released:
- * copy the settings in (NULL = off), TX done wanted as they need it. */
+ * copy the settings in (NULL = off), TX done wanted as they need it (lib/pl011.c). */
 void pl011_rs485_adopt(struct pl011 *uart, const struct pl011_rs485 *rs485);
-/* CR.RTS for DE asserted (sending) or released, by the polarity in flags. */
-uint32_t pl011_rs485_rts(uint32_t flags, bool sending);
+
+/* CR.RTS drives nUARTRTS low (TRM 3.3.8): for DE asserted (sending) or released, set while
+ * sending with DE_LOW, while idle without. */
+static inline uint32_t pl011_rs485_rts(uint32_t flags, bool sending)
+{
+	bool low = (flags & PL011_RS485_DE_LOW) != 0;
+	return low == sending ? PL011_CR_RTS : 0u;
+}
+
 /* The CR bits DE owns (RTS, and RXE with PL011_RS485_RX_OFF): pl011_set_line keeps them. */
-uint32_t pl011_rs485_cr_bits(const struct pl011 *uart);
-void pl011_rs485_assert(struct pl011 *uart);
-/* The tick: a drain ended (TX_DONE); release DE after the delay, as the TX owner. */
-void pl011_rs485_drain_ended(struct pl011 *uart, uint32_t sent);
-void pl011_rs485_tick(struct pl011 *uart);
-/* Shutdown or pl011_set_line, TX taken and drained: the after-delay, then DE released. */
-void pl011_rs485_stop(struct pl011 *uart);
+static inline uint32_t pl011_rs485_cr_bits(const struct pl011 *uart)
+{
+	if (uart->events.rs485_driver == NULL)
+		return 0;
+	return PL011_CR_RTS |
+	       ((uart->events.rs485.flags & PL011_RS485_RX_OFF) != 0 ? PL011_CR_RXE : 0u);
+}
+
+/* Shutdown or pl011_set_line, TX taken and drained: DE released, if RS-485 is on. */
+static inline void pl011_rs485_stop(struct pl011 *uart)
+{
+	const struct pl011_rs485_driver *driver = uart->events.rs485_driver;
+	if (driver != NULL)
+		driver->stop(uart);
+}
 
 /* The TX owner, before the first DR write of a pass: DE asserted (RS-485). One load unused. */
 static inline void pl011_rs485_before_send(struct pl011 *uart)
 {
-	if (uart->events.rs485_on != 0 && uart->tx.de_asserted == 0)
-		pl011_rs485_assert(uart);
+	const struct pl011_rs485_driver *driver = uart->events.rs485_driver;
+	if (driver != NULL && uart->tx.de_asserted == 0)
+		driver->assert(uart);
 }
 
 /* ---- TX: lib/pl011_tx.c (writes, flush, panic, stop), lib/pl011_tx_owner.h (the owner word),
@@ -504,6 +545,25 @@ int pl011_check_format(const struct pl011_config *config);
 void pl011_hw_quiesce(struct pl011 *uart, uint32_t frame_budget_us, struct pl011_ring *received);
 /* IBRD, FBRD, then LCR_H, whose write latches all three (TRM 3.3.7); the UART disabled. */
 void pl011_hw_program_line(const struct pl011 *uart, const struct pl011_baud *baud, uint32_t lcr_h);
+/* The start pl011_init_port and pl011_restart_port share (lib/pl011.c). Plan: the arguments
+ * checked (PL011_EINVAL, PL011_EBAUD), nothing touched. Begin: the instance cleared but for what
+ * other contexts may hold (the owner word; tx.beside and handlers_inside unless keep_presence
+ * is false), the line set, a boot loader's output let finish, the RX ring attached; returns
+ * the new frame time. Finish: the TRM sequence, programmed, running. A restart moves what the
+ * old run received into the ring between the two. */
+int pl011_start_plan(const struct pl011 *uart, const struct pl011_config *config,
+		     const struct pl011_tx_strategy *strategy, struct pl011_plan *plan);
+uint64_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config,
+			   const struct pl011_tx_strategy *strategy, const struct pl011_plan *plan,
+			   bool keep_presence);
+void pl011_start_finish(struct pl011 *uart, const struct pl011_plan *plan, uint64_t frame_ns);
+/* Shutdown, and the first step of pl011_restart on a running port: drain, take TX, wait out
+ * handlers, quiesce; what the RX FIFO holds goes into `received` (NULL: counted discarded), the
+ * RX ring keeps its bytes. *handlers_out: no handler is inside; *tx_out: no context of this
+ * run holds TX or writes beside it any more (else PL011_ESTALLED, and pl011_init waits for
+ * it). Returns the bytes discarded or PL011_ESTALLED. */
+int pl011_stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *received,
+		    bool *handlers_out, bool *tx_out);
 /* How long shutdown, init and pl011_set_line wait for a handler running on another core. */
 uint32_t pl011_handlers_wait_us(const struct pl011 *uart);
 

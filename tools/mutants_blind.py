@@ -1095,7 +1095,7 @@ REANCHORED = {
         "return uart->line.adopted != 0 &&\n\t       (pl011_reg_read(uart, PL011_FR) & PL011_FR_TXFE) != 0;",
         "return uart->line.adopted != 0;"),
     "b-modem-rts-under-rs485": ("lib/pl011_line.c",
-        "((uart->line.cr & PL011_CR_RTSEN) != 0 || uart->events.rs485_on != 0))",
+        "((uart->line.cr & PL011_CR_RTSEN) != 0 || uart->events.rs485_driver != NULL))",
         "(uart->line.cr & PL011_CR_RTSEN) != 0)"),
     "b-events-unmasked-kinds": ("lib/pl011_events.c",
         "\tkinds &= uart->config->event_mask;\n",
@@ -1103,9 +1103,24 @@ REANCHORED = {
     "b-rs485-busy-owner-no-retry": ("lib/pl011_rs485.c",
         "\t\tpl011_atomic_store(&uart->events.de_release, 1u, __ATOMIC_SEQ_CST);\n\t\tuart->config->event_timer(pl011_frames_us(uart, 1),",
         "\t\tuart->config->event_timer(pl011_frames_us(uart, 1),"),
-    "b-rs485-no-tx-done-wanted": ("lib/pl011_rs485.c",
+    "b-rs485-no-tx-done-wanted": (CORE,
         "(uart->config->event_mask & PL011_EVENT_TX_DONE) != 0 ||\n\t\t\t\t      rs485 != NULL;",
         "(uart->config->event_mask & PL011_EVENT_TX_DONE) != 0;"),
+    # Start apart from restart (issue 34): the start reads the plan through a pointer, and the
+    # restart of a running port (its stop, the counters kept, the carry-over) has its own file.
+    "b-irq-passes-above-3-4": (CORE,
+        "plan->tx_level > PL011_LEVEL_1_2 ? 4u : 1u;",
+        "plan->tx_level > PL011_LEVEL_3_4 ? 4u : 1u;"),
+    "b-init-kept-stats-without-unowned": ("lib/pl011_restart.c",
+        "(void)pl011_get_stats(uart, &kept); /* with the panic writes' bytes */",
+        "kept = uart->stats;"),
+    "b-init-carry-fifo-first": ("lib/pl011_restart.c",
+        "\tpl011_rx_carry_over(uart, &received);\n\tpl011_rx_carry_over(uart, &in_fifo);",
+        "\tpl011_rx_carry_over(uart, &in_fifo);\n\tpl011_rx_carry_over(uart, &received);"),
+    # RS-485 as a driver object (issue 34): what needs none of its code moved to the core.
+    "b-rs485-polarity-inverted": (INTERNAL,
+        "return low == sending ? PL011_CR_RTS : 0u;",
+        "return low != sending ? PL011_CR_RTS : 0u;"),
 }
 
 # ---- line control, events, RS-485, console (written blind, 2026-12-02) ----

@@ -463,7 +463,10 @@ static void test_error_event_for_an_overrun(void **state)
 static void start_rs485(uint32_t flags, uint32_t after_us, uint32_t mask)
 {
 	prepare(PL011_TX_HALF_FIFO, PL011_RX_LOW_LATENCY, 0, mask, HARNESS_RX_RING);
-	bus = (struct pl011_rs485){.flags = flags, .delay_before_us = 0, .delay_after_us = after_us};
+	bus = (struct pl011_rs485){.driver = &pl011_rs485_driver,
+				   .flags = flags,
+				   .delay_before_us = 0,
+				   .delay_after_us = after_us};
 	h.config.rs485 = &bus;
 	assert_int_equal(harness_start(&h), 0);
 }

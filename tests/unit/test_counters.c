@@ -554,7 +554,7 @@ static void test_a_panic_over_an_armed_stream_bounds_handler_entries(void **stat
 	}
 }
 
-/* pl011_init on a running port keeps the counters. */
+/* pl011_restart of a running port keeps the counters. */
 static void test_reinit_keeps_the_counters(void **state)
 {
 	(void)state;
@@ -565,7 +565,7 @@ static void test_reinit_keeps_the_counters(void **state)
 	assert_int_equal(pl011_write(&h.uart, stream, 100u, PL011_WAIT_AUTO), 100);
 	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
 	h.config.tx_mode = PL011_TX_POLLED;
-	assert_int_equal(harness_start(&h), 0);
+	assert_int_equal(harness_restart(&h), 0);
 	assert_int_equal(pl011_write(&h.uart, stream, 10u, PL011_WAIT_AUTO), 10);
 	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
 	struct pl011_stats stats = stats_now();

@@ -208,7 +208,7 @@ static void test_irq_tx_stall_guard_keeps_the_line_busy(void **state)
 		start_scenario(&s);
 		h.config.wait_hook = ten_us_step;
 		h.config.wait_context = h.model;
-		assert_int_equal(harness_start(&h), 0);
+		assert_int_equal(harness_restart(&h), 0);
 		pl011_model_set_tx_irq_broken(h.model, true);
 		size_t total = 65536u;
 		harness_fill_random(stream, total, 7u);
@@ -397,7 +397,7 @@ static void test_rts_cts_flag_enables_hardware_flow_control(void **state)
 	start_scenario(&s);
 	assert_int_equal(pl011_model_peek(h.model, PL011_CR) & (PL011_CR_RTSEN | PL011_CR_CTSEN), 0);
 	h.config.flags = PL011_FLAG_RTS_CTS;
-	assert_int_equal(harness_start(&h), 0);
+	assert_int_equal(harness_restart(&h), 0);
 	assert_int_equal(pl011_model_peek(h.model, PL011_CR) & (PL011_CR_RTSEN | PL011_CR_CTSEN),
 			 PL011_CR_RTSEN | PL011_CR_CTSEN);
 	/* The peer holds CTS off: nothing leaves until it lets go, then everything does. */
