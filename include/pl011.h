@@ -204,7 +204,8 @@ typedef void (*pl011_wait_fn)(void *context);
 typedef uint32_t (*pl011_core_fn)(void *context);
 
 /* Optional RX callback, called from the interrupt after each drain with the bytes now queued.
- * Kept for old code: it is the PL011_EVENT_RX_DATA event with the count (below). */
+ * Kept for old code: it is the PL011_EVENT_RX_DATA event with the count (below), and needs
+ * config.event_driver as the events do. */
 typedef void (*pl011_rx_fn)(struct pl011 *uart, size_t available, void *context);
 
 /* ---- events (docs/events.md) ----
@@ -221,8 +222,9 @@ typedef void (*pl011_rx_fn)(struct pl011 *uart, size_t available, void *context)
  * counts as not writing), pl011_write_panic, the getters, and an RTOS's semaphore give or
  * event-flag set. Not pl011_init, pl011_shutdown, pl011_flush or pl011_send_break (they wait
  * for this handler). It should return within microseconds: pl011_shutdown waits for it.
- * Cost when unused (event_mask 0, no rx_callback): one load of the mask per handler entry and
- * one per emptied TX ring, no register access.
+ * The code is reached only through config.event_driver (&pl011_event_driver), which a mask or
+ * an rx_callback needs: a firmware that does not name it links none of it. Cost when unused:
+ * one load of the driver per handler entry and one per emptied TX ring, no register access.
  */
 /* The last stop bit of the last accepted byte has left (TX ring empty, FR.TXFE set, FR.BUSY
  * clear: TRM 3.3.3, BUSY "remains set until the complete byte, including all the stop bits,
@@ -262,6 +264,10 @@ typedef void (*pl011_rx_fn)(struct pl011 *uart, size_t available, void *context)
 #define PL011_EVENT_ALL 0x7Fu
 
 typedef void (*pl011_event_fn)(struct pl011 *uart, uint32_t events, void *context);
+/* The code that serves the events and the rx_callback (lib/pl011_events.c), a constant object
+ * as the TX strategies are: config.event_driver names it. */
+struct pl011_event_driver;
+extern const struct pl011_event_driver pl011_event_driver;
 /* Arm a one-shot timer that calls pl011_event_tick(uart) from an interrupt (or any context
  * that may call the event callback) no earlier than delay_us from now, replacing one already
  * armed. Called with TX owned (from a refill, from pl011_write) or from the tick itself: it
@@ -340,12 +346,16 @@ struct pl011_config {
 	void *rx_callback_context;
 	/* Events (PL011_EVENT_*, above): the kinds wanted, the callback, and for TX_DONE the
 	 * timer. A mask without a callback, an unknown kind, a kind its mode cannot give, or
-	 * TX_DONE without event_timer is PL011_EINVAL. */
+	 * TX_DONE without event_timer is PL011_EINVAL; so is a mask or an rx_callback without
+	 * event_driver (below). */
 	uint32_t event_mask;
 	pl011_event_fn event;
 	void *event_context;
 	pl011_timer_fn event_timer;
 	void *event_timer_context;
+	/* &pl011_event_driver, the code that serves event_mask and rx_callback: a firmware that
+	 * names it links it, one that does not links none of it. */
+	const struct pl011_event_driver *event_driver;
 	/* RS-485 driver enable on RTS (above); NULL = off. pl011_init copies what it points to. */
 	const struct pl011_rs485 *rs485;
 };
@@ -500,7 +510,9 @@ struct pl011_tx {
 struct pl011_events {
 	uint32_t tx_done_pending; /* atomic: a drain is under way and its TX_DONE not yet given */
 	uint32_t tx_bytes_seen;   /* TX owner: stats.tx_bytes when the ring last emptied */
-	uint32_t tx_done_wanted;  /* init: TX_DONE in the mask, or RS-485 (which ends on it) */
+	/* init: the code that opens a TX_DONE drain when the ring empties, if TX_DONE is in the
+	 * mask or RS-485 is on (it ends a send); NULL otherwise */
+	void (*tx_done_open)(struct pl011 *uart);
 	uint32_t tx_space_wanted; /* atomic: a ring write came up short; TX_SPACE owed */
 	uint32_t de_release;      /* atomic: RS-485, a drain ended: release DE at the next tick */
 	uint32_t de_bytes;        /* stats.tx_bytes of that drain: more bytes since void it */

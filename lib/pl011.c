@@ -103,15 +103,19 @@ static int check_config(const struct pl011_config *config)
 	return err != 0 ? err : pl011_rs485_check(config);
 }
 
+/* TX done is wanted for the event, or by RS-485 (which ends a send on it); each driver names
+ * the code that opens its drain, so a firmware with neither links none of it. */
 void pl011_rs485_adopt(struct pl011 *uart, const struct pl011_rs485 *rs485)
 {
-	uart->events.tx_done_wanted = (uart->config->event_mask & PL011_EVENT_TX_DONE) != 0 ||
-				      rs485 != NULL;
+	uart->events.tx_done_open = (uart->config->event_mask & PL011_EVENT_TX_DONE) != 0
+					    ? uart->config->event_driver->tx_emptied
+					    : NULL;
 	uart->events.rs485_driver = NULL;
 	if (rs485 == NULL)
 		return;
 	uart->events.rs485 = *rs485;
 	uart->events.rs485_driver = rs485->driver;
+	uart->events.tx_done_open = rs485->driver->tx_emptied;
 }
 
 static uint32_t line_control(const struct pl011_config *config)

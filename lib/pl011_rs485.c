@@ -110,4 +110,5 @@ const struct pl011_rs485_driver pl011_rs485_driver = {
 	.drain_ended = rs485_drain_ended,
 	.tick = rs485_tick,
 	.stop = rs485_stop,
+	.tx_emptied = pl011_events_tx_emptied,
 };

@@ -463,7 +463,7 @@ MUTANTS = [
       "\t\t\tif (gives_space)\n\t\t\t\tpl011_events_tx_space_freed(uart);\n", ""),
     m("tx-space-asker-does-not-look", "pl011_events.c", "check skipped",
       "\tpl011_atomic_fence(); /* our ask before our look at the ring's tail */\n"
-      "\tpl011_events_give_tx_space(uart);\n", ""),
+      "\tevents_give_tx_space(uart);\n", ""),
     m("rx-pause-recheck-dropped", "pl011_rx.c", "check skipped",
       "pl011_atomic_fence();\n\trx_resume_if_room(uart);\n}", "}",
       equivalent="the reader must free room on another core between the handler's look at the "
@@ -519,7 +519,7 @@ MUTANTS = [
     m("clock-last-not-updated", "pl011_wait.c", "register write dropped",
       "wait->last_us = now;", ""),
     m("frozen-clock-never-detected", "pl011_wait.c", "check skipped",
-      "} else if (++wait->spins_since_change >= PL011_FROZEN_CLOCK_STEPS) {", "} else if (0) {"),
+      "wait->spins_since_change < PL011_FROZEN_CLOCK_STEPS - 1u", "1"),
     m("wait-expired-one-late", "pl011_wait.c", "off-by-one",
       "return wait->elapsed_us >= wait->budget_us;", "return wait->elapsed_us > wait->budget_us;"),
 
@@ -574,7 +574,7 @@ MUTANTS = [
       "watch->tx_free < tx_space_threshold(uart) &&", ""),
     m("events-break-not-reported", "pl011_events.c", "event dropped",
       "kinds |= PL011_EVENT_BREAK;", ""),
-    m("events-modem-left-masked", "pl011_events.c", "constant",
+    m("events-modem-left-masked", "pl011_internal.h", "constant",
       "PL011_INT_MODEM : 0u;", "0u : 0u;"),
     m("events-timer-unchecked", "pl011_events.c", "check skipped",
       "(mask & PL011_EVENT_TX_DONE) != 0 && config->event_timer == NULL", "0"),
@@ -620,7 +620,8 @@ MUTANTS = [
       "\tif (!rs485_changes) {\n\t\tkept |= pl011_rs485_cr_bits(uart);",
       "\t{\n\t\tkept |= pl011_rs485_cr_bits(uart);"),
     m("rs485-off-tx-done-still-wanted", "pl011.c", "constant",
-      "\t\t\t\t      rs485 != NULL;", "\t\t\t\t      1;"),
+      "\t\t\t\t\t    : NULL;\n\tuart->events.rs485_driver = NULL;",
+      "\t\t\t\t\t    : uart->events.tx_done_open;\n\tuart->events.rs485_driver = NULL;"),
     # ---- lib/pl011_io.h ----
     m("io-barrier-inner-shareable", "pl011_io.h", "memory ordering",
       "__asm__ volatile(\"dmb sy\" ::: \"memory\");",

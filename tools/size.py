@@ -72,6 +72,7 @@ FEATURES = [
     ("restart", r"\bpl011_restart(_port)?\b", ("pl011_restart_port",),
      ("pl011_restart_port", "pl011_rx_carry_over")),
     ("rs485", r"\bpl011_rs485_driver\b", ("pl011_rs485_driver",), ("pl011_rs485_driver",)),
+    ("events", r"\bpl011_event_driver\b", ("pl011_event_driver",), ("pl011_event_driver",)),
 ]
 README_BEGIN = "<!-- size table: tools/size.py (make size) -->"
 README_END = "<!-- end of size table -->"

@@ -63,6 +63,7 @@ void size_main(void)
 		.event_mask = PL011_EVENT_ALL,
 		.event = on_event,
 		.event_timer = on_timer,
+		.event_driver = &pl011_event_driver,
 		.rs485 = &bus,
 	};
 	struct pl011_line_config line_config;

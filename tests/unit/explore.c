@@ -758,6 +758,7 @@ static void setup(void)
 	h.config.tx_trigger = params->tx_trigger;
 	h.config.rx_mode = PL011_RX_LOW_LATENCY;
 	h.config.event_mask = EXPLORE_EVENTS;
+	h.config.event_driver = &pl011_event_driver;
 	if (params->mode == PL011_TX_POLLED) /* the TX kinds need the ring (pl011_init refuses) */
 		h.config.event_mask &= ~(PL011_EVENT_TX_DONE | PL011_EVENT_TX_SPACE);
 	h.config.event = on_event;

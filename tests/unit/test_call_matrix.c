@@ -624,6 +624,7 @@ static void setup_run(const struct run *r)
 	h.config.tx_mode = r->mode;
 	h.config.rx_mode = PL011_RX_LOW_LATENCY;
 	h.config.rx_callback = rx_callback;
+	h.config.event_driver = &pl011_event_driver;
 	h.config.tx_buffer_size = RING_BYTES;
 	h.config.wait_hook = matrix_wait_hook;
 	if (harness_start(&h) != 0)

@@ -960,6 +960,7 @@ static void test_restart_beside_a_stuck_rx_handler_loses_no_received_byte(void *
 	harness_setup(&h, 48000000u, 16u);
 	h.config.rx_mode = PL011_RX_LOW_LATENCY;
 	h.config.rx_callback = stuck_callback;
+	h.config.event_driver = &pl011_event_driver;
 	assert_int_equal(harness_start(&h), 0);
 	pl011_model_set_irq_handler(h.model, NULL, NULL);
 	memset(&stuck, 0, sizeof stuck);

@@ -618,6 +618,7 @@ static void test_an_interrupt_during_shutdown_cannot_queue_more(void **state)
 	h.config.tx_mode = PL011_TX_HYBRID;
 	h.config.rx_mode = PL011_RX_LOW_LATENCY;
 	h.config.rx_callback = write_from_callback;
+	h.config.event_driver = &pl011_event_driver;
 	assert_int_equal(harness_start(&h), 0);
 	shutting_down = false;
 	refused_during_shutdown = accepted_during_shutdown = 0;

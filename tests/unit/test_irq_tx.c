@@ -340,6 +340,7 @@ static void test_irq_tx_priming_slowed_by_rx_callbacks_never_strands_the_ring(vo
 			h.config.tx_mode = s.mode;
 			h.config.rx_mode = PL011_RX_LOW_LATENCY;
 			h.config.rx_callback = slow_rx_callback;
+			h.config.event_driver = &pl011_event_driver;
 			assert_int_equal(harness_start(&h), 0);
 			harness_fill_random(stream, 4000, (uint32_t)(m * 3u + c + 1u));
 			(void)pl011_model_rx_inject_stream(h.model, stream, 4000,

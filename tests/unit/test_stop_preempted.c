@@ -502,6 +502,7 @@ static void test_init_after_a_shutdown_that_left_a_handler_inside(void **state)
 	h.config.tx_mode = PL011_TX_HALF_FIFO;
 	h.config.rx_mode = PL011_RX_LOW_LATENCY;
 	h.config.rx_callback = stuck_callback;
+	h.config.event_driver = &pl011_event_driver;
 	assert_int_equal(harness_start(&h), 0);
 	pl011_model_set_irq_handler(h.model, NULL, NULL);
 	memset(&stuck, 0, sizeof stuck);
