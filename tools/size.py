@@ -9,13 +9,13 @@ names the function), and the RAM of struct pl011 is the size nm gives the firmwa
 Each target is built twice: as it comes, and with -DPL011_STATS=0 (library and firmwares, so
 that they agree: include/pl011.h), whose driver code and RAM are the last two columns.
 
-  tools/size.py                  the table (markdown), as the README holds it
+  tools/size.py                  the table (markdown), as docs/size.md holds it
   tools/size.py --functions      also each firmware's driver functions and helpers, largest first
   tools/size.py --functions --extra-cflags=-fno-inline-functions-called-once
                                  the same with each static function on its own, to see which
                                  strategy's code an inlined function carries (docs/design.md)
-  tools/size.py --check-readme   fail if README.md's table is not the one printed
-  tools/size.py --write-readme   put the table printed into README.md
+  tools/size.py --check-readme   fail if docs/size.md's table is not the one printed
+  tools/size.py --write-readme   put the table printed into docs/size.md
   tools/size.py --check-divisions  fail if the polled firmware of a 32-bit target links a
                                  64-bit division helper (nm of the image)
   tools/size.py --check-strategies  fail if a firmware links a TX strategy or a feature
@@ -74,6 +74,8 @@ FEATURES = [
     ("rs485", r"\bpl011_rs485_driver\b", ("pl011_rs485_driver",), ("pl011_rs485_driver",)),
     ("events", r"\bpl011_event_driver\b", ("pl011_event_driver",), ("pl011_event_driver",)),
 ]
+# The document that holds the table, between these markers.
+TABLE_FILE = os.path.join("docs", "size.md")
 README_BEGIN = "<!-- size table: tools/size.py (make size) -->"
 README_END = "<!-- end of size table -->"
 
@@ -288,10 +290,10 @@ def table(results, without):
 
 
 def readme_table():
-    with open(os.path.join(ROOT, "README.md")) as handle:
+    with open(os.path.join(ROOT, TABLE_FILE)) as handle:
         text = handle.read()
     if README_BEGIN not in text or README_END not in text:
-        sys.exit("size: README.md has no size table between %s and %s" % (README_BEGIN, README_END))
+        sys.exit("size: %s has no size table between %s and %s" % (TABLE_FILE, README_BEGIN, README_END))
     return text, text[text.index(README_BEGIN) + len(README_BEGIN):text.index(README_END)].strip()
 
 
@@ -356,16 +358,16 @@ def main():
     if args.write_readme:
         text, _ = readme_table()
         start = text.index(README_BEGIN) + len(README_BEGIN)
-        with open(os.path.join(ROOT, "README.md"), "w") as handle:
+        with open(os.path.join(ROOT, TABLE_FILE), "w") as handle:
             handle.write(text[:start] + "\n" + printed + "\n" + text[text.index(README_END):])
     if args.check_readme:
         _, old = readme_table()
         if old != printed:
-            print("FAIL README.md's size table is not what make size prints: run "
+            print("FAIL %s's size table is not what make size prints: run " % TABLE_FILE +
                   "`make size-readme` (tools/size.py --write-readme)")
             failed = True
         else:
-            print("ok   README.md's size table is what make size prints")
+            print("ok   %s's size table is what make size prints" % TABLE_FILE)
     return 1 if failed else 0
 
 
