@@ -39,7 +39,8 @@ consumer-test:
 	$(Q)BUILD=$(abspath $(BUILD)) sh tests/consumers/run_consumer_tests.sh
 
 docs-check:
-	$(Q)$(PYTHON) tests/docs/check_links.py && $(PYTHON) tests/docs/check_board_tables.py
+	$(Q)$(PYTHON) tests/docs/check_links.py && $(PYTHON) tests/docs/check_board_tables.py && \
+		$(PYTHON) tests/docs/check_readme_budget.py
 
 spin-check:
 	$(Q)sh tests/spin/check_tx_owner.sh docs/tx_owner.pml $(BUILD)/spin
