@@ -228,7 +228,7 @@ irq_consumer() {
 }
 
 irq_consumer vic versatilepb arm-none-eabi-gcc "-mcpu=arm926ej-s -marm -mfloat-abi=soft" \
-	"--specs=nano.specs -nostartfiles -T $irq/vic.ld" "$irq/vic_start.S"
+	"--specs=nano.specs -nostartfiles -T $irq/vic.ld" "$irq/vic_start.S $root/tests/consumers/firmware/start.S"
 verdict "interrupt-driven, README example + VIC hook-up, versatilepb" $?
 
 irq_consumer gic virt64 aarch64-linux-gnu-gcc \

@@ -30,6 +30,21 @@ _start:
 park:	wfe
 	b	park
 
+/* x0-x18, x29 and x30 to or from the 176 bytes at sp (x30 paired with xzr). */
+	.macro caller_saved op
+	\op	x0, x1, [sp, #0]
+	\op	x2, x3, [sp, #16]
+	\op	x4, x5, [sp, #32]
+	\op	x6, x7, [sp, #48]
+	\op	x8, x9, [sp, #64]
+	\op	x10, x11, [sp, #80]
+	\op	x12, x13, [sp, #96]
+	\op	x14, x15, [sp, #112]
+	\op	x16, x17, [sp, #128]
+	\op	x18, x29, [sp, #144]
+	\op	x30, xzr, [sp, #160]
+	.endm
+
 	.balign 2048
 vectors:
 	.rept 5				/* current EL with SP0: 4; with SPx: synchronous */
@@ -38,29 +53,9 @@ vectors:
 	.endr
 	/* 0x280: current EL with SPx, IRQ: save the caller-saved registers, dispatch, return. */
 	sub	sp, sp, #176
-	stp	x0, x1, [sp, #0]
-	stp	x2, x3, [sp, #16]
-	stp	x4, x5, [sp, #32]
-	stp	x6, x7, [sp, #48]
-	stp	x8, x9, [sp, #64]
-	stp	x10, x11, [sp, #80]
-	stp	x12, x13, [sp, #96]
-	stp	x14, x15, [sp, #112]
-	stp	x16, x17, [sp, #128]
-	stp	x18, x29, [sp, #144]
-	str	x30, [sp, #160]
+	caller_saved stp
 	bl	irq_dispatch
-	ldp	x0, x1, [sp, #0]
-	ldp	x2, x3, [sp, #16]
-	ldp	x4, x5, [sp, #32]
-	ldp	x6, x7, [sp, #48]
-	ldp	x8, x9, [sp, #64]
-	ldp	x10, x11, [sp, #80]
-	ldp	x12, x13, [sp, #96]
-	ldp	x14, x15, [sp, #112]
-	ldp	x16, x17, [sp, #128]
-	ldp	x18, x29, [sp, #144]
-	ldr	x30, [sp, #160]
+	caller_saved ldp
 	add	sp, sp, #176
 	eret
 	.balign 128

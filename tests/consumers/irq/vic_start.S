@@ -1,11 +1,12 @@
-/* Interrupt consumer, versatilepb (ARM926, ARMv5): vectors at 0, IRQ and SVC stacks, .bss,
- * main, its status to QEMU by semihosting. The IRQ vector calls irq_dispatch (docs/interrupts.md). */
+/* Interrupt consumer, versatilepb (ARM926, ARMv5): the vector table copied to 0 and an IRQ
+ * stack, then the polled consumer's start (../firmware/start.S: stack, .bss, main, its status
+ * by semihosting). The IRQ vector calls irq_dispatch (docs/interrupts.md). */
 	.syntax unified
 	.arm
 	.section .text.start, "ax"
-	.global _start
-_start:
-	/* The vector table: eight `ldr pc, [pc, #24]` and their eight addresses, copied to 0. */
+	.global vic_start
+vic_start:
+	/* Eight `ldr pc, [pc, #24]` and their eight addresses, copied to 0. */
 	ldr	r0, =vectors
 	mov	r1, #0
 	mov	r2, #16
@@ -15,23 +16,8 @@ _start:
 	bne	1b
 	msr	cpsr_c, #0xD2		/* IRQ mode, IRQ and FIQ masked */
 	ldr	sp, =__irq_stack_top
-	msr	cpsr_c, #0xD3		/* SVC mode, masked: irq_start unmasks */
-	ldr	sp, =__stack_top
-	ldr	r0, =__bss_start
-	ldr	r1, =__bss_end
-	mov	r2, #0
-2:	cmp	r0, r1
-	strlo	r2, [r0], #4
-	blo	2b
-	bl	main
-	/* SYS_EXIT (0x18): ADP_Stopped_ApplicationExit (0x20026) for 0, RunTimeErrorUnknown
-	 * (0x20023) otherwise. */
-	cmp	r0, #0
-	ldreq	r1, =0x20026
-	ldrne	r1, =0x20023
-	mov	r0, #0x18
-	svc	0x123456
-3:	b	3b
+	msr	cpsr_c, #0xD3		/* SVC mode, still masked: irq_start unmasks */
+	b	_start
 
 irq_vector:
 	sub	lr, lr, #4
