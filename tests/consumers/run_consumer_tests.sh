@@ -102,16 +102,22 @@ listed=$(helpers_in "$root/docs/building.md")
 verdict "libpl011.a defines the atomic helpers it calls on ARMv5 and ARMv6-M, and none elsewhere" $?
 
 # Every function of the library, kept from --gc-sections by --whole-archive, links with
-# libpl011.a and -lgcc alone on the ARM926: whatever a firmware calls, nothing else is needed.
+# libpl011.a and -lgcc alone on the ARMv5 and ARMv6-M cores, the two without exclusives:
+# whatever a firmware calls, nothing else is needed.
 (
 	make --no-print-directory -s -C "$root" BOARD=versatilepb BUILD="$build" lib &&
 		arm-none-eabi-gcc -mcpu=arm926ej-s -marm -mfloat-abi=soft --specs=nano.specs \
 			-nostartfiles -T "$root/tests/consumers/firmware/firmware.ld" \
 			"$root/tests/consumers/firmware/start.S" "$root/tests/consumers/firmware/main.c" \
 			-I "$root/include" -Wl,--whole-archive "$build/versatilepb/libpl011.a" \
-			-Wl,--no-whole-archive -lgcc -o "$out/whole-library.elf"
+			-Wl,--no-whole-archive -lgcc -o "$out/whole-library.elf" &&
+		# The Cortex-M0+ (ARMv6-M, the RP2040) too: every symbol resolved, nothing run.
+		make --no-print-directory -s -C "$root" BOARD=rp2040 BUILD="$build" lib &&
+		arm-none-eabi-gcc -mcpu=cortex-m0plus -mthumb -mfloat-abi=soft --specs=nano.specs \
+			-nostartfiles -Wl,--entry=0 -Wl,--whole-archive "$build/rp2040/libpl011.a" \
+			-Wl,--no-whole-archive -lgcc -o "$out/whole-library-m0plus.elf"
 ) >"$log" 2>&1
-verdict "the whole library links on the ARM926 with libpl011.a and -lgcc alone" $?
+verdict "the whole library links on the ARM926 and the Cortex-M0+ with libpl011.a and -lgcc alone" $?
 
 # Plain make, the README's snippet: the first ```make block of README.md, for this checkout.
 # shellcheck disable=SC2016 # $(PL011) is for make, not the shell
