@@ -178,7 +178,7 @@ mkdir -p "$out/irq"
 # `<!-- consumer-test: KIND -->` line, behind what that page says a hook-up file starts with.
 awk '/^```c$/ { inside = 1; next } inside && /^```/ { exit } inside' "$root/README.md" \
 	>"$out/irq/example.c"
-for kind in vic gic nvic; do
+for kind in vic gic nvic bcm; do
 	{
 		printf '#include <stdint.h>\n#include "pl011.h"\nextern struct pl011 uart;\n'
 		awk -v marker="<!-- consumer-test: $kind -->" '
@@ -246,6 +246,18 @@ irq_consumer nvic lm3s6965 arm-none-eabi-gcc \
 	"-mcpu=cortex-m3 -mthumb -mfloat-abi=soft -DUART_BASE=0x4000C000u -DUART_CLOCK_HZ=12000000u -DCPU_HZ=12000000u" \
 	"--specs=nano.specs -nostartfiles -T $irq/nvic.ld" "$irq/nvic_start.c"
 verdict "interrupt-driven, README example + NVIC hook-up, lm3s6965evb" $?
+
+# The BCM2835 blocks have no QEMU run here (the raspi machines are not among the three): they
+# compile and link with the README's example for the ARM1176 (rpi1), nothing run.
+{
+	make --no-print-directory -s -C "$root" BOARD=rpi1 BUILD="$build" lib &&
+		# shellcheck disable=SC2086 # flag list
+		arm-none-eabi-gcc -mcpu=arm1176jzf-s -marm -mfloat-abi=soft $warnings -I "$root/include" \
+			--specs=nano.specs -nostartfiles -Wl,--entry=main -Wl,--gc-sections \
+			"$out/irq/example.c" "$out/irq/hookup-bcm.c" "$build/rpi1/libpl011.a" -lgcc \
+			-o "$out/irq/bcm.elf"
+} >"$log" 2>&1
+verdict "interrupt-driven, README example + BCM2835 hook-up, rpi1: compiles and links" $?
 
 rm -f "$log.uart"
 echo "$passed passed, $failed failed"
