@@ -90,6 +90,7 @@ listed=$(helpers_in "$root/docs/building.md")
 		done
 		every="$every $called"
 	done
+	# shellcheck disable=SC2086 # one word per helper
 	every=$(printf '%s\n' $every | sort -u | tr '\n' ' ')
 	[ "$every" = "$listed" ] || { echo "  together they call $every, not what docs/building.md lists"; status=1; }
 	for file in docs/porting.md CMakeLists.txt; do
@@ -249,9 +250,9 @@ verdict "interrupt-driven, README example + NVIC hook-up, lm3s6965evb" $?
 
 # The BCM2835 blocks have no QEMU run here (the raspi machines are not among the three): they
 # compile and link with the README's example for the ARM1176 (rpi1), nothing run.
+# shellcheck disable=SC2086 # the flag list
 {
 	make --no-print-directory -s -C "$root" BOARD=rpi1 BUILD="$build" lib &&
-		# shellcheck disable=SC2086 # flag list
 		arm-none-eabi-gcc -mcpu=arm1176jzf-s -marm -mfloat-abi=soft $warnings -I "$root/include" \
 			--specs=nano.specs -nostartfiles -Wl,--entry=main -Wl,--gc-sections \
 			"$out/irq/example.c" "$out/irq/hookup-bcm.c" "$build/rpi1/libpl011.a" -lgcc \
