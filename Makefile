@@ -78,10 +78,10 @@ unit-test: ## host cmocka tests: the driver against the behavioural model
 unit-test-32: ## the same cmocka tests built with -m32 (32-bit size_t and pointers), run by qemu-i386
 stats-link-test: ## a program and a library built with different PL011_STATS fail to link (in unit-test)
 qemu-test: ## every example on every QEMU machine of every board (TEST_BOARDS= to pick)
-qemu-test-full: ## the same, with the 1 MiB echo soak on every machine (README)
+qemu-test-full: ## the same, with the 1 MiB echo soak on every machine (docs/testing.md)
 console-test: ## examples/console typed at through make run SERIAL=pty (and tcp), as a terminal does, on three machines
-consumer-test: ## the README's ways to use the library: plain make and CMake
-docs-check: ## every relative link in *.md resolves; the board tables list every board
+consumer-test: ## the README's ways to use the library (plain make, CMake) and its interrupt-driven firmware with docs/interrupts.md's hook-up on QEMU versatilepb, virt64, lm3s6965evb
+docs-check: ## every relative link in *.md resolves; the board tables list every board; the porting guide's facts; README.md's word budget, docs/interrupts.md's 15-line blocks
 spin-check: ## docs/tx_owner.pml (the TX owner word) and docs/imsc_word.pml (IMSC and the RX pause) checked by SPIN, mutants caught
 openocd-check: ## every boards/*/openocd.cfg parses (OpenOCD's dummy adapter)
 installer-check: ## tools/install-deps.sh against a fake apt-get (lock waits, probes, CROSS_COMPILE)
@@ -92,10 +92,10 @@ mutate: ## mutation score of the host tests on lib/ (MUTANTS= id patterns; docs/
 mutate-blind: ## the same for the blind mutant set (tools/mutants_blind.py), scored separately
 coverage: ## line and branch coverage of lib/ by the host tests, and the uncovered lines
 board-check: ## (TEST_BOARDS= to pick) each board's FIFO depth, UART clock and interrupt against docs/hardware-bring-up.md and, by examples/probe, the QEMU machines
-size: ## the README's size table: polled only, interrupt TX with one strategy (MEASURED) + RX, everything, on five targets (tools/size.py)
-size-readme: ## write the table make size prints into README.md
+size: ## the size table of docs/size.md: polled only, interrupt TX with one strategy (MEASURED) + RX, everything, on five targets (tools/size.py)
+size-readme: ## write the table make size prints into docs/size.md
 layers-check: ## the calls between lib/'s files (nm): the cycles and the calls up a layer (tools/check_layers.py; not yet in make test)
-size-check: ## README.md's size table is current; no 64-bit division helper in a polled 32-bit firmware; no firmware links a TX strategy it does not name (nm)
+size-check: ## docs/size.md's size table is current; no 64-bit division helper in a polled 32-bit firmware; no firmware links a TX strategy it does not name (nm)
 sdcard: ## BUILD/BOARD/sdcard/: kernel.img and config.txt for a Raspberry Pi SD card
 flash: ## load and start FLASH_EXAMPLE on a board through OpenOCD (JTAG)
 deps: ## install every missing tool with apt-get (as root), or print the command

@@ -205,7 +205,8 @@ typedef void (*pl011_wait_fn)(void *context);
 typedef uint32_t (*pl011_core_fn)(void *context);
 
 /* Optional RX callback, called from the interrupt after each drain with the bytes now queued.
- * Kept for old code: it is the PL011_EVENT_RX_DATA event with the count (below). */
+ * Kept for old code: it is the PL011_EVENT_RX_DATA event with the count (below), and needs
+ * config.event_driver as the events do. */
 typedef void (*pl011_rx_fn)(struct pl011 *uart, size_t available, void *context);
 
 /* ---- events (docs/events.md) ----
@@ -222,8 +223,9 @@ typedef void (*pl011_rx_fn)(struct pl011 *uart, size_t available, void *context)
  * counts as not writing), pl011_write_panic, the getters, and an RTOS's semaphore give or
  * event-flag set. Not pl011_init, pl011_shutdown, pl011_flush or pl011_send_break (they wait
  * for this handler). It should return within microseconds: pl011_shutdown waits for it.
- * Cost when unused (event_mask 0, no rx_callback): one load of the mask per handler entry and
- * one per emptied TX ring, no register access.
+ * The code is reached only through config.event_driver (&pl011_event_driver), which a mask or
+ * an rx_callback needs: a firmware that does not name it links none of it. Cost when unused:
+ * one load of the driver per handler entry and one per emptied TX ring, no register access.
  */
 /* The last stop bit of the last accepted byte has left (TX ring empty, FR.TXFE set, FR.BUSY
  * clear: TRM 3.3.3, BUSY "remains set until the complete byte, including all the stop bits,
@@ -263,6 +265,10 @@ typedef void (*pl011_rx_fn)(struct pl011 *uart, size_t available, void *context)
 #define PL011_EVENT_ALL 0x7Fu
 
 typedef void (*pl011_event_fn)(struct pl011 *uart, uint32_t events, void *context);
+/* The code that serves the events and the rx_callback (lib/pl011_events.c), a constant object
+ * as the TX strategies are: config.event_driver names it. */
+struct pl011_event_driver;
+extern const struct pl011_event_driver pl011_event_driver;
 /* Arm a one-shot timer that calls pl011_event_tick(uart) from an interrupt (or any context
  * that may call the event callback) no earlier than delay_us from now, replacing one already
  * armed. Called with TX owned (from a refill, from pl011_write) or from the tick itself: it
@@ -276,7 +282,9 @@ typedef void (*pl011_timer_fn)(uint32_t delay_us, void *context);
  * empty, TXFE set, BUSY clear, seen by pl011_event_tick from config.event_timer), after which
  * the driver waits delay_after_us (a second tick) and releases DE. Needs an interrupt TX mode
  * and config.event_timer; not with PL011_FLAG_RTS_CTS (flow control owns RTS). A panic write
- * does not drive DE (docs/events.md says why). Errors at init: PL011_EINVAL, nothing touched.
+ * does not drive DE (docs/events.md says why). The settings name the code that drives DE
+ * (.driver = &pl011_rs485_driver), so a firmware without RS-485 links none of it. Errors at
+ * init: PL011_EINVAL (settings without their driver, or out of range), nothing touched.
  * On a running port pl011_set_line changes, turns on or turns off the settings.
  */
 #define PL011_RS485_DELAY_MAX_US 10000u /* each delay at most 10 ms (docs/waiting.md) */
@@ -287,7 +295,14 @@ typedef void (*pl011_timer_fn)(uint32_t delay_us, void *context);
  * bytes on a 2-wire bus. A character arriving meanwhile is lost. */
 #define PL011_RS485_RX_OFF (1u << 1)
 
+/* The code that drives DE (lib/pl011_rs485.c), a constant object as the TX strategies are:
+ * settings that name it link it, and a firmware that never does links none of RS-485. */
+struct pl011_rs485_driver;
+extern const struct pl011_rs485_driver pl011_rs485_driver;
+
 struct pl011_rs485 {
+	/* &pl011_rs485_driver; NULL is PL011_EINVAL (pl011_init, pl011_set_line). */
+	const struct pl011_rs485_driver *driver;
 	uint32_t flags;           /* PL011_RS485_* */
 	uint32_t delay_before_us; /* DE asserted -> first start bit, at least */
 	uint32_t delay_after_us;  /* last stop bit -> DE released, at least */
@@ -332,12 +347,16 @@ struct pl011_config {
 	void *rx_callback_context;
 	/* Events (PL011_EVENT_*, above): the kinds wanted, the callback, and for TX_DONE the
 	 * timer. A mask without a callback, an unknown kind, a kind its mode cannot give, or
-	 * TX_DONE without event_timer is PL011_EINVAL. */
+	 * TX_DONE without event_timer is PL011_EINVAL; so is a mask or an rx_callback without
+	 * event_driver (below). */
 	uint32_t event_mask;
 	pl011_event_fn event;
 	void *event_context;
 	pl011_timer_fn event_timer;
 	void *event_timer_context;
+	/* &pl011_event_driver, the code that serves event_mask and rx_callback: a firmware that
+	 * names it links it, one that does not links none of it. */
+	const struct pl011_event_driver *event_driver;
 	/* RS-485 driver enable on RTS (above); NULL = off. pl011_init copies what it points to. */
 	const struct pl011_rs485 *rs485;
 };
@@ -359,10 +378,11 @@ struct pl011_baud {
  * rx_parity, rx_break, rx_discarded. The others cost neither RAM (192 bytes, the histogram
  * most of it) nor code, and pl011_get_stats reads them as 0; struct pl011_stats itself is the
  * same either way. The library and every file that includes this header must agree. With 0
- * pl011_init_port links as pl011_init_port_nostats, so a file calling pl011_init with the other
- * setting than the library fails to link; a file that only defines or sizes struct pl011 is not
- * checked (nothing of the library is referenced there): define the instance in the file that
- * calls pl011_init, or build every file with one setting.
+ * pl011_init_port links as pl011_init_port_nostats (pl011_restart_port likewise), so a file
+ * calling pl011_init with the other setting than the library fails to link; a file that only
+ * defines or sizes struct pl011 is not checked (nothing of the library is referenced there):
+ * define the instance in the file that calls pl011_init, or build every file with one
+ * setting.
  */
 #ifndef PL011_STATS
 #define PL011_STATS 1
@@ -372,6 +392,7 @@ struct pl011_baud {
 #endif
 #if PL011_STATS == 0
 #define pl011_init_port pl011_init_port_nostats
+#define pl011_restart_port pl011_restart_port_nostats
 #endif
 
 /*
@@ -490,11 +511,14 @@ struct pl011_tx {
 struct pl011_events {
 	uint32_t tx_done_pending; /* atomic: a drain is under way and its TX_DONE not yet given */
 	uint32_t tx_bytes_seen;   /* TX owner: stats.tx_bytes when the ring last emptied */
-	uint32_t tx_done_wanted;  /* init: TX_DONE in the mask, or RS-485 (which ends on it) */
+	/* init: the code that opens a TX_DONE drain when the ring empties, if TX_DONE is in the
+	 * mask or RS-485 is on (it ends a send); NULL otherwise */
+	void (*tx_done_open)(struct pl011 *uart);
 	uint32_t tx_space_wanted; /* atomic: a ring write came up short; TX_SPACE owed */
 	uint32_t de_release;      /* atomic: RS-485, a drain ended: release DE at the next tick */
 	uint32_t de_bytes;        /* stats.tx_bytes of that drain: more bytes since void it */
-	uint32_t rs485_on;        /* init, pl011_set_line: RS-485 drives DE, as rs485 says */
+	/* init, pl011_set_line: RS-485 drives DE, as rs485 says (its driver); NULL: off */
+	const struct pl011_rs485_driver *rs485_driver;
 	struct pl011_rs485 rs485; /* init, pl011_set_line: config.rs485's settings, copied */
 };
 
@@ -543,13 +567,14 @@ struct pl011 {
  *    bound).
  *  - pl011_write_panic with everything, itself on another core included: safe (below).
  *  - pl011_shutdown with the interrupt handler, a panic write or a flush on another core, and
- *    pl011_init on a running port with the handler or a panic write: safe; every accepted byte
+ *    pl011_restart of a running port with the handler or a panic write: safe; every accepted byte
  *    is on the wire once or counted in stats.tx_discarded, never both, and nothing of the old
  *    run leaves after the restart. Both wait for a handler already running on another core to
  *    return before they touch the RX FIFO or the rings, so every received byte is in the
- *    (new) ring once and in order, or counted in stats.rx_discarded. With pl011_write, pl011_read or another pl011_shutdown /
- *    pl011_init, and pl011_init with a flush (it clears the instance the flush reads): not
- *    allowed (they are the calls of whoever owns the port; stop your writer first).
+ *    (new) ring once and in order, or counted in stats.rx_discarded. With pl011_write,
+ *    pl011_read or another pl011_shutdown / pl011_init / pl011_restart, and pl011_init or
+ *    pl011_restart with a flush (they clear the instance the flush reads): not allowed (they
+ *    are the calls of whoever owns the port; stop your writer first).
  *  - pl011_read / pl011_getc with the writer, pl011_flush, pl011_send_break, the interrupt
  *    handler and a panic write: safe (the RX ring has one producer, the handler, and one
  *    consumer, the reader; neither touches TX).
@@ -589,38 +614,30 @@ int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, uint32_t tolerance_ppm,
 		       struct pl011_baud *out);
 
 /*
- * Validate the config, then program the UART by the TRM sequence: let output already in the
- * FIFO finish (up to depth + 1 frames at the rate the registers hold, for a boot loader's last
- * words), disable, wait for BUSY to clear (two frames), flush the FIFOs (FEN off), mask and
- * clear all interrupts, IBRD, FBRD, LCR_H last, trigger levels, enable. The FIFO depth is
- * config.fifo_depth, or from PeriphID2 when that is 0. A running port is first shut down with
- * PL011_WAIT_AUTO (its counters carry over, so stats.tx_discarded shows anything that could not
- * be sent), except that what it received and nobody read (its RX ring, then its RX FIFO) goes
- * into the new RX ring, ahead of anything new; what does not fit, or has nowhere to go (a
- * polled config), is counted in stats.rx_discarded. The new rx_buffer may be the old one (the
- * bytes stay where they are) or storage that does not overlap it. Bytes a stopped port's FIFO
- * holds (a boot loader's) go into the new ring too. A stopped port starts with zeroed counters.
- * On a running port it waits, after stopping it, for an interrupt handler already running on
- * another core to return (bound: docs/waiting.md) before it touches the rings or the instance.
+ * Start a port that is not running: validate the config, then program the UART by the TRM
+ * sequence: let output already in the FIFO finish (up to depth + 1 frames at the rate the
+ * registers hold, for a boot loader's last words), disable, wait for BUSY to clear (two
+ * frames), flush the FIFOs (FEN off), mask and clear all interrupts, IBRD, FBRD, LCR_H last,
+ * trigger levels, enable. The FIFO depth is config.fifo_depth, or from PeriphID2 when that is
+ * 0. Bytes a stopped port's RX FIFO holds (a boot loader's) go into the new RX ring (or are
+ * counted in stats.rx_discarded). The port starts with zeroed counters. A running port is
+ * refused (PL011_EBUSY): pl011_restart stops and starts it, and only a firmware that calls it
+ * links that code.
  * The port keeps a pointer to *config, not a copy (struct pl011 holds only what changes), and
  * reads it for as long as the port runs: from pl011_init until pl011_shutdown returns, the
  * config must stay where it is, unchanged (a static const config, in flash if you like, is
  * the simplest; a compound literal or a local of main() that never returns does as well; a
- * local of a function that returns does not). To restart a running port with other settings,
- * pass another config, keeping the old one as it was until this call returns (the stop reads
- * it), or shut the port down first and change the config then; pl011_set_line changes baud,
- * format, flow control and RS-485 without either. A core stopped inside a driver call beyond
- * its bound (below) may read the config after the shutdown: keep it static where that can
- * happen. config.rs485 is copied, and may go after this call.
- * Errors: PL011_EINVAL, PL011_EBAUD, with nothing touched (a running port keeps running);
- * PL011_ESTALLED when such a handler did not return within that bound (an RX callback that
- * blocks): the port is then stopped as by pl011_shutdown, its rings and counters left as they
- * are, and pl011_init may be called again once the handler returned. PL011_ESTALLED too,
- * nothing touched, when a context of the port's last run that shutdown (or this call's stop)
- * gave up waiting for is still inside: a panic write that holds TX or writes beside its owner,
- * a handler (a core stopped, or on one core a lower-priority task the caller's task preempted,
- * docs/shutdown.md): init first waits for it as shutdown did, calling config.wait_hook; call
- * again once it has run (on an RTOS, after a sleep that lets that task run).
+ * local of a function that returns does not). pl011_set_line changes baud, format, flow
+ * control and RS-485 on a running port. A core stopped inside a driver call beyond its bound
+ * (below) may read the config after the shutdown: keep it static where that can happen.
+ * config.rs485 is copied, and may go after this call.
+ * Errors, nothing touched: PL011_EINVAL, PL011_EBAUD; PL011_EBUSY (the port is running: a
+ * running port keeps running); PL011_ESTALLED when a context of the port's last run that
+ * shutdown (or a restart's stop) gave up waiting for is still inside: a panic write that holds
+ * TX or writes beside its owner, a handler (a core stopped, or on one core a lower-priority
+ * task the caller's task preempted, docs/shutdown.md): init first waits for it as shutdown
+ * did, calling config.wait_hook; call again once it has run (on an RTOS, after a sleep that
+ * lets that task run).
  * Context: thread; not from the RX callback. The interrupt handler may run on another core
  * (or preempt it on this one) at any point of it; other calls beside it: see below.
  */
@@ -637,6 +654,33 @@ static inline int pl011_init(struct pl011 *uart, const struct pl011_config *conf
 {
 	return pl011_init_port(uart, config,
 			       config != NULL ? pl011_tx_strategy_for_mode(config->tx_mode) : NULL);
+}
+
+/*
+ * Restart a port, running or not, with a config (the same or another): a port that is not
+ * running is started as by pl011_init. A running one is first shut down with PL011_WAIT_AUTO
+ * (its counters carry over, so stats.tx_discarded shows anything that could not be sent),
+ * except that what it received and nobody read (its RX ring, then its RX FIFO) goes into the
+ * new RX ring, ahead of anything new; what does not fit, or has nowhere to go (a polled
+ * config), is counted in stats.rx_discarded. The new rx_buffer may be the old one (the bytes
+ * stay where they are) or storage that does not overlap it. After stopping it, it waits for
+ * an interrupt handler already running on another core to return (bound: docs/waiting.md)
+ * before it touches the rings or the instance. Keep the old config as it was until this call
+ * returns (the stop reads it).
+ * Errors: PL011_EINVAL, PL011_EBAUD, with nothing touched (a running port keeps running);
+ * PL011_ESTALLED when such a handler did not return within that bound (an RX callback that
+ * blocks), or a panic kept TX past the stop's waits: the port is then stopped as by
+ * pl011_shutdown, its rings and counters left as they are, and pl011_init may be called again
+ * once that context returned; for a port that was not running, as pl011_init.
+ * Context: as pl011_init. pl011_restart_port takes the strategy object as pl011_init_port.
+ */
+int pl011_restart_port(struct pl011 *uart, const struct pl011_config *config,
+		       const struct pl011_tx_strategy *strategy);
+
+static inline int pl011_restart(struct pl011 *uart, const struct pl011_config *config)
+{
+	return pl011_restart_port(uart, config,
+				  config != NULL ? pl011_tx_strategy_for_mode(config->tx_mode) : NULL);
 }
 
 /*
@@ -759,7 +803,7 @@ int pl011_discard_input(struct pl011 *uart);
  * Service every pending cause: errors are cleared and counted (OE as an overrun), RX and RT
  * drain the FIFO into the RX ring (bounded), or mask themselves while the ring is full, TX
  * refills the FIFO by the strategy or masks TXIM when the ring is empty. At most 4 passes over
- * MIS. A stopped port's handler returns at once. pl011_shutdown and pl011_init wait for a
+ * MIS. A stopped port's handler returns at once. pl011_shutdown and pl011_restart wait for a
  * handler already running on another core to return (it announces itself before it looks at
  * the port's state) before they flush the RX FIFO or touch the rings.
  * Context: the UART's interrupt handler, on one core at a time.
@@ -878,8 +922,8 @@ struct pl011_line_config {
  * RTS is left asserted, as pl011_init leaves it.
  * Errors, each with the line, the rings and the counters as before: PL011_EINVAL (NULL, baud
  * 0, data bits, stop bits or parity out of range; RS-485 together with flow control, after the
- * call or by keeping the port's; RS-485 settings pl011_init would refuse: unknown flags, a
- * delay above PL011_RS485_DELAY_MAX_US, no config.event_timer, PL011_TX_POLLED; rs485 and
+ * call or by keeping the port's; RS-485 settings pl011_init would refuse: no driver, unknown
+ * flags, a delay above PL011_RS485_DELAY_MAX_US, no config.event_timer, PL011_TX_POLLED; rs485 and
  * rs485_off both given; checked before PL011_EBAUD); PL011_ESHUTDOWN (not started, or shutting down);
  * PL011_EBAUD (the clock cannot make the baud within tolerance, or an adopted port with no
  * clock_hz); PL011_EBUSY (RX paused because the ring is full, with flow control RTS held off:

@@ -105,6 +105,21 @@ static int check_config(const struct pl011_config *config)
 	return err != 0 ? err : pl011_rs485_check(config);
 }
 
+/* TX done is wanted for the event, or by RS-485 (which ends a send on it); each driver names
+ * the code that opens its drain, so a firmware with neither links none of it. */
+void pl011_rs485_adopt(struct pl011 *uart, const struct pl011_rs485 *rs485)
+{
+	uart->events.tx_done_open = (uart->config->event_mask & PL011_EVENT_TX_DONE) != 0
+					    ? uart->config->event_driver->tx_emptied
+					    : NULL;
+	uart->events.rs485_driver = NULL;
+	if (rs485 == NULL)
+		return;
+	uart->events.rs485 = *rs485;
+	uart->events.rs485_driver = rs485->driver;
+	uart->events.tx_done_open = rs485->driver->tx_emptied;
+}
+
 static uint32_t line_control(const struct pl011_config *config)
 {
 	uint32_t lcr_h = PL011_LCR_H_FEN;
@@ -244,9 +259,6 @@ static void let_previous_output_finish(const struct pl011 *uart)
 				pl011_frames_us(uart, uart->line.fifo_depth + 1u) + 1u);
 }
 
-static int stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *received,
-		     bool *handlers_out, bool *tx_out);
-
 /*
  * Init of a port a shutdown stopped: a context of that run which the shutdown gave up waiting
  * for (a handler stuck in its RX callback, a panic that kept TX or wrote beside its owner: a
@@ -268,21 +280,8 @@ static bool old_run_left(struct pl011 *uart)
 	}
 }
 
-/* Init of a running port: the counters pl011_get_stats read before the instance was cleared
- * go back, as many as it keeps (PL011_STATS). */
-static void stats_restore(struct pl011 *uart, const struct pl011_stats *kept)
-{
-#if PL011_STATS
-	uart->stats = *kept;
-#else
-#define PL011_STATS_RESTORE(name) uart->stats.name = kept->name;
-	PL011_STATS_KEPT(PL011_STATS_RESTORE)
-#undef PL011_STATS_RESTORE
-#endif
-}
-
-int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
-		    const struct pl011_tx_strategy *strategy)
+int pl011_start_plan(const struct pl011 *uart, const struct pl011_config *config,
+		     const struct pl011_tx_strategy *strategy, struct pl011_plan *plan)
 {
 	if (uart == NULL || config == NULL)
 		return PL011_EINVAL;
@@ -290,43 +289,13 @@ int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
 	enum pl011_tx_mode mode = strategy == NULL ? PL011_TX_POLLED : strategy->mode;
 	if (config->tx_mode != mode)
 		return PL011_EINVAL;
-	struct pl011_plan plan;
-	int err = pl011_make_plan(config, &plan);
-	if (err != 0)
-		return err; /* nothing touched: a running port keeps running */
+	return pl011_make_plan(config, plan);
+}
 
-	/* A running port is stopped first, so nothing it accepted vanishes uncounted; its
-	 * counters carry over (tx_discarded tells what the drain could not send), and what it
-	 * received and nobody read yet moves to the new ring (rx_discarded, what cannot). */
-	struct pl011_stats kept = {0};
-	struct pl011_ring received = {0};
-	/* What the FIFO holds at the stop, 2 x the deepest FIFO's worth; `in_fifo` points here
-	 * until the carry-over below, so it lives as long as the function. */
-	/* cppcheck-suppress variableScope */
-	uint8_t fifo_storage[2u * 32u];
-	struct pl011_ring in_fifo;
-	(void)pl011_ring_init(&in_fifo, fifo_storage, sizeof fifo_storage);
-	uint32_t state = pl011_state_get(uart);
-	bool was_running = state == PL011_STATE_RUNNING;
-	if (was_running) {
-		bool handlers_out = false, tx_out = false;
-		(void)stop_port(uart, PL011_WAIT_AUTO, &in_fifo, &handlers_out, &tx_out);
-		if (!handlers_out)
-			return PL011_ESTALLED; /* a handler still uses the ring we would reset */
-		if (!tx_out) {
-			/* A panic still holds TX or writes beside it: stopped as by pl011_shutdown,
-			 * what was received counted as it counts it. */
-			uart->stats.rx_discarded += (uint32_t)pl011_ring_count(&in_fifo);
-			if (pl011_rx_uses_ring(uart))
-				uart->stats.rx_discarded += (uint32_t)pl011_ring_count(&uart->rx.ring);
-			return PL011_ESTALLED;
-		}
-		if (pl011_rx_uses_ring(uart))
-			received = uart->rx.ring;
-		(void)pl011_get_stats(uart, &kept); /* with the panic writes' bytes */
-	} else if (state == PL011_STATE_SHUT && !old_run_left(uart)) {
-		return PL011_ESTALLED; /* nothing touched: call again once it has left */
-	}
+uint64_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config,
+			   const struct pl011_tx_strategy *strategy, const struct pl011_plan *plan,
+			   bool keep_presence)
+{
 	pl011_state_set(uart, PL011_STATE_STOPPED);
 	/* The owner word is not cleared with the rest: shutdown left it taken for good, so a
 	 * panic that passed its state check before the shutdown is refused until the port runs.
@@ -358,47 +327,68 @@ int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
 	memset((uint8_t *)uart + cleared_from, 0, owner_at - cleared_from);
 	memset((uint8_t *)uart + after_owner, 0,
 	       offsetof(struct pl011, handlers_inside) - after_owner);
-	if (!was_running && state != PL011_STATE_SHUT) {
+	if (!keep_presence) {
 		pl011_atomic_store(&uart->handlers_inside, 0u, __ATOMIC_SEQ_CST);
 		pl011_atomic_store(&uart->tx.beside, 0u, __ATOMIC_SEQ_CST);
 	}
-	stats_restore(uart, &kept);
 	uart->tx.strategy = strategy;
 	uart->line.adopted = (config->flags & PL011_FLAG_ADOPT_LINE) != 0 ? 1u : 0u;
 	uart->line.tolerance_ppm = config->baud_tolerance_ppm;
-	uart->line.baud = plan.baud;
-	uart->line.lcr_h = plan.lcr_h;
-	uart->line.cr = plan.cr;
-	uart->line.rx_level = plan.rx_level;
-	uart->line.rx_imsc = plan.imsc;
-	uart->line.irq_passes = plan.tx_level > PL011_LEVEL_1_2 ? 4u : 1u;
+	uart->line.baud = plan->baud;
+	uart->line.lcr_h = plan->lcr_h;
+	uart->line.cr = plan->cr;
+	uart->line.rx_level = plan->rx_level;
+	uart->line.rx_imsc = plan->imsc;
+	uart->line.irq_passes = plan->tx_level > PL011_LEVEL_1_2 ? 4u : 1u;
 	uart->line.fifo_depth = fifo_depth_from_id(uart);
 	pl011_rs485_adopt(uart, config->rs485);
 
 	/* The character in flight runs at the old rate: budget by the slower of the two. */
 	uint64_t old_frame_ns = frame_ns_in_hardware(uart);
-	uint64_t new_frame_ns = pl011_lcr_h_frame_ns(plan.lcr_h, plan.baud.actual_baud);
+	uint64_t new_frame_ns = pl011_lcr_h_frame_ns(plan->lcr_h, plan->baud.actual_baud);
 	uart->line.frame_ns = old_frame_ns > new_frame_ns ? old_frame_ns : new_frame_ns;
 	let_previous_output_finish(uart);
-	/* The ring before the quiesce, which moves what the FIFO holds into it (after what the old
-	 * ring held: the FIFO's bytes came later). */
+	/* The ring before the quiesce, which moves what the FIFO holds into it (after what a
+	 * restart carries over: the FIFO's bytes came later). */
 	if (config->rx_mode != PL011_RX_POLLED)
 		(void)pl011_ring_init(&uart->rx.ring, config->rx_buffer, config->rx_buffer_size);
-	pl011_rx_carry_over(uart, &received);
-	pl011_rx_carry_over(uart, &in_fifo);
+	return new_frame_ns;
+}
+
+void pl011_start_finish(struct pl011 *uart, const struct pl011_plan *plan, uint64_t frame_ns)
+{
 	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u,
 			 pl011_rx_uses_ring(uart) ? &uart->rx.ring : NULL);
-	uart->line.frame_ns = new_frame_ns;
+	uart->line.frame_ns = frame_ns;
 
 	/* Before programming, where the regime matrix proved MEASURED: the clock reads this spins
 	 * on set the clock's phase against the line, and its waiting-writer cells (the writer's
 	 * stall passes racing a late interrupt) are sensitive to that phase. */
 	pl011_tx_prepare(uart);
-	uart->imsc = plan.imsc; /* no other context runs yet */
-	program_uart(uart, &plan);
+	uart->imsc = plan->imsc; /* no other context runs yet */
+	program_uart(uart, plan);
 	/* Last: it frees the owner word, and nothing may write the FIFO before it is programmed. */
-	pl011_tx_reset(uart, plan.tx_level);
+	pl011_tx_reset(uart, plan->tx_level);
 	pl011_state_set(uart, PL011_STATE_RUNNING);
+}
+
+/* The first start: a running port is refused (pl011_restart stops it first), so nothing of a
+ * restart is linked here. */
+int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
+		    const struct pl011_tx_strategy *strategy)
+{
+	struct pl011_plan plan;
+	int err = pl011_start_plan(uart, config, strategy, &plan);
+	if (err != 0)
+		return err;
+	uint32_t state = pl011_state_get(uart);
+	if (state == PL011_STATE_RUNNING)
+		return PL011_EBUSY; /* nothing touched: it keeps running */
+	if (state == PL011_STATE_SHUT && !old_run_left(uart))
+		return PL011_ESTALLED; /* nothing touched: call again once it has left */
+	uint64_t frame_ns =
+		pl011_start_begin(uart, config, strategy, &plan, state == PL011_STATE_SHUT);
+	pl011_start_finish(uart, &plan, frame_ns);
 	return 0;
 }
 
@@ -459,9 +449,10 @@ static void service_passes(struct pl011 *uart, struct pl011_event_watch *watch)
 }
 
 /* A handler announces itself before it looks at the state again, and withdraws when done:
- * shutdown and init (stop_port) set STOPPED, then wait for no handler to be inside before
- * they flush the RX FIFO, carry the ring over or clear the instance, so a handler that was
- * already draining on another core never writes into a ring they re-initialise. A stopped
+ * shutdown and pl011_restart (pl011_stop_port) set STOPPED, then wait for no handler to be
+ * inside before they flush the RX FIFO, carry the ring over or clear the instance, so a
+ * handler that was already draining on another core never writes into a ring they
+ * re-initialise. A stopped
  * port's handler returns without announcing itself, so init of a stopped port may clear the
  * count. */
 void pl011_irq_handler(struct pl011 *uart)
@@ -515,9 +506,7 @@ int pl011_get_fifo_depth(const struct pl011 *uart)
 	return (int)uart->line.fifo_depth;
 }
 
-/* Shutdown, and the first step of pl011_init on a running port; the RX ring keeps what it
- * received (pl011_init carries it over). */
-/* How long stop_port waits for a handler already inside on another core: its own work is at
+/* How long pl011_stop_port waits for a handler already inside on another core: its own work is at
  * most 4 passes of 2 x depth RX characters and a refill (microseconds of CPU); the backlog
  * deadline of those 8 x depth characters leaves an RX callback room for its own bounded work
  * (a short panic write). */
@@ -526,10 +515,8 @@ uint32_t pl011_handlers_wait_us(const struct pl011 *uart)
 	return pl011_backlog_deadline_us(uart, (size_t)8u * uart->line.fifo_depth);
 }
 
-/* *tx_out: no context of this run holds TX or writes beside it any more; else PL011_ESTALLED
- * (and pl011_init waits for it). */
-static int stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *received,
-		     bool *handlers_out, bool *tx_out)
+int pl011_stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *received,
+		    bool *handlers_out, bool *tx_out)
 {
 	/* Our core before the state: a panic that finds the port stopping on its own core has
 	 * preempted us, and writes until we disable the UART (pl011_write_panic). */
@@ -586,7 +573,7 @@ int pl011_shutdown(struct pl011 *uart, uint32_t bound_us)
 	if (!pl011_is_running(uart))
 		return PL011_ESHUTDOWN;
 	bool handlers_out, tx_out;
-	int result = stop_port(uart, bound_us, NULL, &handlers_out, &tx_out);
+	int result = pl011_stop_port(uart, bound_us, NULL, &handlers_out, &tx_out);
 	/* Nobody can read them any more. */
 	if (pl011_rx_uses_ring(uart))
 		uart->stats.rx_discarded += (uint32_t)pl011_ring_count(&uart->rx.ring);

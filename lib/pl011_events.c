@@ -1,8 +1,9 @@
-/* Events: what one interrupt handler entry saw, TX done derived from FR by a timer's tick. */
+/* Events: what one interrupt handler entry saw, TX done derived from FR by a timer's tick.
+ * Reached through pl011_event_driver, which the config names, and the public tick. */
 #include "pl011_internal.h"
 
 /* What each kind needs from the config: its mode, and TX_DONE a timer. */
-int pl011_events_check(const struct pl011_config *config)
+static int events_check(const struct pl011_config *config)
 {
 	uint32_t mask = config->event_mask;
 	const uint32_t tx_kinds = PL011_EVENT_TX_DONE | PL011_EVENT_TX_SPACE;
@@ -21,11 +22,6 @@ int pl011_events_check(const struct pl011_config *config)
 	return 0;
 }
 
-uint32_t pl011_events_imsc(const struct pl011_config *config)
-{
-	return (config->event_mask & PL011_EVENT_MODEM) != 0 ? PL011_INT_MODEM : 0u;
-}
-
 static uint32_t rx_errors(const struct pl011 *uart)
 {
 	return uart->stats.rx_framing + uart->stats.rx_parity + uart->stats.rx_overrun;
@@ -36,9 +32,8 @@ static size_t tx_space_threshold(const struct pl011 *uart)
 	return uart->tx.ring.size / 2u;
 }
 
-void pl011_events_begin(struct pl011 *uart, struct pl011_event_watch *watch)
+static void events_begin(struct pl011 *uart, struct pl011_event_watch *watch)
 {
-	watch->mis = 0;
 	watch->active = uart->config->event_mask != 0 || uart->config->rx_callback != NULL;
 	if (!watch->active)
 		return;
@@ -87,7 +82,7 @@ static bool tx_space_owed(struct pl011 *uart)
 					   __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 }
 
-void pl011_events_end(struct pl011 *uart, const struct pl011_event_watch *watch)
+static void events_end(struct pl011 *uart, const struct pl011_event_watch *watch)
 {
 	if (!watch->active || watch->mis == 0)
 		return;
@@ -105,17 +100,19 @@ void pl011_events_end(struct pl011 *uart, const struct pl011_event_watch *watch)
 
 /* The writer, after its ring write came up short. The space may have come already, from a
  * context that looked before we asked: then nobody else gives it, so we do, from here. */
-void pl011_events_want_tx_space(struct pl011 *uart)
+static void events_give_tx_space(struct pl011 *uart);
+
+static void events_want_tx_space(struct pl011 *uart)
 {
 	if ((uart->config->event_mask & PL011_EVENT_TX_SPACE) == 0)
 		return;
 	pl011_io_atomic_point();
 	pl011_atomic_store(&uart->events.tx_space_wanted, 1u, __ATOMIC_SEQ_CST);
 	pl011_atomic_fence(); /* our ask before our look at the ring's tail */
-	pl011_events_give_tx_space(uart);
+	events_give_tx_space(uart);
 }
 
-void pl011_events_give_tx_space(struct pl011 *uart)
+static void events_give_tx_space(struct pl011 *uart)
 {
 	if (tx_space_owed(uart))
 		events_deliver(uart, PL011_EVENT_TX_SPACE);
@@ -165,8 +162,9 @@ static void tx_done_check(struct pl011 *uart)
 	uint32_t fr = pl011_reg_read(uart, PL011_FR);
 	if (ring_empty && (fr & PL011_FR_DRAINED_MASK) == PL011_FR_DRAINED) {
 		events_deliver(uart, PL011_EVENT_TX_DONE);
-		if (uart->events.rs485_on != 0)
-			pl011_rs485_drain_ended(uart, sent);
+		const struct pl011_rs485_driver *driver = uart->events.rs485_driver;
+		if (driver != NULL)
+			driver->drain_ended(uart, sent);
 		return;
 	}
 	pl011_io_atomic_point();
@@ -178,15 +176,25 @@ static void tx_done_check(struct pl011 *uart)
 /* Announced like a handler, so that shutdown and init wait for a tick that is delivering. */
 void pl011_event_tick(struct pl011 *uart)
 {
-	if (uart == NULL || !pl011_is_running(uart) || uart->events.tx_done_wanted == 0)
+	if (uart == NULL || !pl011_is_running(uart) || uart->events.tx_done_open == NULL)
 		return;
 	pl011_presence_enter(&uart->handlers_inside);
 	pl011_io_atomic_point();
 	if (pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST) == PL011_STATE_RUNNING) {
-		if (uart->events.rs485_on != 0)
-			pl011_rs485_tick(uart);
+		const struct pl011_rs485_driver *driver = uart->events.rs485_driver;
+		if (driver != NULL)
+			driver->tick(uart);
 		tx_done_check(uart);
 		pl011_events_tx_space_freed(uart);
 	}
 	pl011_presence_leave(&uart->handlers_inside);
 }
+
+const struct pl011_event_driver pl011_event_driver = {
+	.check = events_check,
+	.begin = events_begin,
+	.end = events_end,
+	.want_tx_space = events_want_tx_space,
+	.give_tx_space = events_give_tx_space,
+	.tx_emptied = pl011_events_tx_emptied,
+};

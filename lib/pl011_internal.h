@@ -78,12 +78,16 @@ static inline bool pl011_is_stopped(const struct pl011 *uart)
 #define PL011_STOP_CORE_MASK 0xFFu
 #define PL011_STOP_DISABLING (1u << 8)
 
-/* The caller's core + 1 for the owner word and tx.stop, 0 when not known. */
+/* The caller's core + 1 for the owner word and tx.stop, 0 when not known: its number modulo
+ * 255, as the sum of its bytes (256 is 1 modulo 255), without a division. */
 static inline uint32_t pl011_core_tag(const struct pl011 *uart)
 {
 	if (uart->config->core_id == NULL)
 		return 0;
-	return uart->config->core_id(uart->config->core_context) % 255u + 1u;
+	uint32_t id = uart->config->core_id(uart->config->core_context);
+	uint32_t sum = (id & 0xFFu) + ((id >> 8) & 0xFFu) + ((id >> 16) & 0xFFu) + (id >> 24);
+	sum = (sum & 0xFFu) + (sum >> 8); /* at most 255 + 3 */
+	return (sum >= 255u ? sum - 255u : sum) + 1u;
 }
 
 static inline uint32_t pl011_stop_word(const struct pl011 *uart)
@@ -251,8 +255,8 @@ uint32_t pl011_frames_us(const struct pl011 *uart, uint64_t frames);
  */
 struct pl011_wait {
 	const struct pl011 *uart;
-	uint64_t elapsed_us;
-	uint64_t spins_since_change; /* steps that saw the clock unchanged */
+	uint32_t elapsed_us;         /* saturated: no budget is above UINT32_MAX */
+	uint32_t spins_since_change; /* steps that saw the clock unchanged, up to the frozen limit */
 	uint32_t spin_fraction;      /* steps not yet worth a whole microsecond */
 	uint32_t last_us;
 	uint32_t budget_us;
@@ -322,10 +326,11 @@ void pl011_rx_carry_over(struct pl011 *uart, const struct pl011_ring *old);
 
 /* ---- lib/pl011_events.c ---- */
 
-/* pl011_init: PL011_EINVAL for an event mask the config cannot serve (include/pl011.h). */
-int pl011_events_check(const struct pl011_config *config);
 /* The IMSC bits the events need beside the RX ones (the modem change interrupts). */
-uint32_t pl011_events_imsc(const struct pl011_config *config);
+static inline uint32_t pl011_events_imsc(const struct pl011_config *config)
+{
+	return (config->event_mask & PL011_EVENT_MODEM) != 0 ? PL011_INT_MODEM : 0u;
+}
 
 /* What one handler entry saw, for the events it gives when it returns. */
 struct pl011_event_watch {
@@ -336,57 +341,150 @@ struct pl011_event_watch {
 	size_t tx_free;  /* TX ring space at entry */
 };
 
-void pl011_events_begin(struct pl011 *uart, struct pl011_event_watch *watch);
-/* After the causes: the callbacks, with TX let go. */
-void pl011_events_end(struct pl011 *uart, const struct pl011_event_watch *watch);
+/*
+ * The events' code is reached only through the driver object the config names
+ * (pl011_event_driver), so that a firmware without events links none of it; the core keeps
+ * only the checks that need none of it.
+ */
+struct pl011_event_driver {
+	/* pl011_init: PL011_EINVAL for an event mask the config cannot serve (include/pl011.h). */
+	int (*check)(const struct pl011_config *config);
+	/* A handler entry: what it sees before the causes (watch->active: anything to give). */
+	void (*begin)(struct pl011 *uart, struct pl011_event_watch *watch);
+	/* After the causes: the callbacks, with TX let go. */
+	void (*end)(struct pl011 *uart, const struct pl011_event_watch *watch);
+	/* TX space: a ring write that came up short asks for it (PL011_EVENT_TX_SPACE in the
+	 * mask); the context that frees the space gives it once the ring is at least half free,
+	 * with TX not owned by it. */
+	void (*want_tx_space)(struct pl011 *uart);
+	void (*give_tx_space)(struct pl011 *uart);
+	/* PL011_EVENT_TX_DONE: pl011_events_tx_emptied opens its drain. */
+	void (*tx_emptied)(struct pl011 *uart);
+};
+
+/* The TX owner, the ring just emptied: open a TX_DONE drain (lib/pl011_events.c), which the
+ * event driver and the RS-485 driver name (events.tx_done_open). */
 void pl011_events_tx_emptied(struct pl011 *uart);
 
-/* TX space: a ring write that came up short asks for it (PL011_EVENT_TX_SPACE in the mask);
- * the context that frees the space gives it once the ring is at least half free, with TX not
- * owned by it. */
-void pl011_events_want_tx_space(struct pl011 *uart);
-void pl011_events_give_tx_space(struct pl011 *uart);
+/* pl011_init: PL011_EINVAL for events or an rx_callback without their driver, or a mask the
+ * driver refuses. */
+static inline int pl011_events_check(const struct pl011_config *config)
+{
+	if (config->event_mask == 0 && config->rx_callback == NULL)
+		return 0;
+	return config->event_driver == NULL ? PL011_EINVAL : config->event_driver->check(config);
+}
 
-/* After a pass that moved ring bytes, TX let go. One load when nobody asked. The owner's
- * release before it is a sequentially consistent swap: the ring's tail store is seen by a
- * writer that asks after this load (pl011_events_want_tx_space looks at the ring then). */
+static inline void pl011_events_begin(struct pl011 *uart, struct pl011_event_watch *watch)
+{
+	const struct pl011_event_driver *driver = uart->config->event_driver;
+	watch->mis = 0;
+	watch->active = false;
+	if (driver != NULL)
+		driver->begin(uart, watch);
+}
+
+/* Active only where begin ran the driver: the config's, which only a restart changes (after
+ * waiting for the handler). */
+static inline void pl011_events_end(struct pl011 *uart, const struct pl011_event_watch *watch)
+{
+	if (watch->active)
+		uart->config->event_driver->end(uart, watch);
+}
+
+static inline void pl011_events_want_tx_space(struct pl011 *uart)
+{
+	const struct pl011_event_driver *driver = uart->config->event_driver;
+	if (driver != NULL)
+		driver->want_tx_space(uart);
+}
+
+/* After a pass that moved ring bytes, TX let go. One load when nobody asked (only the driver
+ * asks). The owner's release before it is a sequentially consistent swap: the ring's tail
+ * store is seen by a writer that asks after this load (want_tx_space looks at the ring then). */
 static inline void pl011_events_tx_space_freed(struct pl011 *uart)
 {
 	pl011_io_atomic_point();
-	if (pl011_atomic_load(&uart->events.tx_space_wanted, __ATOMIC_SEQ_CST) != 0)
-		pl011_events_give_tx_space(uart);
+	if (pl011_atomic_load(&uart->events.tx_space_wanted, __ATOMIC_SEQ_CST) != 0 &&
+	    uart->config->event_driver != NULL)
+		uart->config->event_driver->give_tx_space(uart);
 }
 
 /* The TX owner, the ring just emptied: a TX_DONE drain may begin. One load when unused. */
 static inline void pl011_events_tx_ring_emptied(struct pl011 *uart)
 {
-	if (uart->events.tx_done_wanted != 0)
-		pl011_events_tx_emptied(uart);
+	void (*open)(struct pl011 *uart) = uart->events.tx_done_open;
+	if (open != NULL)
+		open(uart);
 }
 
 /* ---- lib/pl011_rs485.c ---- */
 
-/* pl011_init: PL011_EINVAL for an RS-485 setting the config cannot serve (include/pl011.h). */
-int pl011_rs485_check(const struct pl011_config *config);
+/*
+ * RS-485's code is reached only through the driver object its settings name
+ * (pl011_rs485_driver), so that a firmware without RS-485 links none of it; the core keeps
+ * only what needs no code of it: the settings copied, the CR bits they mean.
+ */
+struct pl011_rs485_driver {
+	/* pl011_init: PL011_EINVAL for an RS-485 setting the config cannot serve. */
+	int (*check)(const struct pl011_config *config);
+	/* The TX owner, before the first DR write of a send: DE asserted, the before-delay (not
+	 * named assert: newlib-nano's string.h brings the assert macro into lib/'s sources). */
+	void (*assert_de)(struct pl011 *uart);
+	/* The tick: a drain ended (TX_DONE); release DE after the delay, as the TX owner. */
+	void (*drain_ended)(struct pl011 *uart, uint32_t sent);
+	/* The second tick: DE released if nothing was sent since. */
+	void (*tick)(struct pl011 *uart);
+	/* Shutdown or pl011_set_line, TX taken and drained: the after-delay, then DE released. */
+	void (*stop)(struct pl011 *uart);
+	/* The end of a send is TX done: pl011_events_tx_emptied opens its drain. */
+	void (*tx_emptied)(struct pl011 *uart);
+};
+
+/* pl011_init: PL011_EINVAL for RS-485 settings without their driver, or that it refuses. */
+static inline int pl011_rs485_check(const struct pl011_config *config)
+{
+	const struct pl011_rs485 *rs485 = config->rs485;
+	if (rs485 == NULL)
+		return 0;
+	return rs485->driver == NULL ? PL011_EINVAL : rs485->driver->check(config);
+}
+
 /* pl011_init once the config is the port's, or pl011_set_line with TX held and DE released:
- * copy the settings in (NULL = off), TX done wanted as they need it. */
+ * copy the settings in (NULL = off), TX done wanted as they need it (lib/pl011.c). */
 void pl011_rs485_adopt(struct pl011 *uart, const struct pl011_rs485 *rs485);
-/* CR.RTS for DE asserted (sending) or released, by the polarity in flags. */
-uint32_t pl011_rs485_rts(uint32_t flags, bool sending);
+
+/* CR.RTS drives nUARTRTS low (TRM 3.3.8): for DE asserted (sending) or released, set while
+ * sending with DE_LOW, while idle without. */
+static inline uint32_t pl011_rs485_rts(uint32_t flags, bool sending)
+{
+	bool low = (flags & PL011_RS485_DE_LOW) != 0;
+	return low == sending ? PL011_CR_RTS : 0u;
+}
+
 /* The CR bits DE owns (RTS, and RXE with PL011_RS485_RX_OFF): pl011_set_line keeps them. */
-uint32_t pl011_rs485_cr_bits(const struct pl011 *uart);
-void pl011_rs485_assert(struct pl011 *uart);
-/* The tick: a drain ended (TX_DONE); release DE after the delay, as the TX owner. */
-void pl011_rs485_drain_ended(struct pl011 *uart, uint32_t sent);
-void pl011_rs485_tick(struct pl011 *uart);
-/* Shutdown or pl011_set_line, TX taken and drained: the after-delay, then DE released. */
-void pl011_rs485_stop(struct pl011 *uart);
+static inline uint32_t pl011_rs485_cr_bits(const struct pl011 *uart)
+{
+	if (uart->events.rs485_driver == NULL)
+		return 0;
+	return PL011_CR_RTS |
+	       ((uart->events.rs485.flags & PL011_RS485_RX_OFF) != 0 ? PL011_CR_RXE : 0u);
+}
+
+/* Shutdown or pl011_set_line, TX taken and drained: DE released, if RS-485 is on. */
+static inline void pl011_rs485_stop(struct pl011 *uart)
+{
+	const struct pl011_rs485_driver *driver = uart->events.rs485_driver;
+	if (driver != NULL)
+		driver->stop(uart);
+}
 
 /* The TX owner, before the first DR write of a pass: DE asserted (RS-485). One load unused. */
 static inline void pl011_rs485_before_send(struct pl011 *uart)
 {
-	if (uart->events.rs485_on != 0 && uart->tx.de_asserted == 0)
-		pl011_rs485_assert(uart);
+	const struct pl011_rs485_driver *driver = uart->events.rs485_driver;
+	if (driver != NULL && uart->tx.de_asserted == 0)
+		driver->assert_de(uart);
 }
 
 /* ---- TX: lib/pl011_tx.c (writes, flush, panic, stop), lib/pl011_tx_owner.h (the owner word),
@@ -504,6 +602,25 @@ int pl011_check_format(const struct pl011_config *config);
 void pl011_hw_quiesce(struct pl011 *uart, uint32_t frame_budget_us, struct pl011_ring *received);
 /* IBRD, FBRD, then LCR_H, whose write latches all three (TRM 3.3.7); the UART disabled. */
 void pl011_hw_program_line(const struct pl011 *uart, const struct pl011_baud *baud, uint32_t lcr_h);
+/* The start pl011_init_port and pl011_restart_port share (lib/pl011.c). Plan: the arguments
+ * checked (PL011_EINVAL, PL011_EBAUD), nothing touched. Begin: the instance cleared but for what
+ * other contexts may hold (the owner word; tx.beside and handlers_inside unless keep_presence
+ * is false), the line set, a boot loader's output let finish, the RX ring attached; returns
+ * the new frame time. Finish: the TRM sequence, programmed, running. A restart moves what the
+ * old run received into the ring between the two. */
+int pl011_start_plan(const struct pl011 *uart, const struct pl011_config *config,
+		     const struct pl011_tx_strategy *strategy, struct pl011_plan *plan);
+uint64_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config,
+			   const struct pl011_tx_strategy *strategy, const struct pl011_plan *plan,
+			   bool keep_presence);
+void pl011_start_finish(struct pl011 *uart, const struct pl011_plan *plan, uint64_t frame_ns);
+/* Shutdown, and the first step of pl011_restart on a running port: drain, take TX, wait out
+ * handlers, quiesce; what the RX FIFO holds goes into `received` (NULL: counted discarded), the
+ * RX ring keeps its bytes. *handlers_out: no handler is inside; *tx_out: no context of this
+ * run holds TX or writes beside it any more (else PL011_ESTALLED, and pl011_init waits for
+ * it). Returns the bytes discarded or PL011_ESTALLED. */
+int pl011_stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *received,
+		    bool *handlers_out, bool *tx_out);
 /* How long shutdown, init and pl011_set_line wait for a handler running on another core. */
 uint32_t pl011_handlers_wait_us(const struct pl011 *uart);
 

@@ -89,7 +89,7 @@ static int plan_line(const struct pl011 *uart, const struct pl011_line_config *l
 	wanted->parity = line->parity;
 	wanted->baud_tolerance_ppm =
 		line->baud_tolerance_ppm != 0 ? line->baud_tolerance_ppm : uart->line.tolerance_ppm;
-	wanted->rs485 = uart->events.rs485_on != 0 ? &uart->events.rs485 : NULL;
+	wanted->rs485 = uart->events.rs485_driver != NULL ? &uart->events.rs485 : NULL;
 	wanted->flags &= ~(PL011_FLAG_ADOPT_LINE | PL011_FLAG_RTS_CTS);
 	if (line->flow_control)
 		wanted->flags |= PL011_FLAG_RTS_CTS;
@@ -246,7 +246,7 @@ int pl011_set_modem_lines(struct pl011 *uart, uint32_t mask, uint32_t values)
 	if (!pl011_is_running(uart))
 		return PL011_ESHUTDOWN;
 	if ((mask & PL011_MODEM_RTS) != 0 &&
-	    ((uart->line.cr & PL011_CR_RTSEN) != 0 || uart->events.rs485_on != 0))
+	    ((uart->line.cr & PL011_CR_RTSEN) != 0 || uart->events.rs485_driver != NULL))
 		return PL011_EBUSY; /* flow control or the RS-485 driver enable owns RTS */
 	uint32_t bits = ((mask & PL011_MODEM_RTS) != 0 ? PL011_CR_RTS : 0u) |
 			((mask & PL011_MODEM_DTR) != 0 ? PL011_CR_DTR : 0u);

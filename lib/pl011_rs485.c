@@ -1,7 +1,8 @@
-/* RS-485 half duplex: RTS as the transceiver's driver enable around each send. */
+/* RS-485 half duplex: RTS as the transceiver's driver enable around each send. Reached only
+ * through pl011_rs485_driver, which the settings name. */
 #include "pl011_internal.h"
 
-int pl011_rs485_check(const struct pl011_config *config)
+static int rs485_check(const struct pl011_config *config)
 {
 	const struct pl011_rs485 *rs485 = config->rs485;
 	if (rs485 == NULL)
@@ -18,35 +19,9 @@ int pl011_rs485_check(const struct pl011_config *config)
 	return 0;
 }
 
-/* CR.RTS drives nUARTRTS low (TRM 3.3.8): set while sending with DE_LOW, while idle without. */
-uint32_t pl011_rs485_rts(uint32_t flags, bool sending)
-{
-	bool low = (flags & PL011_RS485_DE_LOW) != 0;
-	return low == sending ? PL011_CR_RTS : 0u;
-}
-
 static uint32_t rts_when(const struct pl011 *uart, bool sending)
 {
 	return pl011_rs485_rts(uart->events.rs485.flags, sending);
-}
-
-uint32_t pl011_rs485_cr_bits(const struct pl011 *uart)
-{
-	if (uart->events.rs485_on == 0)
-		return 0;
-	return PL011_CR_RTS |
-	       ((uart->events.rs485.flags & PL011_RS485_RX_OFF) != 0 ? PL011_CR_RXE : 0u);
-}
-
-void pl011_rs485_adopt(struct pl011 *uart, const struct pl011_rs485 *rs485)
-{
-	uart->events.tx_done_wanted = (uart->config->event_mask & PL011_EVENT_TX_DONE) != 0 ||
-				      rs485 != NULL;
-	uart->events.rs485_on = 0;
-	if (rs485 == NULL)
-		return;
-	uart->events.rs485 = *rs485;
-	uart->events.rs485_on = 1;
 }
 
 /* Owner only: DE (and RX) as `sending` says, through the CR word, which pl011_set_modem_lines
@@ -76,7 +51,7 @@ static void de_delay(const struct pl011 *uart, uint32_t delay_us, bool thread)
 }
 
 /* The CR write has reached the UART (the publish's barrier) before the delay starts. */
-void pl011_rs485_assert(struct pl011 *uart)
+static void rs485_assert(struct pl011 *uart)
 {
 	de_set(uart, true);
 	de_delay(uart, uart->events.rs485.delay_before_us, false);
@@ -84,7 +59,7 @@ void pl011_rs485_assert(struct pl011 *uart)
 
 /* From the tick that gave TX done: the bytes of that drain (read before its FR look), then
  * the after-delay on the timer (a second tick), so no context waits it out. */
-void pl011_rs485_drain_ended(struct pl011 *uart, uint32_t sent)
+static void rs485_drain_ended(struct pl011 *uart, uint32_t sent)
 {
 	/* A writer may preempt us here and open a drain of its own (tx_bytes_seen moves on):
 	 * the snapshot from before the FR look, not the count now, is what that look saw. */
@@ -102,7 +77,7 @@ void pl011_rs485_drain_ended(struct pl011 *uart, uint32_t sent)
  * opened a drain of their own, whose end releases DE. An owner busy elsewhere: look again a
  * frame later.
  */
-void pl011_rs485_tick(struct pl011 *uart)
+static void rs485_tick(struct pl011 *uart)
 {
 	uint32_t open = 1u;
 	pl011_io_atomic_point();
@@ -121,10 +96,19 @@ void pl011_rs485_tick(struct pl011 *uart)
 	pl011_tx_let_go(uart);
 }
 
-void pl011_rs485_stop(struct pl011 *uart)
+static void rs485_stop(struct pl011 *uart)
 {
-	if (uart->events.rs485_on == 0 || uart->tx.de_asserted == 0)
+	if (uart->tx.de_asserted == 0)
 		return;
 	de_delay(uart, uart->events.rs485.delay_after_us, true);
 	de_set(uart, false);
 }
+
+const struct pl011_rs485_driver pl011_rs485_driver = {
+	.check = rs485_check,
+	.assert_de = rs485_assert,
+	.drain_ended = rs485_drain_ended,
+	.tick = rs485_tick,
+	.stop = rs485_stop,
+	.tx_emptied = pl011_events_tx_emptied,
+};

@@ -40,6 +40,14 @@ uint32_t pl011_level_entries(uint32_t depth, uint32_t level)
 	return depth * eighths[level] / 8u;
 }
 
+/* x / 1000 without a division (the M0+ has no divide instruction: __udivsi3 is 276 bytes):
+ * 274877907 is 2^38 / 1000 rounded up, 56 / 1000 too large, so x * it / 2^38 stays below
+ * the next integer above x / 1000 for every x < 2^38 / 56, which every 32-bit x is. */
+static uint32_t divide_by_1000(uint32_t x)
+{
+	return (uint32_t)(((uint64_t)x * 274877907u) >> 38);
+}
+
 static uint32_t saturate_us(uint64_t us)
 {
 	/* PL011_WAIT_AUTO is UINT32_MAX: a derived bound stays below it. */
@@ -57,7 +65,7 @@ static uint64_t frames_to_us(uint64_t frames, uint64_t frame_ns)
 	if (frames <= UINT32_MAX && frame_ns <= UINT32_MAX) {
 		uint64_t ns = frames * frame_ns; /* at most (2^32 - 1)^2: no overflow */
 		if (ns <= UINT32_MAX - 999u)
-			return ((uint32_t)ns + 999u) / 1000u;
+			return divide_by_1000((uint32_t)ns + 999u);
 		return pl011_divide_u64(ns + 999u, 1000u);
 	}
 	const uint64_t ceiling = (uint64_t)PL011_WAIT_AUTO * 1000u;
@@ -111,7 +119,15 @@ void pl011_wait_start_panic(struct pl011_wait *wait, const struct pl011 *uart, u
 
 uint32_t pl011_wait_elapsed_us(const struct pl011_wait *wait)
 {
-	return wait->elapsed_us > UINT32_MAX ? UINT32_MAX : (uint32_t)wait->elapsed_us;
+	return wait->elapsed_us;
+}
+
+/* Elapsed time in 32 bits (a 64-bit sum costs every step more code on a 32-bit core): it
+ * saturates at UINT32_MAX, where every budget has run out, so no wait ends earlier or later. */
+static void add_elapsed(struct pl011_wait *wait, uint32_t us)
+{
+	uint32_t sum = wait->elapsed_us + us;
+	wait->elapsed_us = sum < us ? UINT32_MAX : sum;
 }
 
 /* One step without time from the clock: 1 / spins_per_us microseconds. */
@@ -119,7 +135,7 @@ static void count_spin(struct pl011_wait *wait)
 {
 	if (++wait->spin_fraction >= spins_per_us(wait->uart)) {
 		wait->spin_fraction = 0;
-		wait->elapsed_us++;
+		add_elapsed(wait, 1u);
 	}
 }
 
@@ -131,9 +147,11 @@ static void count_clock(struct pl011_wait *wait)
 	uint32_t step = now - wait->last_us;
 	wait->last_us = now;
 	if (step != 0) {
-		wait->elapsed_us += step;
+		add_elapsed(wait, step);
 		wait->spins_since_change = 0;
-	} else if (++wait->spins_since_change >= PL011_FROZEN_CLOCK_STEPS) {
+	} else if (wait->spins_since_change < PL011_FROZEN_CLOCK_STEPS - 1u) {
+		wait->spins_since_change++; /* the limit's step and every one after count as spins */
+	} else {
 		count_spin(wait);
 	}
 }

@@ -57,7 +57,7 @@ layers-check:
 
 docs-check:
 	$(Q)$(PYTHON) tests/docs/check_links.py && $(PYTHON) tests/docs/check_board_tables.py && \
-		$(PYTHON) tests/docs/check_doc_facts.py
+		$(PYTHON) tests/docs/check_doc_facts.py && $(PYTHON) tests/docs/check_readme_budget.py
 
 # make test searches the three largest runs on a smaller instance; make test-full as written.
 spin-check:

@@ -26,7 +26,10 @@ LDFLAGS := $(BOARD_CPU_FLAGS) $(BOARD_LDFLAGS) -Wl,--gc-sections -T $(BOARD_LINK
 
 OUT := $(BUILD)/$(BOARD)
 LIB_SRCS := $(wildcard lib/*.c)
-LIB_OBJS := $(LIB_SRCS:%.c=$(OUT)/%.o)
+# The atomic helpers GCC calls on ARMv5 and ARMv6-M (no LDREX/STREX) go into the library too,
+# so that a firmware links with libpl011.a and -lgcc alone; the file is empty on other cores.
+LIB_SUPPORT_SRCS := boards/common/atomics_irqmask.c
+LIB_OBJS := $(LIB_SRCS:%.c=$(OUT)/%.o) $(LIB_SUPPORT_SRCS:%.c=$(OUT)/lib/%.o)
 LIBRARY := $(OUT)/libpl011.a
 BOARD_OBJS := $(patsubst %,$(OUT)/%.o,$(BOARD_SRCS) $(BOARD_COMMON_SRCS))
 EXAMPLE_ELFS := $(EXAMPLES:%=$(OUT)/examples/%.elf)
@@ -53,6 +56,11 @@ FLAGS_NOW := $(CC) | $(LIB_CFLAGS) | $(APP_CFLAGS) | $(ASFLAGS) | $(LDFLAGS) $(B
 $(eval $(call flags_file,FLAGS_FILE,FLAGS_NOW))
 
 $(OUT)/lib/%.o: lib/%.c $(FLAGS_FILE)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(LIB_CFLAGS) -c $< -o $@
+
+$(OUT)/lib/boards/%.o: boards/%.c $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(LIB_CFLAGS) -c $< -o $@
@@ -87,14 +95,14 @@ $(OUT)/examples/%.img: $(OUT)/examples/%.elf
 	@echo "  OBJCOPY $@"
 	$(Q)$(OBJCOPY) -O binary $< $@
 
-# The README's size table: the firmwares of tests/size/ on five targets, -Os with section GC,
+# docs/size.md's size table: the firmwares of tests/size/ on five targets, -Os with section GC,
 # measured in the linked images (tools/size.py; --functions lists every function's bytes).
 # Not per BOARD: they build under BUILD/size/ with their own flags.
 size:
 	$(Q)$(PYTHON) tools/size.py --build $(BUILD)/size
 size-readme:
 	$(Q)$(PYTHON) tools/size.py --build $(BUILD)/size --write-readme
-# For make test: the README's table is what make size prints, no polled firmware of a 32-bit
+# For make test: docs/size.md's table is what make size prints, no polled firmware of a 32-bit
 # target links a 64-bit division helper (__aeabi_uldivmod, __udivdi3...), and no firmware links
 # a TX strategy it does not name or lacks one it names (nm). The rule's own test runs first,
 # and the images are checked even when it fails, so that one run shows every problem.

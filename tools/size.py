@@ -9,16 +9,17 @@ names the function), and the RAM of struct pl011 is the size nm gives the firmwa
 Each target is built twice: as it comes, and with -DPL011_STATS=0 (library and firmwares, so
 that they agree: include/pl011.h), whose driver code and RAM are the last two columns.
 
-  tools/size.py                  the table (markdown), as the README holds it
+  tools/size.py                  the table (markdown), as docs/size.md holds it
   tools/size.py --functions      also each firmware's driver functions and helpers, largest first
   tools/size.py --functions --extra-cflags=-fno-inline-functions-called-once
                                  the same with each static function on its own, to see which
                                  strategy's code an inlined function carries (docs/design.md)
-  tools/size.py --check-readme   fail if README.md's table is not the one printed
-  tools/size.py --write-readme   put the table printed into README.md
+  tools/size.py --check-readme   fail if docs/size.md's table is not the one printed
+  tools/size.py --write-readme   put the table printed into docs/size.md
   tools/size.py --check-divisions  fail if the polled firmware of a 32-bit target links a
                                  64-bit division helper (nm of the image)
-  tools/size.py --check-strategies  fail if a firmware links a TX strategy it does not name, or
+  tools/size.py --check-strategies  fail if a firmware links a TX strategy or a feature
+                                 (FEATURES: restarting a running port...) it does not name, or
                                  lacks one it names (nm of every image on every target)
 """
 import argparse
@@ -64,6 +65,17 @@ RING_PREFIX = "pl011_tx_ring_"
 # The mechanism polls with POLL_FULL's refill when another writer filled the FIFO, so any
 # interrupt firmware may link that refill; POLL_FULL's object only if it names it.
 SHARED_REFILL = "poll_full"
+# The features a firmware pays for only when it names them: (name, the call or object that
+# names it in a firmware's source, the symbols it must link when named, the symbols it must not
+# link otherwise). Checked like the strategies, by nm (--check-strategies).
+FEATURES = [
+    ("restart", r"\bpl011_restart(_port)?\b", ("pl011_restart_port",),
+     ("pl011_restart_port", "pl011_rx_carry_over")),
+    ("rs485", r"\bpl011_rs485_driver\b", ("pl011_rs485_driver",), ("pl011_rs485_driver",)),
+    ("events", r"\bpl011_event_driver\b", ("pl011_event_driver",), ("pl011_event_driver",)),
+]
+# The document that holds the table, between these markers.
+TABLE_FILE = os.path.join("docs", "size.md")
 README_BEGIN = "<!-- size table: tools/size.py (make size) -->"
 README_END = "<!-- end of size table -->"
 
@@ -92,6 +104,27 @@ def named_strategies(source):
     code = re.sub(r"/\*.*?\*/|//[^\n]*", " ", source, flags=re.S)
     return tuple(s for s in STRATEGIES
                  if re.search(r"\b(PL011_TX_%s|pl011_tx_%s)\b" % (s.upper(), s), code))
+
+
+def named_features(source):
+    """The features (FEATURES) a firmware's C source names, outside comments, in their order."""
+    code = re.sub(r"/\*.*?\*/|//[^\n]*", " ", source, flags=re.S)
+    return tuple(name for name, pattern, _, _ in FEATURES if re.search(pattern, code))
+
+
+def feature_problems(symbols, named):
+    """What an image's symbols break for a firmware that names the features `named`: each named
+    one must be linked (so that a rename fails rather than passing unseen), none of the others
+    may be. Sorted lines, "missing <symbol>" or "links <symbol>"; none when it holds."""
+    required = set()
+    forbidden = set()
+    for name, _, needs, links in FEATURES:
+        if name in named:
+            required |= set(needs)
+        else:
+            forbidden |= set(links)
+    return ["missing " + symbol for symbol in sorted(required - symbols)] + \
+        ["links " + symbol for symbol in sorted(forbidden & symbols)]
 
 
 def strategy_problems(symbols, named):
@@ -257,10 +290,10 @@ def table(results, without):
 
 
 def readme_table():
-    with open(os.path.join(ROOT, "README.md")) as handle:
+    with open(os.path.join(ROOT, TABLE_FILE)) as handle:
         text = handle.read()
     if README_BEGIN not in text or README_END not in text:
-        sys.exit("size: README.md has no size table between %s and %s" % (README_BEGIN, README_END))
+        sys.exit("size: %s has no size table between %s and %s" % (TABLE_FILE, README_BEGIN, README_END))
     return text, text[text.index(README_BEGIN) + len(README_BEGIN):text.index(README_END)].strip()
 
 
@@ -300,15 +333,20 @@ def main():
     if args.check_strategies:
         for firmware, _ in FIRMWARES:
             with open(os.path.join(ROOT, "tests", "size", firmware + ".c")) as handle:
-                named = named_strategies(handle.read())
+                source = handle.read()
+            named = named_strategies(source)
+            features = named_features(source)
             for target in targets:
-                problems = strategy_problems(results[target[0]][firmware]["symbols"], named)
+                symbols = results[target[0]][firmware]["symbols"]
+                problems = strategy_problems(symbols, named) + feature_problems(symbols, features)
                 for problem in problems:
                     print("FAIL %s %s: %s" % (firmware, target[0], problem))
                 if not problems:
-                    print("ok   %s %s: %s" % (firmware, target[0], (
+                    print("ok   %s %s: %s; %s" % (firmware, target[0], (
                         "names " + " ".join(named) + ", links them and no other strategy")
-                        if named else "names no strategy, links none nor the ring mechanism"))
+                        if named else "names no strategy, links none nor the ring mechanism",
+                        "features named and linked: " + " ".join(features) if features
+                        else "names no feature, links none"))
                 failed = failed or bool(problems)
     if args.functions:
         for target in targets:
@@ -320,16 +358,16 @@ def main():
     if args.write_readme:
         text, _ = readme_table()
         start = text.index(README_BEGIN) + len(README_BEGIN)
-        with open(os.path.join(ROOT, "README.md"), "w") as handle:
+        with open(os.path.join(ROOT, TABLE_FILE), "w") as handle:
             handle.write(text[:start] + "\n" + printed + "\n" + text[text.index(README_END):])
     if args.check_readme:
         _, old = readme_table()
         if old != printed:
-            print("FAIL README.md's size table is not what make size prints: run "
+            print("FAIL %s's size table is not what make size prints: run " % TABLE_FILE +
                   "`make size-readme` (tools/size.py --write-readme)")
             failed = True
         else:
-            print("ok   README.md's size table is what make size prints")
+            print("ok   %s's size table is what make size prints" % TABLE_FILE)
     return 1 if failed else 0
 
 

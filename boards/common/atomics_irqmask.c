@@ -3,6 +3,13 @@
 #include <stdint.h>
 
 /*
+ * Part of libpl011.a (make lib, the CMake target): compiled for every core, it defines the
+ * helpers only where GCC calls them, on 32-bit ARM without exclusives (__ARM_FEATURE_LDREX
+ * undefined: ARMv5, ARMv6-M); elsewhere it is empty, and GCC inlines LDREX/STREX or LDXR/STXR.
+ */
+#if defined(__arm__) && !defined(__ARM_FEATURE_LDREX)
+
+/*
  * Single core, and the interrupt handler is the only other context: with IRQs masked a
  * read-modify-write cannot be interleaved, so it is atomic. A board with a second core
  * without exclusives (the RP2040) defines BOARD_ATOMICS_SPINLOCK as the address of a hardware
@@ -148,3 +155,7 @@ bool atomic_compare_exchange_word(volatile void *pointer, void *expected, unsign
 		*wanted = old;
 	return equal;
 }
+#else
+/* ISO C wants a declaration in every translation unit. */
+typedef int pl011_atomics_inline;
+#endif

@@ -16,7 +16,8 @@ const char *board_name(void);
 
 /* The console UART instance and the config it was started with (polled, clock set). An
  * example may copy the config into storage of its own that outlives the port (a static),
- * change modes and buffers there, and call pl011_init again with it. */
+ * change modes and buffers there, and call pl011_restart with it (pl011_init refuses a
+ * running port). */
 struct pl011 *board_console(void);
 const struct pl011_config *board_console_config(void);
 

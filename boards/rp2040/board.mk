@@ -5,7 +5,7 @@ BOARD_CPU_FLAGS := -mcpu=cortex-m0plus -mthumb -mfloat-abi=soft
 # datasheet 2.3.1.7) with IRQs masked, so both cores may write and panic.
 BOARD_CPU_FLAGS += -DPL011_IO_MULTI_CORE -DBOARD_ATOMICS_SPINLOCK=0xD000017Cu
 include boards/cortex-m/cortex_m.mk
-BOARD_SRCS += boards/rp2040/board.c boards/common/atomics_irqmask.c
+BOARD_SRCS += boards/rp2040/board.c
 BOARD_LINKER_SCRIPT := linker/rp2040.ld
 # make flash: the Raspberry Pi Debug Probe (or a Pico running debugprobe) is a CMSIS-DAP adapter.
 OPENOCD_INTERFACE ?= interface/cmsis-dap.cfg

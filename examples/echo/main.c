@@ -73,7 +73,7 @@ int main(void)
 	config.tx_buffer_size = sizeof tx_storage;
 	config.rx_buffer = rx_storage;
 	config.rx_buffer_size = sizeof rx_storage;
-	if (pl011_init(board_console(), &config) != 0)
+	if (pl011_restart(board_console(), &config) != 0)
 		return 1;
 	board_console_irq_enable(true);
 	board_tick_start(1000u, tick, NULL);

@@ -63,7 +63,7 @@ static int start_port(uint32_t index, uint32_t *count)
 	config->tx_buffer_size = sizeof port->tx_storage;
 	config->rx_buffer = port->rx_storage;
 	config->rx_buffer_size = sizeof port->rx_storage;
-	if (pl011_init(port->instance, config) != 0)
+	if (pl011_restart(port->instance, config) != 0) /* the console runs on the board's */
 		return -1;
 	if (index == 0)
 		board_console_irq_enable(true);

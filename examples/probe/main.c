@@ -107,12 +107,12 @@ int main(void)
 	static struct pl011_config config;
 	config = *board_console_config();
 	config.fifo_depth = 0;
-	if (pl011_init(board_console(), &config) != 0)
+	if (pl011_restart(board_console(), &config) != 0)
 		return 1;
 	printf("probe on %s: PeriphID says FIFO %d\n", board_name(),
 	       pl011_get_fifo_depth(board_console()));
 	(void)pl011_flush(board_console(), PL011_WAIT_AUTO, NULL);
-	if (pl011_init(board_console(), board_console_config()) != 0)
+	if (pl011_restart(board_console(), board_console_config()) != 0)
 		return 1;
 	int held = measure_fifo_depth();
 	printf("probe: RX FIFO held %d\n", held);
@@ -122,7 +122,7 @@ int main(void)
 	config.rx_buffer = rx_storage;
 	config.rx_buffer_size = sizeof rx_storage;
 	(void)pl011_flush(board_console(), PL011_WAIT_AUTO, NULL);
-	if (pl011_init(board_console(), &config) != 0)
+	if (pl011_restart(board_console(), &config) != 0)
 		return 1;
 	uint32_t lines = find_interrupt_line();
 	printf("probe: done, %lu line%s\n", (unsigned long)lines, lines == 1u ? "" : "s");

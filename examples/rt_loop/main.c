@@ -143,7 +143,7 @@ int main(void)
 	config.tx_mode = PL011_TX_MEASURED;
 	config.tx_buffer = tx_buffer;
 	config.tx_buffer_size = sizeof tx_buffer;
-	if (pl011_init(board_console(), &config) != 0)
+	if (pl011_restart(board_console(), &config) != 0)
 		return 1; /* the console is stopped: nothing can be said */
 	board_console_irq_enable(true);
 

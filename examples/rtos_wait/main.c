@@ -211,7 +211,8 @@ int main(void)
 	config.rx_buffer_size = sizeof rx_storage;
 	config.event_mask = PL011_EVENT_RX_DATA | PL011_EVENT_RX_IDLE | PL011_EVENT_TX_SPACE;
 	config.event = on_uart_event;
-	if (pl011_init(board_console(), &config) != 0)
+	config.event_driver = &pl011_event_driver;
+	if (pl011_restart(board_console(), &config) != 0)
 		return 1;
 	board_console_irq_enable(true);
 	board_tick_start(1000u, tick, NULL);

@@ -16,7 +16,7 @@ static int start_interrupt_driven(void)
 	config.tx_mode = PL011_TX_MEASURED;
 	config.tx_buffer = tx_storage;
 	config.tx_buffer_size = sizeof tx_storage;
-	int err = pl011_init(board_console(), &config);
+	int err = pl011_restart(board_console(), &config);
 	if (err == 0)
 		board_console_irq_enable(true);
 	return err;

@@ -1359,6 +1359,7 @@ static void run_rx(const struct rx_case *c, struct rx_result *r)
 	h.config.baud = c->baud;
 	h.config.rx_mode = c->mode;
 	h.config.rx_callback = on_rx;
+	h.config.event_driver = &pl011_event_driver;
 	start();
 	delivery_count = 0;
 

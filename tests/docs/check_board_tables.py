@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Check that the board tables of README.md and docs/porting.md list exactly the boards in boards/.
+"""Check that the board tables of docs/boards.md and docs/porting.md list exactly the boards in boards/.
 
 A board table is a Markdown table whose first header cell is `board` or `BOARD=`; its rows name
 one board each, as the first `code` word of the first cell. Every folder with a board.mk must
@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-DOCUMENTS = ["README.md", os.path.join("docs", "porting.md")]
+DOCUMENTS = [os.path.join("docs", "boards.md"), os.path.join("docs", "porting.md")]
 
 
 def folders():

@@ -13,6 +13,7 @@ static volatile uintptr_t sink;
 /* Chosen at run time, so that every TX strategy and RX mode is named and linked. */
 static volatile uint32_t tx_choice = PL011_TX_MEASURED;
 static volatile uint32_t rx_choice = PL011_RX_FEW_IRQS;
+static const struct pl011_rs485 bus = {.driver = &pl011_rs485_driver, .delay_after_us = 10};
 
 static const enum pl011_tx_mode tx_modes[] = {PL011_TX_POLLED, PL011_TX_HALF_FIFO,
 					      PL011_TX_POLL_FULL, PL011_TX_HYBRID,
@@ -62,6 +63,8 @@ void size_main(void)
 		.event_mask = PL011_EVENT_ALL,
 		.event = on_event,
 		.event_timer = on_timer,
+		.event_driver = &pl011_event_driver,
+		.rs485 = &bus,
 	};
 	struct pl011_line_config line_config;
 	uint8_t line[16];
@@ -98,5 +101,6 @@ void size_main(void)
 		pl011_ring_commit(&ring, pl011_ring_reserve(&ring, &space));
 		(void)pl011_ring_read(&ring, line, pl011_ring_space(&ring));
 	}
+	(void)pl011_restart(&uart, &config);
 	(void)pl011_shutdown(&uart, PL011_WAIT_AUTO);
 }

@@ -7,7 +7,8 @@ tests/size/ name what the rule expects (none, MEASURED, all five) and a comment 
 not count; a polled image passes with no strategy and fails on each object, each refill and any
 pl011_tx_ring_* symbol; a MEASURED image passes with its object, refill, the ring mechanism and
 POLL_FULL's refill, and fails on each other object, each other refill and on any required symbol
-missing (a rename); an image naming all five needs all of them.
+missing (a rename); an image naming all five needs all of them. The same for the features
+(restarting a running port...): named in a firmware, linked; not named, none of its symbols.
 Ends with 'N passed, N failed'; exits 1 if any case failed.
 """
 import os
@@ -93,6 +94,25 @@ expect("everything clean", size.strategy_problems(everything, size.STRATEGIES), 
 expect("everything without hybrid's refill",
        size.strategy_problems(everything - {"pl011_tx_hybrid_refill"}, size.STRATEGIES),
        ["missing pl011_tx_hybrid_refill"])
+
+# Features: what the firmwares name, and the rule on symbols.
+for firmware, want in (("polled_hi", ()), ("irq_measured_rx", ()),
+                       ("everything", tuple(f[0] for f in size.FEATURES))):
+    with open(os.path.join(ROOT, "tests", "size", firmware + ".c")) as handle:
+        expect("features of " + firmware, size.named_features(handle.read()), want)
+expect("comment does not name a feature",
+       size.named_features("/* pl011_restart */ pl011_init(&uart, &config);"), ())
+for name, _, needs, links in size.FEATURES:
+    expect(name + " not named, clean", size.feature_problems(set(OTHERS), ()), [])
+    for symbol in links:
+        expect(name + " not named, links " + symbol,
+               size.feature_problems(OTHERS | {symbol}, ()), ["links " + symbol])
+    expect(name + " named, linked", size.feature_problems(OTHERS | set(needs) | set(links),
+                                                           (name,)), [])
+    for symbol in needs:
+        expect(name + " named, without " + symbol,
+               size.feature_problems(OTHERS | set(needs) - {symbol}, (name,)),
+               ["missing " + symbol])
 
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

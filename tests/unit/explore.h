@@ -16,7 +16,7 @@ enum explore_scenario {
 	EXPLORE_FLUSH,       /* write 40, then flush */
 	EXPLORE_PANIC,       /* write 40, then a panic write from the thread itself */
 	EXPLORE_SHUTDOWN,    /* write 40, shut down with a 10 us bound, start again, write 10 */
-	EXPLORE_REINIT,      /* write 40, pl011_init on the running port, write 10 */
+	EXPLORE_REINIT, /* write 40, pl011_init refused, pl011_restart of the running port, write 10 */
 	/* 100 bytes through a 64-byte ring with PL011_NO_WAIT, sleeping after each short write
 	 * until TX space is given (a writer blocked on a semaphore the event gives) */
 	EXPLORE_WRITE_SLEEP,

@@ -1,4 +1,5 @@
 /* Shared set-up for driver tests on the model (see harness.h). */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,19 +83,36 @@ void harness_setup_instant_line(struct harness *h, unsigned fifo_depth)
 	h->config.baud = 250000000u;
 }
 
-int harness_init(struct harness *h, const struct pl011_config *config)
+/* pl011_init or pl011_restart with a copy of *config, in the slot the port does not run on. */
+static int harness_call(struct harness *h, const struct pl011_config *config, bool restart)
 {
 	unsigned next = h->running_index ^ 1u;
 	h->running[next] = *config;
-	int err = pl011_init(&h->uart, &h->running[next]);
+	int err = restart ? pl011_restart(&h->uart, &h->running[next])
+			  : pl011_init(&h->uart, &h->running[next]);
 	if (h->uart.config == &h->running[next])
 		h->running_index = next;
 	return err;
 }
 
+int harness_init(struct harness *h, const struct pl011_config *config)
+{
+	return harness_call(h, config, false);
+}
+
 int harness_start(struct harness *h)
 {
 	return harness_init(h, &h->config);
+}
+
+int harness_reinit(struct harness *h, const struct pl011_config *config)
+{
+	return harness_call(h, config, true);
+}
+
+int harness_restart(struct harness *h)
+{
+	return harness_reinit(h, &h->config);
 }
 
 struct pl011_config *harness_live_config(struct harness *h)

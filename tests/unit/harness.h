@@ -15,11 +15,11 @@
 struct harness {
 	struct pl011_model *model;
 	struct pl011 uart;
-	/* The test's to edit at any time: harness_start starts (or restarts) the port with a copy,
-	 * as the driver reads its config in place for as long as the port runs. */
+	/* The test's to edit at any time: harness_start starts (harness_restart restarts) the port
+	 * with a copy, as the driver reads its config in place for as long as the port runs. */
 	struct pl011_config config;
 	/* The copies the port runs on, in turn, so a restart leaves the old one as it was until
-	 * pl011_init returns (include/pl011.h). */
+	 * pl011_restart returns (include/pl011.h). */
 	struct pl011_config running[2];
 	unsigned running_index;
 	uint8_t tx_storage[HARNESS_TX_RING];
@@ -38,6 +38,9 @@ void harness_setup_with(struct harness *h, const struct pl011_model_config *mode
 int harness_start(struct harness *h);
 /* pl011_init with a copy of *config (a test's other config): its result. */
 int harness_init(struct harness *h, const struct pl011_config *config);
+/* pl011_restart (the port running or not) with a copy of h->config, or of *config. */
+int harness_restart(struct harness *h);
+int harness_reinit(struct harness *h, const struct pl011_config *config);
 /* The config the port runs on, for a test that changes a hook under the running port. */
 struct pl011_config *harness_live_config(struct harness *h);
 /* Route the model's interrupt to pl011_irq_handler again (after a test took it over). */

@@ -28,7 +28,7 @@ enum call {
 	CALL_WRITE_NO_WAIT, /* 400 bytes in chunks of 1-61, PL011_NO_WAIT, retried */
 	CALL_FLUSH,         /* pl011_flush(PL011_WAIT_AUTO) */
 	CALL_SHUTDOWN,      /* pl011_shutdown with a bound of 0, 300 us or PL011_WAIT_AUTO */
-	CALL_REINIT,        /* pl011_init on the running port */
+	CALL_REINIT,        /* pl011_restart of the running port */
 	CALL_PANIC,         /* pl011_write_panic of 5 bytes, twice */
 	CALL_SET_LINE,      /* pl011_set_line to half the baud, 8E1, PL011_WAIT_AUTO */
 	CALL_HANDLER,       /* this core takes the UART interrupt while the other works */
@@ -296,14 +296,14 @@ static void do_reinit(void)
 	if (!was_stopped)
 		note_engaged_at_stop();
 	stop_phase = STOP_BEFORE_TAKE;
-	int err = harness_start(&h);
+	int err = harness_restart(&h);
 	stop_phase = STOP_OUTSIDE;
 	if (err == PL011_ESTALLED && run->plan.stall_at != 0) {
 		/* A context of the old run is still inside: stopped, started after the run. */
 		stop_stalled = true;
 		port_stopped = true;
 	} else if (err != 0) {
-		fail_run("pl011_init returned %s", pl011_error_name(err));
+		fail_run("pl011_restart returned %s", pl011_error_name(err));
 	} else if (was_stopped) {
 		/* A shutdown before it on this core: started again, with zeroed counters. */
 		port_stopped = false;
@@ -624,6 +624,7 @@ static void setup_run(const struct run *r)
 	h.config.tx_mode = r->mode;
 	h.config.rx_mode = PL011_RX_LOW_LATENCY;
 	h.config.rx_callback = rx_callback;
+	h.config.event_driver = &pl011_event_driver;
 	h.config.tx_buffer_size = RING_BYTES;
 	h.config.wait_hook = matrix_wait_hook;
 	if (harness_start(&h) != 0)

@@ -127,7 +127,7 @@ static void test_init_port_object_must_be_the_modes_else_einval(void **state)
 	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
 	assert_int_equal(pl011_model_wire_len(h.model), sizeof bytes);
 	assert_true(pl011_model_counters(h.model)->irq_dispatches > 0);
-	assert_int_equal(pl011_init_port(&h.uart, &polled, NULL), 0);
+	assert_int_equal(pl011_restart_port(&h.uart, &polled, NULL), 0);
 }
 
 static void test_config_refused_reinit_keeps_the_running_port(void **state)
@@ -137,6 +137,8 @@ static void test_config_refused_reinit_keeps_the_running_port(void **state)
 	struct pl011_config bad = h.config;
 	bad.data_bits = 9;
 	assert_int_equal(pl011_init(&h.uart, &bad), PL011_EINVAL);
+	/* A good one too: pl011_init starts, pl011_restart restarts. */
+	assert_int_equal(pl011_init(&h.uart, &h.config), PL011_EBUSY);
 	/* Still running with the old settings: a write goes out. */
 	assert_int_equal(pl011_write(&h.uart, "ok", 2, PL011_WAIT_AUTO), 2);
 	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
@@ -224,7 +226,7 @@ static void test_config_line_settings_reach_lcr_h(void **state)
 		h.config.data_bits = table[i].data_bits;
 		h.config.stop_bits = table[i].stop_bits;
 		h.config.parity = table[i].parity;
-		assert_int_equal(harness_start(&h), 0);
+		assert_int_equal(harness_restart(&h), 0);
 		assert_int_equal(pl011_model_peek(h.model, PL011_LCR_H), table[i].lcr_h);
 		/* Frame: start + data + parity + stop bits, at 115,200 (actual 115,177) baud. */
 		uint64_t bits = 1u + table[i].data_bits + (table[i].parity != PL011_PARITY_NONE) +

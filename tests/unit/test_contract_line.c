@@ -68,6 +68,7 @@ static void prepare(enum pl011_tx_mode tx, enum pl011_rx_mode rx, uint32_t flags
 	h.config.flags = flags;
 	h.config.rx_buffer_size = rx_ring;
 	h.config.event_mask = mask;
+	h.config.event_driver = &pl011_event_driver;
 	h.config.event = mask != 0 ? on_event : NULL;
 	h.config.event_timer = harness_timer_arm;
 	h.config.event_timer_context = &h;
@@ -413,6 +414,7 @@ static void test_rx_data_only_when_the_ring_holds_bytes(void **state)
 	prepare(PL011_TX_HALF_FIFO, PL011_RX_LOW_LATENCY, 0, PL011_EVENT_RX_DATA | PL011_EVENT_ERROR,
 		HARNESS_RX_RING);
 	h.config.rx_callback = on_rx;
+	h.config.event_driver = &pl011_event_driver;
 	assert_int_equal(harness_start(&h), 0);
 	pl011_model_rx_inject(h.model, 'e', PL011_DR_FE, pl011_model_now_ns(h.model) + frame_ns());
 	pl011_model_advance(h.model, 20u * frame_ns());
@@ -463,7 +465,10 @@ static void test_error_event_for_an_overrun(void **state)
 static void start_rs485(uint32_t flags, uint32_t after_us, uint32_t mask)
 {
 	prepare(PL011_TX_HALF_FIFO, PL011_RX_LOW_LATENCY, 0, mask, HARNESS_RX_RING);
-	bus = (struct pl011_rs485){.flags = flags, .delay_before_us = 0, .delay_after_us = after_us};
+	bus = (struct pl011_rs485){.driver = &pl011_rs485_driver,
+				   .flags = flags,
+				   .delay_before_us = 0,
+				   .delay_after_us = after_us};
 	h.config.rs485 = &bus;
 	assert_int_equal(harness_start(&h), 0);
 }

@@ -631,11 +631,11 @@ static void restart_pair_body(int core, void *context)
 		return;
 	}
 	restart_pair.icr_at_init = icr_writes();
-	restart_pair.init_result = harness_start(&h);
+	restart_pair.init_result = harness_restart(&h);
 }
 
 /* include/pl011.h, pl011_write_panic: "PL011_ESHUTDOWN when the port was never started, has
- * been shut down, or a shutdown on another core has taken TX"; and pl011_init on a running
+ * been shut down, or a shutdown on another core has taken TX"; and pl011_restart of a running
  * port with a panic write is safe. A panic that passed its state check just before a restart
  * on the other core, and looks at TX once the restart has stopped the port, is refused: it
  * writes nothing into the port being programmed. */
@@ -935,7 +935,7 @@ static void stuck_body(int core, void *context)
 	uint64_t last =
 	    pl011_model_rx_inject_stream(h.model, later, STUCK_LATER, pl011_model_now_ns(h.model));
 	pl011_model_advance_to(h.model, last + 1000u);
-	stuck.init_result = harness_start(&h);
+	stuck.init_result = harness_restart(&h);
 	stuck.init_done = true;
 }
 
@@ -945,10 +945,10 @@ static void no_switch(void *context)
 	(void)context;
 }
 
-/* include/pl011.h, two cores: pl011_init on a running port waits "for a handler already
+/* include/pl011.h, two cores: pl011_restart of a running port waits "for a handler already
  * running on another core to return before they touch the RX FIFO or the rings, so every
  * received byte is in the (new) ring once and in order, or counted in stats.rx_discarded";
- * pl011_init: "PL011_ESTALLED when such a handler did not return within that bound ...: the
+ * pl011_restart: "PL011_ESTALLED when such a handler did not return within that bound ...: the
  * port is then stopped as by pl011_shutdown, its rings and counters left as they are, and
  * pl011_init may be called again once the handler returned". A restart beside a handler
  * stuck in its RX callback (4 bytes sent, the handler took the first ones), 8 more sent
@@ -960,6 +960,7 @@ static void test_restart_beside_a_stuck_rx_handler_loses_no_received_byte(void *
 	harness_setup(&h, 48000000u, 16u);
 	h.config.rx_mode = PL011_RX_LOW_LATENCY;
 	h.config.rx_callback = stuck_callback;
+	h.config.event_driver = &pl011_event_driver;
 	assert_int_equal(harness_start(&h), 0);
 	pl011_model_set_irq_handler(h.model, NULL, NULL);
 	memset(&stuck, 0, sizeof stuck);

@@ -444,9 +444,9 @@ static void test_get_stats_includes_the_bytes_a_panic_wrote_beside_the_owner(voi
 }
 
 /*
- * include/pl011.h, pl011_init: "A running port is first shut down with PL011_WAIT_AUTO (its
+ * include/pl011.h, pl011_restart: "A running one is first shut down with PL011_WAIT_AUTO (its
  * counters carry over ...)"; the panic's bytes are part of tx_bytes (above). After a panic
- * beside the owner, pl011_init on the running port keeps tx_bytes equal to every DR write so
+ * beside the owner, pl011_restart of the running port keeps tx_bytes equal to every DR write so
  * far.
  */
 static void test_init_of_a_running_port_keeps_the_bytes_a_panic_wrote_beside_the_owner(void **state)
@@ -454,7 +454,7 @@ static void test_init_of_a_running_port_keeps_the_bytes_a_panic_wrote_beside_the
 	(void)state;
 	beside_run();
 	uint64_t dr = pl011_model_counters(h.model)->writes[PL011_DR / 4u];
-	assert_int_equal(harness_start(&h), 0);
+	assert_int_equal(harness_restart(&h), 0);
 	struct pl011_stats stats = stats_now();
 	print_message("after init: tx_bytes %u, DR writes %llu\n", stats.tx_bytes,
 		      (unsigned long long)dr);

@@ -464,8 +464,8 @@ static void test_contract_shutdown_counts_unread_good_bytes_as_discarded_bad_one
 }
 
 /*
- * include/pl011.h, pl011_init: "The new rx_buffer may be the old one (the bytes stay where they
- * are) or storage that does not overlap it"; what it received and nobody read "goes into the
+ * include/pl011.h, pl011_restart: "The new rx_buffer may be the old one (the bytes stay where
+ * they are) or storage that does not overlap it"; what it received and nobody read "goes into the
  * new RX ring". Storage that ends where the old ring starts, or starts where it ends, does not
  * overlap it: the unread bytes move across each time, none discarded.
  */
@@ -482,10 +482,10 @@ static void test_contract_init_moves_unread_bytes_into_an_adjacent_new_ring(void
 	assert_int_equal(stats_now().rx_bytes, sizeof data);
 	/* Old ring [0, 64), new [64, 128): the new one starts where the old ends. */
 	h.config.rx_buffer = h.rx_storage + 64;
-	assert_int_equal(harness_start(&h), 0);
+	assert_int_equal(harness_restart(&h), 0);
 	/* Old ring [64, 128), new [0, 64): the new one ends where the old starts. */
 	h.config.rx_buffer = h.rx_storage;
-	assert_int_equal(harness_start(&h), 0);
+	assert_int_equal(harness_restart(&h), 0);
 	uint8_t out[64];
 	int n = pl011_read(&h.uart, out, sizeof out, PL011_NO_WAIT);
 	struct pl011_stats stats = stats_now();

@@ -14,7 +14,7 @@
 #define STREAM_LEN 64u
 
 /*
- * include/pl011.h: "pl011_init on a running port with the handler or a panic write: safe". Core
+ * include/pl011.h: "pl011_restart of a running port with the handler or a panic write: safe". Core
  * 0 streams in MEASURED and re-inits the port in another mode; core 1 panics while core 0's
  * shutdown holds TX, so it goes beside, and is held after it left "beside" until the re-init
  * returned: it then finds the ring's bytes and owns TX in whatever mode the port runs now,
@@ -74,7 +74,7 @@ static void restart_bodies(int core, void *context)
 		(void)pl011_write(&run->h.uart, run->data, sizeof run->data, PL011_WAIT_AUTO);
 		struct pl011_config next = run->h.config;
 		next.tx_mode = run->next_mode;
-		run->init_result = harness_init(&run->h, &next);
+		run->init_result = harness_reinit(&run->h, &next);
 		run->core0_done = true;
 		(void)pl011_write(&run->h.uart, "after", 5, PL011_WAIT_AUTO);
 	} else {

@@ -196,6 +196,50 @@ static void test_frames_us_equals_the_64_bit_formula(void **state)
 	}
 }
 
+/* The 32-bit path divides by 1000 with a multiply: every product below 2^32 is exact, the
+ * last ones and each side of every thousand near the top included. */
+static void test_frames_us_exact_below_2_32(void **state)
+{
+	(void)state;
+	for (uint64_t ns = UINT32_MAX - 5000u; ns <= UINT32_MAX; ns++)
+		check_frames_us(1, ns);
+	for (uint32_t i = 0; i < 1000000u; i++) {
+		uint64_t ns = next_random() & UINT32_MAX;
+		check_frames_us(1, ns);
+		check_frames_us(1, ns - ns % 1000u);
+		check_frames_us(1, ns - ns % 1000u + 1u);
+	}
+}
+
+static uint32_t core_number;
+
+static uint32_t core_of_test(void *context)
+{
+	(void)context;
+	return core_number;
+}
+
+/* The owner word's core tag is the core number modulo 255, plus 1, computed without a
+ * division: every number below 2^16, the top and random ones. */
+static void test_core_tag_is_the_number_modulo_255_plus_1(void **state)
+{
+	(void)state;
+	struct pl011_config config = {.core_id = core_of_test};
+	struct pl011 uart;
+	memset(&uart, 0, sizeof uart);
+	uart.config = &config;
+	for (uint64_t i = 0; i < 300000u; i++) {
+		core_number = i < 65536u ? (uint32_t)i
+			    : i < 70000u ? UINT32_MAX - (uint32_t)(i - 65536u)
+					 : (uint32_t)next_random();
+		uint32_t tag = pl011_core_tag(&uart);
+		if (tag != core_number % 255u + 1u)
+			fail_msg("core %lu: tag %lu", (unsigned long)core_number, (unsigned long)tag);
+	}
+	config.core_id = NULL;
+	assert_int_equal(pl011_core_tag(&uart), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +248,8 @@ int main(void)
 		cmocka_unit_test(test_divide_random),
 		cmocka_unit_test(test_baud_equals_the_64_bit_formula),
 		cmocka_unit_test(test_frames_us_equals_the_64_bit_formula),
+		cmocka_unit_test(test_frames_us_exact_below_2_32),
+		cmocka_unit_test(test_core_tag_is_the_number_modulo_255_plus_1),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

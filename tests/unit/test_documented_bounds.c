@@ -314,7 +314,8 @@ static void start_rs485(const struct pl011_rs485 *rs485)
 static void test_rs485_before_delay_waits_its_bound(void **state)
 {
 	(void)state;
-	static const struct pl011_rs485 rs485 = {.delay_before_us = PL011_RS485_DELAY_MAX_US};
+	static const struct pl011_rs485 rs485 = {.driver = &pl011_rs485_driver,
+						 .delay_before_us = PL011_RS485_DELAY_MAX_US};
 	start_rs485(&rs485);
 	uint64_t start = now_us();
 	assert_int_equal(pl011_write(&h.uart, "a", 1, PL011_NO_WAIT), 1);
@@ -328,7 +329,8 @@ static void test_rs485_before_delay_waits_its_bound(void **state)
 static void test_rs485_shutdown_waits_the_after_delay(void **state)
 {
 	(void)state;
-	static const struct pl011_rs485 rs485 = {.delay_after_us = PL011_RS485_DELAY_MAX_US};
+	static const struct pl011_rs485 rs485 = {.driver = &pl011_rs485_driver,
+						 .delay_after_us = PL011_RS485_DELAY_MAX_US};
 	start_rs485(&rs485);
 	assert_int_equal(pl011_write(&h.uart, "a", 1, PL011_NO_WAIT), 1);
 	pl011_model_advance(h.model, 4u * pl011_model_frame_ns(h.model));
@@ -346,8 +348,10 @@ static void test_rs485_shutdown_waits_the_after_delay(void **state)
 static void test_rs485_set_line_waits_the_old_after_delay(void **state)
 {
 	(void)state;
-	static const struct pl011_rs485 rs485 = {.delay_after_us = PL011_RS485_DELAY_MAX_US};
-	static const struct pl011_rs485 low = {.flags = PL011_RS485_DE_LOW};
+	static const struct pl011_rs485 rs485 = {.driver = &pl011_rs485_driver,
+						 .delay_after_us = PL011_RS485_DELAY_MAX_US};
+	static const struct pl011_rs485 low = {.driver = &pl011_rs485_driver,
+					       .flags = PL011_RS485_DE_LOW};
 	start_rs485(&rs485);
 	assert_int_equal(pl011_write(&h.uart, "a", 1, PL011_NO_WAIT), 1);
 	pl011_model_advance(h.model, 4u * pl011_model_frame_ns(h.model));

@@ -55,7 +55,7 @@ static void init_polled(uint32_t baud)
 {
 	struct pl011_config config;
 	polled_config(&config, baud);
-	assert_int_equal(harness_init(&h, &config), 0);
+	assert_int_equal(harness_reinit(&h, &config), 0);
 }
 
 static uint32_t xorshift(uint32_t *s)

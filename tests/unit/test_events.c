@@ -79,6 +79,7 @@ static void start_with_flags(enum pl011_tx_mode tx, enum pl011_rx_mode rx, uint3
 	h.config.tx_mode = tx;
 	h.config.rx_mode = rx;
 	h.config.event_mask = mask;
+	h.config.event_driver = &pl011_event_driver;
 	h.config.event = on_event;
 	h.config.event_timer = harness_timer_arm;
 	h.config.event_timer_context = &h;
@@ -476,12 +477,19 @@ static void test_events_cost_no_register_access(void **state)
 
 /* ---- bad configs ---- */
 
+static void on_rx_for_driver_check(struct pl011 *uart, size_t available, void *context)
+{
+	(void)uart;
+	(void)available;
+	(void)context;
+}
+
 static void test_bad_event_configs_are_refused_and_change_nothing(void **state)
 {
 	(void)state;
 	start_with(PL011_TX_HYBRID, PL011_RX_LOW_LATENCY, PL011_EVENT_RX_DATA);
-	struct pl011_config bad[6];
-	for (int i = 0; i < 6; i++)
+	struct pl011_config bad[8];
+	for (int i = 0; i < 8; i++)
 		bad[i] = h.config;
 	bad[0].event = NULL;                          /* a mask without a callback */
 	bad[1].event_mask = 1u << 7;                  /* an unknown kind */
@@ -493,8 +501,12 @@ static void test_bad_event_configs_are_refused_and_change_nothing(void **state)
 	bad[4].event_mask = PL011_EVENT_RX_IDLE;
 	bad[5].rx_mode = PL011_RX_POLLED;
 	bad[5].event_mask = PL011_EVENT_BREAK;
+	bad[6].event_driver = NULL;                   /* a mask without the code that serves it */
+	bad[7].event_driver = NULL;                   /* ... an rx_callback too */
+	bad[7].event_mask = 0;
+	bad[7].rx_callback = on_rx_for_driver_check;
 	uint64_t writes = pl011_model_counters(h.model)->total_writes;
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 8; i++)
 		assert_int_equal(pl011_init(&h.uart, &bad[i]), PL011_EINVAL);
 	assert_int_equal(pl011_model_counters(h.model)->total_writes, writes);
 	/* Still running with the old config. */

@@ -155,6 +155,7 @@ static void test_irq_rx_callback_sees_each_drain(void **state)
 	harness_setup_with(&h, &model_config);
 	h.config.rx_mode = PL011_RX_LOW_LATENCY;
 	h.config.rx_callback = on_receive;
+	h.config.event_driver = &pl011_event_driver;
 	callback_calls = 0;
 	assert_int_equal(harness_start(&h), 0);
 	uint64_t last = pl011_model_rx_inject_stream(h.model, (const uint8_t *)"abc", 3,

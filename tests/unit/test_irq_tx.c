@@ -208,7 +208,7 @@ static void test_irq_tx_stall_guard_keeps_the_line_busy(void **state)
 		start_scenario(&s);
 		h.config.wait_hook = ten_us_step;
 		h.config.wait_context = h.model;
-		assert_int_equal(harness_start(&h), 0);
+		assert_int_equal(harness_restart(&h), 0);
 		pl011_model_set_tx_irq_broken(h.model, true);
 		size_t total = 65536u;
 		harness_fill_random(stream, total, 7u);
@@ -340,6 +340,7 @@ static void test_irq_tx_priming_slowed_by_rx_callbacks_never_strands_the_ring(vo
 			h.config.tx_mode = s.mode;
 			h.config.rx_mode = PL011_RX_LOW_LATENCY;
 			h.config.rx_callback = slow_rx_callback;
+			h.config.event_driver = &pl011_event_driver;
 			assert_int_equal(harness_start(&h), 0);
 			harness_fill_random(stream, 4000, (uint32_t)(m * 3u + c + 1u));
 			(void)pl011_model_rx_inject_stream(h.model, stream, 4000,
@@ -397,7 +398,7 @@ static void test_rts_cts_flag_enables_hardware_flow_control(void **state)
 	start_scenario(&s);
 	assert_int_equal(pl011_model_peek(h.model, PL011_CR) & (PL011_CR_RTSEN | PL011_CR_CTSEN), 0);
 	h.config.flags = PL011_FLAG_RTS_CTS;
-	assert_int_equal(harness_start(&h), 0);
+	assert_int_equal(harness_restart(&h), 0);
 	assert_int_equal(pl011_model_peek(h.model, PL011_CR) & (PL011_CR_RTSEN | PL011_CR_CTSEN),
 			 PL011_CR_RTSEN | PL011_CR_CTSEN);
 	/* The peer holds CTS off: nothing leaves until it lets go, then everything does. */

@@ -58,6 +58,7 @@ static void configure(enum pl011_tx_mode tx, enum pl011_rx_mode rx, uint32_t fla
 	h.config.event_timer_context = &h;
 	h.config.wait_hook = harness_timer_wait_step;
 	h.config.wait_context = &h;
+	rs485.driver = &pl011_rs485_driver;
 	rs485.flags = flags;
 	rs485.delay_before_us = before_us;
 	rs485.delay_after_us = after_us;
@@ -189,7 +190,7 @@ static void expect_bracketed_by(const struct pl011_rs485 *bus, size_t from, size
 /* Every wire character lies inside a DE bracket of these settings, over the whole edge log. */
 static void expect_every_character_bracketed(uint32_t flags, uint32_t before_us, uint32_t after_us)
 {
-	const struct pl011_rs485 bus = {flags, before_us, after_us};
+	const struct pl011_rs485 bus = {&pl011_rs485_driver, flags, before_us, after_us};
 	expect_bracketed_by(&bus, 0, pl011_model_wire_len(h.model), 0,
 			    pl011_model_rts_edge_count(h.model), "every send");
 }
@@ -256,14 +257,15 @@ static void test_unsupported_combinations_change_nothing(void **state)
 {
 	(void)state;
 	start(PL011_TX_HYBRID, PL011_RX_LOW_LATENCY, 0, 10, 10);
-	struct pl011_rs485 bad_settings[4] = {
-		{.delay_before_us = PL011_RS485_DELAY_MAX_US + 1u},
-		{.delay_after_us = PL011_RS485_DELAY_MAX_US + 1u},
-		{.flags = 1u << 2},
-		{0},
+	struct pl011_rs485 bad_settings[5] = {
+		{.driver = &pl011_rs485_driver, .delay_before_us = PL011_RS485_DELAY_MAX_US + 1u},
+		{.driver = &pl011_rs485_driver, .delay_after_us = PL011_RS485_DELAY_MAX_US + 1u},
+		{.driver = &pl011_rs485_driver, .flags = 1u << 2},
+		{.driver = &pl011_rs485_driver},
+		{.driver = NULL}, /* settings that do not name the code that drives DE */
 	};
-	struct pl011_config bad[7];
-	for (int i = 0; i < 7; i++)
+	struct pl011_config bad[8];
+	for (int i = 0; i < 8; i++)
 		bad[i] = h.config;
 	for (int i = 0; i < 3; i++)
 		bad[i].rs485 = &bad_settings[i];
@@ -272,8 +274,9 @@ static void test_unsupported_combinations_change_nothing(void **state)
 	bad[5].tx_mode = PL011_TX_POLLED;   /* ... and the ring */
 	bad[6].rs485 = &bad_settings[3];
 	bad[6].flags |= PL011_FLAG_RTS_CTS;
+	bad[7].rs485 = &bad_settings[4];
 	uint64_t writes = pl011_model_counters(h.model)->total_writes;
-	for (int i = 0; i < 7; i++)
+	for (int i = 0; i < 8; i++)
 		assert_int_equal(pl011_init(&h.uart, &bad[i]), PL011_EINVAL);
 	/* RTS by hand while DE drives it, and flow control on a running RS-485 port. */
 	assert_int_equal(pl011_set_modem_lines(&h.uart, PL011_MODEM_RTS, PL011_MODEM_RTS),
@@ -367,10 +370,12 @@ static int set_rs485(const struct pl011_rs485 *bus, bool off)
 static void test_set_line_changes_rs485_on_a_running_port(void **state)
 {
 	(void)state;
-	const struct pl011_rs485 first = {.flags = PL011_RS485_RX_OFF,
+	const struct pl011_rs485 first = {.driver = &pl011_rs485_driver,
+					  .flags = PL011_RS485_RX_OFF,
 					  .delay_before_us = 30,
 					  .delay_after_us = 80};
-	const struct pl011_rs485 second = {.flags = PL011_RS485_DE_LOW,
+	const struct pl011_rs485 second = {.driver = &pl011_rs485_driver,
+					   .flags = PL011_RS485_DE_LOW,
 					   .delay_before_us = 150,
 					   .delay_after_us = 300};
 	for (int mode = PL011_TX_HALF_FIFO; mode <= PL011_TX_MEASURED; mode++) {
@@ -456,7 +461,7 @@ static void take_port_snapshot(struct port_snapshot *s)
 	s->writes = pl011_model_counters(h.model)->total_writes;
 	s->cr = pl011_model_peek(h.model, PL011_CR);
 	s->imsc = pl011_model_peek(h.model, PL011_IMSC);
-	s->rs485_on = h.uart.events.rs485_on != 0;
+	s->rs485_on = h.uart.events.rs485_driver != NULL;
 	if (s->rs485_on)
 		s->settings = h.uart.events.rs485;
 }
@@ -482,11 +487,13 @@ static void expect_port_unchanged(const struct port_snapshot *before, const char
 static void test_set_line_refuses_bad_rs485_and_changes_nothing(void **state)
 {
 	(void)state;
-	static const struct pl011_rs485 good = {.delay_before_us = 10, .delay_after_us = 10};
+	static const struct pl011_rs485 good = {
+		.driver = &pl011_rs485_driver, .delay_before_us = 10, .delay_after_us = 10};
 	static const struct pl011_rs485 bad[] = {
-		{.delay_before_us = PL011_RS485_DELAY_MAX_US + 1u},
-		{.delay_after_us = PL011_RS485_DELAY_MAX_US + 1u},
-		{.flags = 1u << 2},
+		{.driver = &pl011_rs485_driver, .delay_before_us = PL011_RS485_DELAY_MAX_US + 1u},
+		{.driver = &pl011_rs485_driver, .delay_after_us = PL011_RS485_DELAY_MAX_US + 1u},
+		{.driver = &pl011_rs485_driver, .flags = 1u << 2},
+		{.driver = NULL, .delay_before_us = 10},
 	};
 	for (int on = 0; on <= 1; on++) {
 		start(PL011_TX_HYBRID, PL011_RX_LOW_LATENCY, 0, 20, 40);

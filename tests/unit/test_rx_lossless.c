@@ -106,7 +106,7 @@ static void test_rx_trailing_overrun_is_counted_in_every_mode(void **state)
 	}
 }
 
-/* The board started the console polled; bytes that arrive before the example's pl011_init
+/* The board started the console polled; bytes that arrive before the example's pl011_restart
  * are in the FIFO, and the new ring mode gets them. */
 static void test_rx_reinit_of_a_running_port_keeps_what_arrived(void **state)
 {
@@ -117,7 +117,7 @@ static void test_rx_reinit_of_a_running_port_keeps_what_arrived(void **state)
 							      pl011_model_now_ns(h.model));
 		pl011_model_advance_to(h.model, last + 1000u);
 		h.config.rx_mode = ring_modes[m];
-		assert_int_equal(harness_start(&h), 0);
+		assert_int_equal(harness_restart(&h), 0);
 		pl011_model_advance(h.model, 1000000u);
 		assert_int_equal(drain(received, sizeof received), 5);
 		assert_memory_equal(received, "hello", 5);
@@ -145,7 +145,7 @@ static void test_rx_reinit_carries_the_ring_over_or_counts_it(void **state)
 		} else if (target == 2) {
 			h.config.rx_mode = PL011_RX_POLLED;
 		}
-		assert_int_equal(harness_start(&h), 0);
+		assert_int_equal(harness_restart(&h), 0);
 		pl011_model_advance(h.model, 1000000u);
 		/* The same full ring has no room for the FIFO's 10; another of 256 takes all. */
 		static const size_t kept[3] = {64, 64 + 10, 0};

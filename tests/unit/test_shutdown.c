@@ -171,7 +171,7 @@ static void test_shutdown_passive_start_hangs_on_the_model_and_priming_does_not(
 
 	/* The driver primes instead, and the same port, in the same state, sends. */
 	pl011_model_set_irq_handler(h.model, driver_irq, &h.uart);
-	assert_int_equal(harness_start(&h), 0);
+	assert_int_equal(harness_restart(&h), 0);
 	expect_message_goes_through(wire_len, 7u);
 	harness_teardown(&h);
 }

@@ -12,8 +12,8 @@
 #include "depth.h"
 #include "explore.h"
 
-/* Scenarios where nothing re-initialises the port (pl011_init and pl011_shutdown want the
- * interrupt quiet, which a second core taking it does not give). */
+/* Scenarios where nothing re-initialises the port (pl011_init, pl011_restart and
+ * pl011_shutdown want the interrupt quiet, which a second core taking it does not give). */
 #define TWO_CORE_SCENARIOS (EXPLORE_PANIC + 1)
 #define SCRIPT_STRIDE 3u
 #define SCRIPT_INNER 12u

@@ -623,7 +623,7 @@ static void test_restart_flushes_the_holding_register_of_a_stopped_port(void **s
 	harness_teardown(&h);
 }
 
-/* ---- pl011_init on a running port beside an RX handler already running on the other core ---- */
+/* ---- pl011_restart of a running port beside an RX handler running on the other core ---- */
 
 #define RESTART_RX_BYTES 200u
 #define RESTART_SEEDS 300u
@@ -661,10 +661,10 @@ static void restart_body(int core, void *context)
 	}
 	/* The same storage (the bytes stay) or a ring of its own (they are copied over). */
 	h.config.rx_buffer = restart_ring[restart_frames % 2u];
-	int err = harness_start(&h);
+	int err = harness_restart(&h);
 	restart_done = true;
 	if (err != 0)
-		print_message("pl011_init returned %s\n", pl011_error_name(err));
+		print_message("pl011_restart returned %s\n", pl011_error_name(err));
 	assert_int_equal(err, 0);
 }
 

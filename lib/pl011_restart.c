@@ -1,0 +1,60 @@
+/* Restart of a running port: stop it, carry what it received into the new run, start again.
+ * Its own file, so that a firmware that only ever starts its port links none of it. */
+#include "pl011_internal.h"
+
+/* The counters pl011_get_stats read before the instance was cleared go back, as many as it
+ * keeps (PL011_STATS). */
+static void stats_restore(struct pl011 *uart, const struct pl011_stats *kept)
+{
+#if PL011_STATS
+	uart->stats = *kept;
+#else
+#define PL011_STATS_RESTORE(name) uart->stats.name = kept->name;
+	PL011_STATS_KEPT(PL011_STATS_RESTORE)
+#undef PL011_STATS_RESTORE
+#endif
+}
+
+int pl011_restart_port(struct pl011 *uart, const struct pl011_config *config,
+		       const struct pl011_tx_strategy *strategy)
+{
+	struct pl011_plan plan;
+	int err = pl011_start_plan(uart, config, strategy, &plan);
+	if (err != 0)
+		return err; /* nothing touched: a running port keeps running */
+	if (!pl011_is_running(uart))
+		return pl011_init_port(uart, config, strategy);
+
+	/* Stopped first, so nothing it accepted vanishes uncounted; its counters carry over
+	 * (tx_discarded tells what the drain could not send), and what it received and nobody
+	 * read yet moves to the new ring (rx_discarded, what cannot). What the FIFO holds at the
+	 * stop: 2 x the deepest FIFO's worth. */
+	uint8_t fifo_storage[2u * 32u];
+	struct pl011_ring in_fifo;
+	(void)pl011_ring_init(&in_fifo, fifo_storage, sizeof fifo_storage);
+	bool handlers_out = false, tx_out = false;
+	(void)pl011_stop_port(uart, PL011_WAIT_AUTO, &in_fifo, &handlers_out, &tx_out);
+	if (!handlers_out)
+		return PL011_ESTALLED; /* a handler still uses the ring we would reset */
+	if (!tx_out) {
+		/* A panic still holds TX or writes beside it: stopped as by pl011_shutdown, what
+		 * was received counted as it counts it. */
+		uart->stats.rx_discarded += (uint32_t)pl011_ring_count(&in_fifo);
+		if (pl011_rx_uses_ring(uart))
+			uart->stats.rx_discarded += (uint32_t)pl011_ring_count(&uart->rx.ring);
+		return PL011_ESTALLED;
+	}
+	struct pl011_ring received = {0};
+	if (pl011_rx_uses_ring(uart))
+		received = uart->rx.ring;
+	struct pl011_stats kept;
+	(void)pl011_get_stats(uart, &kept); /* with the panic writes' bytes */
+
+	uint64_t frame_ns = pl011_start_begin(uart, config, strategy, &plan, true);
+	stats_restore(uart, &kept);
+	/* The old ring's bytes first, then the FIFO's: they came later. */
+	pl011_rx_carry_over(uart, &received);
+	pl011_rx_carry_over(uart, &in_fifo);
+	pl011_start_finish(uart, &plan, frame_ns);
+	return 0;
+}
