@@ -906,8 +906,8 @@ REANCHORED = {
     # pl011_init no longer clears the owner word and puts it back (the clearing skips it):
     # the same fault is the clearing that takes the word in.
     "b-init-owner-word-cleared": (CORE,
-        "memset((uint8_t *)uart + cleared_from, 0, owner_at - cleared_from);",
-        "memset((uint8_t *)uart + cleared_from, 0, after_owner - cleared_from);"),
+        "clear_words(uart, cleared_from, owner_at);",
+        "clear_words(uart, cleared_from, after_owner);"),
     "b-frames-us-no-ceiling": (WAIT,
         "\tif (frame_ns != 0 && frames > pl011_divide_u64(ceiling, frame_ns))\n"
         "\t\treturn PL011_WAIT_AUTO;\n",
