@@ -55,26 +55,31 @@ FLAGS_FILE := $(OUT)/flags.txt
 FLAGS_NOW := $(CC) | $(LIB_CFLAGS) | $(APP_CFLAGS) | $(ASFLAGS) | $(LDFLAGS) $(BOARD_LDLIBS)
 $(eval $(call flags_file,FLAGS_FILE,FLAGS_NOW))
 
+# Each .d names its object both as built and as an absolute path, so that a build called with an
+# absolute BUILD (the out-of-tree tests) still sees the headers of objects built with a relative
+# one, and the other way round.
+DEP_TARGETS = -MT $(patsubst $(CURDIR)/%,%,$(abspath $@)) -MT $(abspath $@)
+
 $(OUT)/lib/%.o: lib/%.c $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(LIB_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(LIB_CFLAGS) $(DEP_TARGETS) -c $< -o $@
 
 $(OUT)/lib/boards/%.o: boards/%.c $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(LIB_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(LIB_CFLAGS) $(DEP_TARGETS) -c $< -o $@
 
 # Board and example sources: an example's own folder is on its include path.
 $(OUT)/%.c.o: %.c $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(APP_CFLAGS) -I$(<D) -c $< -o $@
+	$(Q)$(CC) $(APP_CFLAGS) $(DEP_TARGETS) -I$(<D) -c $< -o $@
 
 $(OUT)/%.S.o: %.S $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	@echo "  AS      $<"
-	$(Q)$(CC) $(ASFLAGS) -c $< -o $@
+	$(Q)$(CC) $(ASFLAGS) $(DEP_TARGETS) -c $< -o $@
 
 # Each example is every .c in its folder, linked with the board, the C library and libpl011.
 .SECONDARY:
