@@ -73,6 +73,10 @@ FEATURES = [
      ("pl011_restart_port", "pl011_rx_carry_over")),
     ("rs485", r"\bpl011_rs485_driver\b", ("pl011_rs485_driver",), ("pl011_rs485_driver",)),
     ("events", r"\bpl011_event_driver\b", ("pl011_event_driver",), ("pl011_event_driver",)),
+    ("stream calls", r"\bpl011_(rx_available|tx_free|read_exact|read_until|discard_input)\b",
+     ("pl011_read_exact",), ("pl011_rx_available", "pl011_tx_free", "pl011_read_exact",
+                             "pl011_read_until", "pl011_discard_input")),
+    ("early console", r"\bpl011_early_write\b", ("pl011_early_write",), ("pl011_early_write",)),
 ]
 # The document that holds the table, between these markers.
 TABLE_FILE = os.path.join("docs", "size.md")

@@ -92,6 +92,11 @@ void size_main(void)
 	sink = (uintptr_t)(pl011_get_fifo_depth(&uart) + got);
 	sink = pl011_backlog_deadline_us(&uart, pl011_tx_queued(&uart));
 	sink = (uintptr_t)pl011_error_name(PL011_EBAUD);
+	sink = (uintptr_t)(pl011_rx_available(&uart) + pl011_tx_free(&uart));
+	(void)pl011_read_exact(&uart, line, 2, PL011_WAIT_AUTO, NULL);
+	(void)pl011_read_until(&uart, line, sizeof line, '\n', PL011_WAIT_AUTO, NULL);
+	(void)pl011_discard_input(&uart);
+	(void)pl011_early_write(config.base, "early\n", 6);
 	if (pl011_ring_init(&ring, line, sizeof line) == 0) {
 		const uint8_t *segment;
 		uint8_t *space;
