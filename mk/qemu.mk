@@ -64,8 +64,8 @@ qemu-test-self:
 	$(Q)$(PYTHON) tests/qemu/test_examples.py
 qemu-test: qemu-test-self
 	$(Q)BUILD=$(BUILD) $(PYTHON) -u tests/qemu/run_qemu_tests.py $(QEMU_TEST_ARGS)
-# make test runs the 1 MiB echo soak on one machine per architecture (LONG_SOAK_MACHINES in
-# tests/qemu/examples.py), the others a 64 KiB one; this runs the 1 MiB soak everywhere.
+# make test soaks 64 KiB on every machine and make test-full 1 MiB on one per architecture
+# (tests/qemu/examples.py); this runs the 1 MiB soak everywhere.
 qemu-test-full: qemu-test-self
 	$(Q)BUILD=$(BUILD) $(PYTHON) -u tests/qemu/run_qemu_tests.py --full-soak $(QEMU_TEST_ARGS)
 # examples/console typed at through make run SERIAL=pty and SERIAL=tcp, key by key.

@@ -26,7 +26,8 @@ verify_sized "protocol, the panic beside a stopped owner on the other core" \
 # Issue 33: shutdown gives up on a stopped context, init waits for it, the new run's byte
 # leaves and no context of the old run touches it; a panic over its own core's shutdown.
 restart="-DPANIC_ON_OTHER_CORE -DSHUTDOWN_AFTER -DSTUCK -DRESTART -DWRITES=3 -DPANIC_BYTES=1"
-verify "protocol, a restart beside a context of the old run" "$restart" ""
+verify_sized "protocol, a restart beside a context of the old run" "$restart" \
+	"-DPANIC_ON_OTHER_CORE -DSHUTDOWN_AFTER -DSTUCK -DRESTART -DWRITES=2 -DPANIC_BYTES=1"
 [ "$errors" = 0 ] || failed=1
 verify "protocol, a panic over its own core's shutdown" "-DSHUTDOWN_AFTER -DOVER_STOP -DWRITES=3" ""
 [ "$errors" = 0 ] || failed=1
