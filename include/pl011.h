@@ -761,15 +761,17 @@ int pl011_read(struct pl011 *uart, void *data, size_t len, uint32_t bound_us);
 int pl011_getc(struct pl011 *uart);
 
 /*
- * Bytes a read can take now without waiting: the RX ring's count in the interrupt modes; in
- * RX_POLLED mode FR tells only 0 (empty), 1 (at least one) or the FIFO depth (full).
+ * Bytes a read can take now without waiting: the RX ring's count in the interrupt modes (at
+ * most INT32_MAX: a 2^31-byte ring's full count does not fit an int); in RX_POLLED mode FR
+ * tells only 0 (empty), 1 (at least one) or the FIFO depth (full).
  * Errors: PL011_EINVAL, PL011_ESHUTDOWN. Context: thread; one reader.
  */
 int pl011_rx_available(struct pl011 *uart);
 
 /*
- * Bytes a write can take now without waiting: the TX ring's free space in the ring modes; in
- * TX_POLLED mode 0 (FIFO full), 1 (room) or the FIFO depth (empty).
+ * Bytes a write can take now without waiting: the TX ring's free space in the ring modes (at
+ * most INT32_MAX, as pl011_rx_available); in TX_POLLED mode 0 (FIFO full), 1 (room) or the
+ * FIFO depth (empty).
  * Errors: PL011_EINVAL, PL011_ESHUTDOWN. Context: any (a snapshot).
  */
 int pl011_tx_free(struct pl011 *uart);

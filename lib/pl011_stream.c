@@ -7,6 +7,12 @@
 #include "pl011_io.h"
 #include "pl011_regs.h"
 
+/* A count as these calls return it: a ring may hold 2^31 bytes, one more than an int. */
+static int count_result(size_t count)
+{
+	return count > INT32_MAX ? INT32_MAX : (int)count;
+}
+
 int pl011_rx_available(struct pl011 *uart)
 {
 	if (uart == NULL)
@@ -14,7 +20,7 @@ int pl011_rx_available(struct pl011 *uart)
 	if (!pl011_is_running(uart))
 		return PL011_ESHUTDOWN;
 	if (pl011_rx_uses_ring(uart))
-		return (int)pl011_ring_count(&uart->rx.ring);
+		return count_result(pl011_ring_count(&uart->rx.ring));
 	/* FR tells only empty, or full (TRM 3.3.3: RXFF). */
 	uint32_t fr = pl011_reg_read(uart, PL011_FR);
 	if (fr & PL011_FR_RXFF)
@@ -29,7 +35,7 @@ int pl011_tx_free(struct pl011 *uart)
 	if (!pl011_is_running(uart))
 		return PL011_ESHUTDOWN;
 	if (pl011_tx_uses_ring(uart))
-		return (int)pl011_ring_space(&uart->tx.ring);
+		return count_result(pl011_ring_space(&uart->tx.ring));
 	uint32_t fr = pl011_reg_read(uart, PL011_FR);
 	if (fr & PL011_FR_TXFE)
 		return (int)uart->line.fifo_depth;
@@ -98,6 +104,8 @@ int pl011_discard_input(struct pl011 *uart)
 	size_t limit = (size_t)uart->line.fifo_depth;
 	if (pl011_rx_uses_ring(uart))
 		limit += uart->rx.ring.size;
+	if (limit > INT32_MAX)
+		limit = INT32_MAX; /* the count returned must fit */
 	size_t discarded = 0;
 	uint8_t scratch[16];
 	while (discarded < limit) {
