@@ -743,8 +743,10 @@ int pl011_write_panic(struct pl011 *uart, const void *data, size_t len);
  * halves the cost of a bulk copy against fixed-size chunks: docs/background.md). bound_us = 0
  * returns at once (possibly 0); otherwise waits up to bound_us for the first byte
  * (PL011_WAIT_AUTO: the backlog deadline for len characters, as long as they take to arrive).
- * In RX_POLLED mode characters with errors are counted and skipped, and RSR is read once after
- * the characters, so that an overrun no later character reports is counted too. In the
+ * In RX_POLLED mode characters with errors are counted and skipped (each pass over the FIFO
+ * reads at most len + depth characters, so a stream of bad ones cannot hold a call past its
+ * bound), and RSR is read once after the characters, so that an overrun no later character
+ * reports is counted too. In the
  * interrupt modes a read that leaves room for a FIFO's worth resumes an RX paused by a full ring.
  * Returns the count. Errors: PL011_EINVAL, PL011_ESHUTDOWN. Context: thread; one reader.
  */

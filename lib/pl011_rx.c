@@ -217,14 +217,20 @@ void pl011_rx_carry_over(struct pl011 *uart, const struct pl011_ring *old)
 
 /* ---- the reader ---- */
 
-/* RX_POLLED: read good characters straight from the FIFO, skipping (and counting) bad ones. */
+/* RX_POLLED: read good characters straight from the FIFO, skipping (and counting) bad ones, with
+ * at most a FIFO's worth of reads beyond len: on a line as fast as the reader a sender of
+ * nothing but bad characters (a wrong baud) would otherwise keep the loop going past every
+ * bound of the callers (pl011_read's wait, pl011_read_exact, pl011_discard_input). */
 static size_t read_fifo(struct pl011 *uart, uint8_t *data, size_t len)
 {
 	size_t done = 0;
 	bool read_any = false;
-	while (done < len && (pl011_reg_read(uart, PL011_FR) & PL011_FR_RXFE) == 0) {
+	size_t reads_left = len + uart->line.fifo_depth; /* len <= INT32_MAX: no wrap */
+	while (done < len && reads_left != 0 &&
+	       (pl011_reg_read(uart, PL011_FR) & PL011_FR_RXFE) == 0) {
 		int byte = pl011_rx_decode(uart, pl011_reg_read(uart, PL011_DR));
 		read_any = true;
+		reads_left--;
 		if (byte >= 0) {
 			data[done++] = (uint8_t)byte;
 			PL011_COUNT(uart, rx_bytes, 1);
