@@ -663,7 +663,8 @@ static inline int pl011_init(struct pl011 *uart, const struct pl011_config *conf
  * except that what it received and nobody read (its RX ring, then its RX FIFO) goes into the
  * new RX ring, ahead of anything new; what does not fit, or has nowhere to go (a polled
  * config), is counted in stats.rx_discarded. The new rx_buffer may be the old one (the bytes
- * stay where they are) or storage that does not overlap it. After stopping it, it waits for
+ * stay where they are), the old one at another size, storage that overlaps it, or storage
+ * elsewhere (the bytes move, the oldest kept). After stopping it, it waits for
  * an interrupt handler already running on another core to return (bound: docs/waiting.md)
  * before it touches the rings or the instance. Keep the old config as it was until this call
  * returns (the stop reads it).

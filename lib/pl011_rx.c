@@ -1,4 +1,6 @@
 /* Receive path: error decoding, the interrupt drain with back-pressure, overrun counting, read. */
+#include <string.h>
+
 #include "pl011_internal.h"
 
 int pl011_rx_decode(struct pl011 *uart, uint32_t dr)
@@ -195,6 +197,42 @@ static bool storage_overlaps(const struct pl011_ring *a, const struct pl011_ring
 	return a_start < b_start + b->size && b_start < a_start + a->size;
 }
 
+static void reverse_bytes(uint8_t *bytes, size_t from, size_t to)
+{
+	while (from + 1u < to) {
+		to--;
+		uint8_t byte = bytes[from];
+		bytes[from] = bytes[to];
+		bytes[to] = byte;
+		from++;
+	}
+}
+
+/*
+ * The new ring (empty) reuses storage of the old one: the old buffer at another size, or a part
+ * of it. Line the old bytes up, oldest first, at the start of the old storage (where they wrap,
+ * by three reversals in place), then move as many as fit to the new ring's start, which
+ * memmove does whatever the overlap. The rest stay in *from, to be counted.
+ */
+static void carry_within(struct pl011 *uart, struct pl011_ring *from)
+{
+	size_t count = pl011_ring_count(from);
+	size_t offset = from->tail & (from->size - 1u);
+	if (offset + count > from->size) {
+		reverse_bytes(from->storage, 0, offset);
+		reverse_bytes(from->storage, offset, from->size);
+		reverse_bytes(from->storage, 0, from->size);
+		offset = 0;
+	}
+	uint8_t *segment;
+	size_t room = pl011_ring_reserve(&uart->rx.ring, &segment);
+	size_t moved = count < room ? count : room;
+	memmove(segment, from->storage + offset, moved);
+	pl011_ring_commit(&uart->rx.ring, moved);
+	from->head = (uint32_t)(count - moved);
+	from->tail = 0;
+}
+
 void pl011_rx_carry_over(struct pl011 *uart, const struct pl011_ring *old)
 {
 	struct pl011_ring from = *old;
@@ -204,12 +242,17 @@ void pl011_rx_carry_over(struct pl011 *uart, const struct pl011_ring *old)
 			return;
 		}
 		/* A copy within storage that the new ring reuses would overwrite what it copies. */
-		for (bool copy = !storage_overlaps(&from, &uart->rx.ring); copy;) {
-			uint8_t *segment;
-			size_t room = pl011_ring_reserve(&uart->rx.ring, &segment);
-			size_t moved = pl011_ring_read(&from, segment, room);
-			pl011_ring_commit(&uart->rx.ring, moved);
-			copy = moved != 0;
+		if (storage_overlaps(&from, &uart->rx.ring)) {
+			if (pl011_ring_count(&uart->rx.ring) == 0)
+				carry_within(uart, &from);
+		} else {
+			for (bool copy = true; copy;) {
+				uint8_t *segment;
+				size_t room = pl011_ring_reserve(&uart->rx.ring, &segment);
+				size_t moved = pl011_ring_read(&from, segment, room);
+				pl011_ring_commit(&uart->rx.ring, moved);
+				copy = moved != 0;
+			}
 		}
 	}
 	uart->stats.rx_discarded += (uint32_t)pl011_ring_count(&from);
