@@ -798,7 +798,10 @@ int pl011_read_until(struct pl011 *uart, void *data, size_t len, uint8_t delimit
 
 /*
  * Throw away what has been received: what the RX ring holds and what the FIFO holds now, at
- * most the ring's size plus a FIFO, so a sender that keeps sending cannot keep it going.
+ * most the ring's size plus a FIFO, so a sender that keeps sending cannot keep it going. In
+ * the interrupt modes characters below the RX trigger reach the ring only with the receive
+ * timeout: it waits for the FIFO to empty, at most the backlog deadline of 0 bytes (a FIFO's
+ * worth of frames, a quarter more and 1 ms), calling config.wait_hook.
  * Returns the count thrown away. Errors: PL011_EINVAL, PL011_ESHUTDOWN. Context: thread; one
  * reader.
  */

@@ -93,6 +93,21 @@ int pl011_read_until(struct pl011 *uart, void *data, size_t len, uint8_t delimit
 	return result;
 }
 
+/* pl011_read without waiting, into scratch, until it finds nothing or limit bytes went. */
+static size_t discard_available(struct pl011 *uart, size_t limit)
+{
+	size_t discarded = 0;
+	uint8_t scratch[16];
+	while (discarded < limit) {
+		size_t want = limit - discarded < sizeof scratch ? limit - discarded : sizeof scratch;
+		int got = pl011_read(uart, scratch, want, PL011_NO_WAIT);
+		if (got <= 0)
+			break;
+		discarded += (size_t)got;
+	}
+	return discarded;
+}
+
 int pl011_discard_input(struct pl011 *uart)
 {
 	if (uart == NULL)
@@ -106,14 +121,19 @@ int pl011_discard_input(struct pl011 *uart)
 		limit += uart->rx.ring.size;
 	if (limit > INT32_MAX)
 		limit = INT32_MAX; /* the count returned must fit */
-	size_t discarded = 0;
-	uint8_t scratch[16];
-	while (discarded < limit) {
-		size_t want = limit - discarded < sizeof scratch ? limit - discarded : sizeof scratch;
-		int got = pl011_read(uart, scratch, want, PL011_NO_WAIT);
-		if (got <= 0)
-			break;
-		discarded += (size_t)got;
+	size_t discarded = discard_available(uart, limit);
+	if (pl011_rx_uses_ring(uart)) {
+		/* Characters below the RX trigger stay in the FIFO until the receive timeout (32 bit
+		 * periods, TRM 2.8) has the handler move them into the ring: wait for the FIFO to
+		 * empty, within the backlog deadline of nothing (a FIFO's worth of frames and the
+		 * margin), taking what reaches the ring meanwhile. */
+		struct pl011_wait wait;
+		pl011_wait_start(&wait, uart, pl011_backlog_deadline_us(uart, 0));
+		while (discarded < limit &&
+		       (pl011_reg_read(uart, PL011_FR) & PL011_FR_RXFE) == 0 &&
+		       !pl011_wait_expired(&wait))
+			discarded += discard_available(uart, limit - discarded);
+		discarded += discard_available(uart, limit - discarded);
 	}
 	return (int)discarded;
 }
