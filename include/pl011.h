@@ -995,10 +995,8 @@ int pl011_write_console(struct pl011 *uart, const char *text, size_t len, uint32
 int pl011_puts(struct pl011 *uart, const char *text);
 
 /* FR reads pl011_early_write waits at most per byte: 100 ms at 100 ns a read, above a 300-baud
- * frame (33 ms). A firmware may define its own before including this header. */
-#ifndef PL011_EARLY_SPINS
+ * frame (33 ms). */
 #define PL011_EARLY_SPINS 1000000u
-#endif
 
 /*
  * An early console: write text ("\n" as "\r\n") to the PL011 at `base` as it is already set up
@@ -1006,9 +1004,10 @@ int pl011_puts(struct pl011 *uart, const char *text);
  * why pl011_init failed, or before there is anything to init with. Polled, one byte at a time,
  * each waiting at most PL011_EARLY_SPINS FR reads for room. Returns the count of text bytes
  * written, fewer than len when a wait ran out. Errors: PL011_EINVAL (base 0, NULL text),
- * PL011_ESHUTDOWN (CR has UARTEN or TXE clear: nobody set it up), PL011_ETIMEDOUT (not one
- * byte went). Context: any, before and beside everything else (it may mix its bytes with
- * other writers').
+ * PL011_ESHUTDOWN (CR has UARTEN or TXE clear: nobody set it up), PL011_ETIMEDOUT (no text
+ * byte went whole). Context: any, where no port of this driver runs on that UART: beside a
+ * running port its bytes may be lost, as the port's refills count on room it takes (use
+ * pl011_write_panic there).
  */
 int pl011_early_write(uintptr_t base, const char *text, size_t len);
 

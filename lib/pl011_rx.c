@@ -1,6 +1,4 @@
 /* Receive path: error decoding, the interrupt drain with back-pressure, overrun counting, read. */
-#include <string.h>
-
 #include "pl011_internal.h"
 
 int pl011_rx_decode(struct pl011 *uart, uint32_t dr)
@@ -208,11 +206,25 @@ static void reverse_bytes(uint8_t *bytes, size_t from, size_t to)
 	}
 }
 
+/* memmove, which the library may not call (only memcpy and memset): byte stores in the
+ * direction the overlap needs, relaxed atomic so that the compiler does not make them a
+ * memmove call again. */
+static void move_bytes(uint8_t *to, const uint8_t *from, size_t count)
+{
+	if ((uintptr_t)to <= (uintptr_t)from) {
+		for (size_t i = 0; i < count; i++)
+			__atomic_store_n(&to[i], from[i], __ATOMIC_RELAXED);
+	} else {
+		for (size_t i = count; i-- > 0;)
+			__atomic_store_n(&to[i], from[i], __ATOMIC_RELAXED);
+	}
+}
+
 /*
  * The new ring (empty) reuses storage of the old one: the old buffer at another size, or a part
  * of it. Line the old bytes up, oldest first, at the start of the old storage (where they wrap,
  * by three reversals in place), then move as many as fit to the new ring's start, which
- * memmove does whatever the overlap. The rest stay in *from, to be counted.
+ * move_bytes does whatever the overlap. The rest stay in *from, to be counted.
  */
 static void carry_within(struct pl011 *uart, struct pl011_ring *from)
 {
@@ -227,7 +239,7 @@ static void carry_within(struct pl011 *uart, struct pl011_ring *from)
 	uint8_t *segment;
 	size_t room = pl011_ring_reserve(&uart->rx.ring, &segment);
 	size_t moved = count < room ? count : room;
-	memmove(segment, from->storage + offset, moved);
+	move_bytes(segment, from->storage + offset, moved);
 	pl011_ring_commit(&uart->rx.ring, moved);
 	from->head = (uint32_t)(count - moved);
 	from->tail = 0;

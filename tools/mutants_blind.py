@@ -628,7 +628,10 @@ MUTANTS = [
     Mutant("b-rx-overlap-adjacent", "rx", RX,
            "return a_start < b_start + b->size && b_start < a_start + a->size;",
            "return a_start <= b_start + b->size && b_start <= a_start + a->size;",
-           "<= in an interval test: adjacent buffers taken as overlapping"),
+           "<= in an interval test: adjacent buffers taken as overlapping",
+           equivalent="storage taken as overlapping is carried by moving the bytes within it "
+                      "(carry_within), which gives the new ring the same bytes in the same "
+                      "order as the copy between separate storage does"),
     Mutant("b-rx-read-auto-from-zero", "bound", RX,
            "\t\tbound_us = pl011_backlog_deadline_us(uart, len);",
            "\t\tbound_us = pl011_backlog_deadline_us(uart, 0);",

@@ -1,4 +1,5 @@
-/* Reviewer's probes of lib/pl011_restart.c (pl011_restart) and pl011_init's refusal. */
+/* pl011_restart of a running port (lib/pl011_restart.c): what it received carried into the new
+ * ring in order, into storage of any size and place, or counted; and pl011_init's refusal. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -78,7 +79,7 @@ static struct pl011_config with_rx(enum pl011_rx_mode mode, uint8_t *buffer, siz
 	return c;
 }
 
-static void holds_polled_to_irq_and_back(void **state)
+static void restart_keeps_polled_to_irq_and_back(void **state)
 {
 	(void)state;
 	harness_setup(&h, 48000000u, 16);
@@ -98,7 +99,7 @@ static void holds_polled_to_irq_and_back(void **state)
 	harness_teardown(&h);
 }
 
-static void holds_smaller_ring_elsewhere_keeps_oldest(void **state)
+static void restart_keeps_smaller_ring_elsewhere_keeps_oldest(void **state)
 {
 	(void)state;
 	harness_setup(&h, 48000000u, 16);
@@ -112,7 +113,7 @@ static void holds_smaller_ring_elsewhere_keeps_oldest(void **state)
 	harness_teardown(&h);
 }
 
-static void holds_ring_then_fifo_in_order(void **state)
+static void restart_keeps_ring_then_fifo_in_order(void **state)
 {
 	(void)state;
 	harness_setup(&h, 48000000u, 16);
@@ -139,7 +140,7 @@ static void holds_ring_then_fifo_in_order(void **state)
 	harness_teardown(&h);
 }
 
-static void holds_paused_ring_and_full_fifo(void **state)
+static void restart_keeps_paused_ring_and_full_fifo(void **state)
 {
 	(void)state;
 	harness_setup(&h, 48000000u, 16);
@@ -159,7 +160,7 @@ static void holds_paused_ring_and_full_fifo(void **state)
 	harness_teardown(&h);
 }
 
-static void holds_states_and_refusals(void **state)
+static void restart_keeps_states_and_refusals(void **state)
 {
 	(void)state;
 	harness_setup(&h, 48000000u, 16);
@@ -231,7 +232,7 @@ static void restart_overlapping_storage_keeps_order(void **state)
 	}
 }
 
-static void holds_tx_held_off_counted(void **state)
+static void restart_keeps_tx_held_off_counted(void **state)
 {
 	(void)state;
 	for (int mode = PL011_TX_POLLED; mode <= PL011_TX_MEASURED; mode++) {
@@ -270,7 +271,7 @@ static void holds_tx_held_off_counted(void **state)
 
 /* A restart (to another mode, ring size or storage) in the middle of a stream: every byte is
  * read once, in order, or counted. */
-static void holds_restart_mid_stream(void **state)
+static void restart_keeps_restart_mid_stream(void **state)
 {
 	(void)state;
 	for (int variant = 0; variant < 8; variant++) {
@@ -328,14 +329,14 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		HARNESS_TEST(restart_same_buffer_other_size, &h),
-		HARNESS_TEST(holds_polled_to_irq_and_back, &h),
-		HARNESS_TEST(holds_smaller_ring_elsewhere_keeps_oldest, &h),
-		HARNESS_TEST(holds_ring_then_fifo_in_order, &h),
-		HARNESS_TEST(holds_paused_ring_and_full_fifo, &h),
-		HARNESS_TEST(holds_states_and_refusals, &h),
+		HARNESS_TEST(restart_keeps_polled_to_irq_and_back, &h),
+		HARNESS_TEST(restart_keeps_smaller_ring_elsewhere_keeps_oldest, &h),
+		HARNESS_TEST(restart_keeps_ring_then_fifo_in_order, &h),
+		HARNESS_TEST(restart_keeps_paused_ring_and_full_fifo, &h),
+		HARNESS_TEST(restart_keeps_states_and_refusals, &h),
 		HARNESS_TEST(restart_overlapping_storage_keeps_order, &h),
-		HARNESS_TEST(holds_tx_held_off_counted, &h),
-		HARNESS_TEST(holds_restart_mid_stream, &h),
+		HARNESS_TEST(restart_keeps_tx_held_off_counted, &h),
+		HARNESS_TEST(restart_keeps_restart_mid_stream, &h),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
