@@ -114,7 +114,7 @@ static uint32_t rx_quiet_us(const struct pl011 *uart)
 
 /* Whether a tick is sure to come without our arming it: TX done and the RS-485 release set
  * their word and then arm. Arming over them would delay TX done, or bring the release tick
- * early: so the RX side only arms when neither is pending. */
+ * early (it releases DE when it comes): so the RX side arms over neither. */
 static bool release_coming(struct pl011 *uart)
 {
 	pl011_io_atomic_point();
@@ -145,13 +145,15 @@ static void rx_idle_note(struct pl011 *uart, const struct pl011_event_watch *wat
 		pl011_atomic_store(&uart->events.rx_idle_drains, drains, __ATOMIC_SEQ_CST);
 		return;
 	}
+	pl011_io_atomic_point();
+	if (pl011_atomic_load(&uart->events.rx_idle_drains, __ATOMIC_SEQ_CST) == drains)
+		return; /* no burst open */
 	uint32_t due = 0;
 	pl011_io_atomic_point();
-	if (pl011_atomic_load(&uart->events.rx_idle_drains, __ATOMIC_SEQ_CST) == drains ||
-	    !__atomic_compare_exchange_n(&uart->events.rx_tick, &due, 1u, false, __ATOMIC_SEQ_CST,
+	if (!__atomic_compare_exchange_n(&uart->events.rx_tick, &due, 1u, false, __ATOMIC_SEQ_CST,
 					 __ATOMIC_SEQ_CST) ||
 	    tick_coming(uart))
-		return;
+		return; /* a tick is due already */
 	uint32_t delay = rx_quiet_us(uart);
 	if (uart->events.rs485_driver != NULL && uart->events.rs485.delay_after_us + 1u > delay)
 		delay = uart->events.rs485.delay_after_us + 1u;
