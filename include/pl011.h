@@ -204,11 +204,6 @@ typedef void (*pl011_wait_fn)(void *context);
  * higher-priority task; the one below runs again only once the one above returns). */
 typedef uint32_t (*pl011_core_fn)(void *context);
 
-/* Optional RX callback, called from the interrupt after each drain with the bytes now queued.
- * Kept for old code: it is the PL011_EVENT_RX_DATA event with the count (below), and needs
- * config.event_driver as the events do. */
-typedef void (*pl011_rx_fn)(struct pl011 *uart, size_t available, void *context);
-
 /* ---- events (docs/events.md) ----
  *
  * One callback, config.event, receives the kinds of config.event_mask that happened, ORed
@@ -223,8 +218,8 @@ typedef void (*pl011_rx_fn)(struct pl011 *uart, size_t available, void *context)
  * counts as not writing), pl011_write_panic, the getters, and an RTOS's semaphore give or
  * event-flag set. Not pl011_init, pl011_shutdown, pl011_flush or pl011_send_break (they wait
  * for this handler). It should return within microseconds: pl011_shutdown waits for it.
- * The code is reached only through config.event_driver (&pl011_event_driver), which a mask or
- * an rx_callback needs: a firmware that does not name it links none of it. Cost when unused:
+ * The code is reached only through config.event_driver (&pl011_event_driver), which a mask
+ * needs: a firmware that does not name it links none of it. Cost when unused:
  * one load of the driver per handler entry and one per emptied TX ring, no register access.
  */
 /* The last stop bit of the last accepted byte has left (TX ring empty, FR.TXFE set, FR.BUSY
@@ -244,13 +239,14 @@ typedef void (*pl011_rx_fn)(struct pl011 *uart, size_t available, void *context)
  * (pl011_write, pl011_flush), pl011_set_line, the event tick, or the short pl011_write itself
  * when the space came before it could ask. Needs an interrupt TX mode. */
 #define PL011_EVENT_TX_SPACE (1u << 1)
-/* The interrupt drained received bytes and the RX ring holds some (the rx_callback's
- * moment). Needs an interrupt RX mode. */
+/* The interrupt drained received bytes and the RX ring holds some. Needs an interrupt RX
+ * mode. */
 #define PL011_EVENT_RX_DATA (1u << 2)
-/* The receive timeout fired with bytes queued: the FIFO held a character and no other came
- * for 32 bit periods (TRM 2.8, UARTRTINTR). A burst whose last character an RX-level drain
- * already took leaves the FIFO empty, and the PL011 then raises no timeout: RX_IDLE then does
- * not come for that burst (docs/events.md). Needs an interrupt RX mode. */
+/* The line went quiet after a burst, once per burst: the receive timeout fired with bytes
+ * queued (no character for 32 bit periods, TRM 2.8, UARTRTINTR), or, with config.event_timer
+ * and config.clock, the tick saw the FIFO empty 5 frame times after the last drain (RT never
+ * comes on QEMU, nor when a drain at the trigger level emptied the FIFO). Without the timer or
+ * the clock, RT alone (docs/events.md). Needs an interrupt RX mode. */
 #define PL011_EVENT_RX_IDLE (1u << 3)
 /* A break was received (stats.rx_break grew): one per break, as the PL011 loads a single 0
  * character for a break however long it lasts (TRM 3.3.1, DR.BE). Interrupt RX modes. */
@@ -265,7 +261,7 @@ typedef void (*pl011_rx_fn)(struct pl011 *uart, size_t available, void *context)
 #define PL011_EVENT_ALL 0x7Fu
 
 typedef void (*pl011_event_fn)(struct pl011 *uart, uint32_t events, void *context);
-/* The code that serves the events and the rx_callback (lib/pl011_events.c), a constant object
+/* The code that serves the events (lib/pl011_events.c), a constant object
  * as the TX strategies are: config.event_driver names it. */
 struct pl011_event_driver;
 extern const struct pl011_event_driver pl011_event_driver;
@@ -343,18 +339,16 @@ struct pl011_config {
 	void *wait_context;
 	pl011_core_fn core_id;
 	void *core_context;
-	pl011_rx_fn rx_callback;
-	void *rx_callback_context;
 	/* Events (PL011_EVENT_*, above): the kinds wanted, the callback, and for TX_DONE the
 	 * timer. A mask without a callback, an unknown kind, a kind its mode cannot give, or
-	 * TX_DONE without event_timer is PL011_EINVAL; so is a mask or an rx_callback without
-	 * event_driver (below). */
+	 * TX_DONE without event_timer is PL011_EINVAL; so is a mask without event_driver
+	 * (below). RX_IDLE uses event_timer too, with clock, where RT does not come. */
 	uint32_t event_mask;
 	pl011_event_fn event;
 	void *event_context;
 	pl011_timer_fn event_timer;
 	void *event_timer_context;
-	/* &pl011_event_driver, the code that serves event_mask and rx_callback: a firmware that
+	/* &pl011_event_driver, the code that serves event_mask: a firmware that
 	 * names it links it, one that does not links none of it. */
 	const struct pl011_event_driver *event_driver;
 	/* RS-485 driver enable on RTS (above); NULL = off. pl011_init copies what it points to. */
@@ -520,6 +514,11 @@ struct pl011_events {
 	/* init, pl011_set_line: RS-485 drives DE, as rs485 says (its driver); NULL: off */
 	const struct pl011_rs485_driver *rs485_driver;
 	struct pl011_rs485 rs485; /* init, pl011_set_line: config.rs485's settings, copied */
+	/* RX idle from the timer (lib/pl011_events.c says who writes which, and how) */
+	uint32_t rx_drains;       /* atomic: handler drains that took bytes */
+	uint32_t rx_last_us;      /* atomic: config.clock at the end of the last of them */
+	uint32_t rx_idle_drains;  /* atomic: rx_drains when RX_IDLE was last given */
+	uint32_t rx_tick;         /* atomic: a tick is due to look at RX idle */
 };
 
 /* Receive state: the ring, whose producer is the interrupt and consumer the reader. */
@@ -975,10 +974,11 @@ int pl011_get_modem_status(const struct pl011 *uart);
 /* ---- events and the console (docs/events.md) ---- */
 
 /*
- * The TX_DONE timer's call (config.event_timer): one FR read; gives TX_DONE if the drain under
- * way has ended, else arms the timer again (two frames while the FIFO holds data, one once
- * TXFE is set). Does nothing for NULL, a stopped port, or no drain under way, so a stray or
- * late call is harmless. Context: an interrupt, or wherever the event callback may run.
+ * The TX_DONE and RX_IDLE timer's call (config.event_timer): one FR read for each pending;
+ * gives TX_DONE if the drain under way has ended, else arms the timer again (two frames while
+ * the FIFO holds data, one once TXFE is set); gives RX_IDLE if an RX burst is open and the
+ * line has been quiet 5 frames, else arms for what is left. Does nothing for NULL, a stopped
+ * port, or nothing pending, so a stray, early or late call is harmless. Context: an interrupt, or wherever the event callback may run.
  */
 void pl011_event_tick(struct pl011 *uart);
 

@@ -1,6 +1,13 @@
-/* Events: what one interrupt handler entry saw, TX done derived from FR by a timer's tick.
+/* Events: what one interrupt handler entry saw, TX done derived from FR by a timer's tick,
+ * RX idle from the receive timeout or, where it does not come, from that tick.
  * Reached through pl011_event_driver, which the config names, and the public tick. */
 #include "pl011_internal.h"
+
+/* Silence, in frames after the last drain, that makes the tick give RX_IDLE. More than RT's
+ * 32 bit periods for every frame format (5 frames are at least 35 bits: 5N1 is 7 bits), so
+ * that on silicon the receive timeout, when it comes, comes first; few enough to frame
+ * packets whose gaps are a handful of characters. */
+#define RX_IDLE_FRAMES 5u
 
 /* What each kind needs from the config: its mode, and TX_DONE a timer. */
 static int events_check(const struct pl011_config *config)
@@ -34,26 +41,28 @@ static size_t tx_space_threshold(const struct pl011 *uart)
 
 static void events_begin(struct pl011 *uart, struct pl011_event_watch *watch)
 {
-	watch->active = uart->config->event_mask != 0 || uart->config->rx_callback != NULL;
+	watch->active = uart->config->event_mask != 0;
 	if (!watch->active)
 		return;
+	watch->rx_head = uart->rx.ring.head;
 	watch->breaks = uart->stats.rx_break;
 	watch->errors = rx_errors(uart);
 	watch->tx_free = pl011_tx_uses_ring(uart) ? pl011_ring_space(&uart->tx.ring) : 0u;
 }
 
+static void rx_idle_note(struct pl011 *uart, const struct pl011_event_watch *watch, bool rt_idle);
+
 static uint32_t rx_kinds_seen(struct pl011 *uart, const struct pl011_event_watch *watch)
 {
 	uint32_t kinds = 0;
 	size_t queued = pl011_rx_uses_ring(uart) ? pl011_ring_count(&uart->rx.ring) : 0u;
-	if ((watch->mis & (PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS)) != 0 && queued != 0) {
+	if ((watch->mis & (PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS)) != 0 && queued != 0)
 		kinds |= PL011_EVENT_RX_DATA;
-		if (uart->config->rx_callback != NULL)
-			uart->config->rx_callback(uart, queued, uart->config->rx_callback_context);
-	}
 	/* RT asserts only while the FIFO holds data (TRM 2.8): the line went quiet after it. */
 	if ((watch->mis & PL011_INT_RT) != 0 && queued != 0)
 		kinds |= PL011_EVENT_RX_IDLE;
+	if ((uart->config->event_mask & PL011_EVENT_RX_IDLE) != 0)
+		rx_idle_note(uart, watch, (kinds & PL011_EVENT_RX_IDLE) != 0);
 	if (uart->stats.rx_break != watch->breaks)
 		kinds |= PL011_EVENT_BREAK;
 	if (rx_errors(uart) != watch->errors)
@@ -66,6 +75,130 @@ static void events_deliver(struct pl011 *uart, uint32_t kinds)
 	kinds &= uart->config->event_mask;
 	if (kinds != 0)
 		uart->config->event(uart, kinds, uart->config->event_context);
+}
+
+/* ---- RX idle from the timer ----
+ *
+ * The receive timeout gives RX idle only while the FIFO holds a character (TRM 2.8): never on
+ * QEMU, whose PL011 has none, and not for a burst whose last character a drain at the trigger
+ * level took. So, with config.event_timer and config.clock, the tick gives it too, once the
+ * line has been quiet RX_IDLE_FRAMES since the last RX entry of the handler, and once per
+ * burst whichever of the two comes first. Shared words (struct pl011_events), all through the
+ * atomic helpers:
+ *  - rx_drains: drains that took bytes; written by the UART handler only (one at a time).
+ *  - rx_last_us: the clock at the end of the last RX entry; handler only, stored before
+ *    rx_drains moves, so a tick that sees the count sees the time.
+ *  - rx_idle_drains: rx_drains when RX idle was last given. The burst is open while the two
+ *    differ. The handler stores it at RT's idle, the tick compares-and-swaps it: a tick whose
+ *    swap fails lost to RT, so RX idle comes once per burst.
+ *  - rx_tick: 1 while a tick is due to look at RX idle. The tick clears it before it looks;
+ *    an RX entry that finds it clear with the burst open sets it and arms. So the tick need
+ *    not come back while the FIFO holds a character (the drain that takes it arms), and no
+ *    tick comes while RX is paused by a full ring, nor on a quiet line.
+ */
+static bool rx_idle_timed(const struct pl011_config *config)
+{
+	return (config->event_mask & PL011_EVENT_RX_IDLE) != 0 && config->event_timer != NULL &&
+	       config->clock != NULL;
+}
+
+static uint32_t clock_now(const struct pl011 *uart)
+{
+	return uart->config->clock(uart->config->clock_context);
+}
+
+static uint32_t rx_quiet_us(const struct pl011 *uart)
+{
+	return pl011_frames_us(uart, RX_IDLE_FRAMES);
+}
+
+/* Whether a tick is sure to come without our arming it: TX done and the RS-485 release set
+ * their word and then arm. Arming over them would delay TX done, or bring the release tick
+ * early (it releases DE when it comes): so the RX side arms over neither. */
+static bool release_coming(struct pl011 *uart)
+{
+	pl011_io_atomic_point();
+	return pl011_atomic_load(&uart->events.de_release, __ATOMIC_SEQ_CST) != 0;
+}
+
+static bool tick_coming(struct pl011 *uart)
+{
+	pl011_io_atomic_point();
+	return pl011_atomic_load(&uart->events.tx_done_pending, __ATOMIC_SEQ_CST) != 0 ||
+	       release_coming(uart);
+}
+
+/* The handler, after an entry that serviced RX causes. From the handler a release may be
+ * armed on the other core between our look and our call: never fire before it (RS-485's
+ * after-delay). */
+static void rx_idle_note(struct pl011 *uart, const struct pl011_event_watch *watch, bool rt_idle)
+{
+	if ((watch->mis & (PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS)) == 0 ||
+	    !rx_idle_timed(uart->config))
+		return;
+	pl011_io_atomic_point();
+	uint32_t drains = pl011_atomic_load(&uart->events.rx_drains, __ATOMIC_SEQ_CST);
+	pl011_atomic_store(&uart->events.rx_last_us, clock_now(uart), __ATOMIC_SEQ_CST);
+	if (uart->rx.ring.head != watch->rx_head)
+		pl011_atomic_store(&uart->events.rx_drains, ++drains, __ATOMIC_SEQ_CST);
+	if (rt_idle) {
+		pl011_atomic_store(&uart->events.rx_idle_drains, drains, __ATOMIC_SEQ_CST);
+		return;
+	}
+	pl011_io_atomic_point();
+	if (pl011_atomic_load(&uart->events.rx_idle_drains, __ATOMIC_SEQ_CST) == drains)
+		return; /* no burst open */
+	uint32_t due = 0;
+	pl011_io_atomic_point();
+	if (!__atomic_compare_exchange_n(&uart->events.rx_tick, &due, 1u, false, __ATOMIC_SEQ_CST,
+					 __ATOMIC_SEQ_CST) ||
+	    tick_coming(uart))
+		return; /* a tick is due already */
+	uint32_t delay = rx_quiet_us(uart);
+	if (uart->events.rs485_driver != NULL && uart->events.rs485.delay_after_us + 1u > delay)
+		delay = uart->events.rs485.delay_after_us + 1u;
+	uart->config->event_timer(delay, uart->config->event_timer_context);
+}
+
+/* The tick: RX idle if the burst's line has been quiet long enough. Returns the microseconds
+ * to wait for the next look, 0 when this tick need not come back. */
+static uint32_t rx_idle_check(struct pl011 *uart)
+{
+	if (!rx_idle_timed(uart->config))
+		return 0;
+	uint32_t due = 1u;
+	pl011_io_atomic_point();
+	(void)__atomic_compare_exchange_n(&uart->events.rx_tick, &due, 0u, false, __ATOMIC_SEQ_CST,
+					  __ATOMIC_SEQ_CST);
+	pl011_io_atomic_point();
+	uint32_t drains = pl011_atomic_load(&uart->events.rx_drains, __ATOMIC_SEQ_CST);
+	pl011_io_atomic_point();
+	uint32_t given = pl011_atomic_load(&uart->events.rx_idle_drains, __ATOMIC_SEQ_CST);
+	if (drains == given)
+		return 0;
+	uint32_t quiet_us = rx_quiet_us(uart);
+	/* Another handler inside (besides this tick) may have emptied the FIFO without having
+	 * stamped it yet, or found rx_tick still set: look again later. */
+	uint32_t fr = pl011_reg_read(uart, PL011_FR);
+	pl011_io_barrier();
+	pl011_io_atomic_point();
+	if (pl011_atomic_load(&uart->handlers_inside, __ATOMIC_SEQ_CST) > 1u)
+		return quiet_us;
+	/* A character in the FIFO: RT or the drain that takes it comes, and that drain arms. */
+	if ((fr & PL011_FR_RXFE) == 0)
+		return 0;
+	/* The stamp before the clock: a later stamp would make the difference wrap. */
+	pl011_io_atomic_point();
+	uint32_t last = pl011_atomic_load(&uart->events.rx_last_us, __ATOMIC_SEQ_CST);
+	uint32_t quiet = clock_now(uart) - last;
+	if (quiet < quiet_us)
+		return quiet_us - quiet;
+	/* Drains after our first look found rx_tick clear and armed for the next burst. */
+	pl011_io_atomic_point();
+	if (__atomic_compare_exchange_n(&uart->events.rx_idle_drains, &given, drains, false,
+					__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		events_deliver(uart, PL011_EVENT_RX_IDLE);
+	return 0;
 }
 
 /* Whether TX space is to be given now: the ring at least half free and a short write asked
@@ -120,9 +253,11 @@ static void events_give_tx_space(struct pl011 *uart)
 
 /* ---- TX done ---- */
 
-static void tx_done_arm(struct pl011 *uart, uint32_t frames)
+static uint32_t tx_done_arm(struct pl011 *uart, uint32_t frames)
 {
-	uart->config->event_timer(pl011_frames_us(uart, frames), uart->config->event_timer_context);
+	uint32_t delay_us = pl011_frames_us(uart, frames);
+	uart->config->event_timer(delay_us, uart->config->event_timer_context);
+	return delay_us;
 }
 
 /*
@@ -139,14 +274,14 @@ void pl011_events_tx_emptied(struct pl011 *uart)
 	pl011_io_barrier();
 	pl011_io_atomic_point();
 	pl011_atomic_store(&uart->events.tx_done_pending, 1u, __ATOMIC_SEQ_CST);
-	tx_done_arm(uart, 2u);
+	(void)tx_done_arm(uart, 2u);
 }
 
 /* Take the flag, then look: bytes written after the look set it again themselves, and bytes
  * written before the take are in the FR the look reads, so no drain is given twice or lost.
  * The ring before FR: a refill that a nested interrupt (a panic) makes between the two moves
  * ring bytes into the FIFO, where the FR read sees them; the other order would miss them. */
-static void tx_done_check(struct pl011 *uart)
+static uint32_t tx_done_check(struct pl011 *uart)
 {
 	/* A compare-and-swap, not an exchange: on cores without exclusives the user supplies the
 	 * one (the helpers README lists), not the other. The flag is only ever 0 or 1. */
@@ -154,7 +289,7 @@ static void tx_done_check(struct pl011 *uart)
 	pl011_io_atomic_point();
 	if (!__atomic_compare_exchange_n(&uart->events.tx_done_pending, &open, 0u, false,
 					 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
-		return;
+		return 0;
 	/* The bytes this look covers, before it: a write that lands after the FR read moves
 	 * stats.tx_bytes past them, which voids the RS-485 release below. */
 	uint32_t sent = uart->events.tx_bytes_seen;
@@ -165,18 +300,19 @@ static void tx_done_check(struct pl011 *uart)
 		const struct pl011_rs485_driver *driver = uart->events.rs485_driver;
 		if (driver != NULL)
 			driver->drain_ended(uart, sent);
-		return;
+		return 0;
 	}
 	pl011_io_atomic_point();
 	pl011_atomic_store(&uart->events.tx_done_pending, 1u, __ATOMIC_SEQ_CST);
 	/* With TXFE set only the shifting character is left: at most one frame. */
-	tx_done_arm(uart, (fr & PL011_FR_TXFE) != 0 ? 1u : 2u);
+	return tx_done_arm(uart, (fr & PL011_FR_TXFE) != 0 ? 1u : 2u);
 }
 
 /* Announced like a handler, so that shutdown and init wait for a tick that is delivering. */
 void pl011_event_tick(struct pl011 *uart)
 {
-	if (uart == NULL || !pl011_is_running(uart) || uart->events.tx_done_open == NULL)
+	if (uart == NULL || !pl011_is_running(uart) ||
+	    (uart->events.tx_done_open == NULL && !rx_idle_timed(uart->config)))
 		return;
 	pl011_presence_enter(&uart->handlers_inside);
 	pl011_io_atomic_point();
@@ -184,7 +320,18 @@ void pl011_event_tick(struct pl011 *uart)
 		const struct pl011_rs485_driver *driver = uart->events.rs485_driver;
 		if (driver != NULL)
 			driver->tick(uart);
-		tx_done_check(uart);
+		uint32_t tx_wait_us = tx_done_check(uart);
+		/* After TX done's look, which armed again if it must: one timer for both, armed
+		 * for the earlier. An early TX tick only looks again; a release tick must not
+		 * come early, nor a TX tick a writer armed meanwhile late. */
+		uint32_t rx_wait_us = rx_idle_check(uart);
+		if (rx_wait_us != 0) {
+			pl011_atomic_store(&uart->events.rx_tick, 1u, __ATOMIC_SEQ_CST);
+			if (tx_wait_us != 0 ? rx_wait_us < tx_wait_us && !release_coming(uart)
+					    : !tick_coming(uart))
+				uart->config->event_timer(rx_wait_us,
+							 uart->config->event_timer_context);
+		}
 		pl011_events_tx_space_freed(uart);
 	}
 	pl011_presence_leave(&uart->handlers_inside);

@@ -334,7 +334,8 @@ static inline uint32_t pl011_events_imsc(const struct pl011_config *config)
 
 /* What one handler entry saw, for the events it gives when it returns. */
 struct pl011_event_watch {
-	bool active;     /* an event mask or an rx_callback: otherwise nothing is looked at */
+	bool active;     /* an event mask: otherwise nothing is looked at */
+	uint32_t rx_head; /* RX ring head at entry: bytes taken if it moved */
 	uint32_t mis;    /* every cause serviced in this entry */
 	uint32_t breaks; /* stats.rx_break at entry */
 	uint32_t errors; /* framing + parity + overrun counts at entry */
@@ -366,11 +367,10 @@ struct pl011_event_driver {
  * event driver and the RS-485 driver name (events.tx_done_open). */
 void pl011_events_tx_emptied(struct pl011 *uart);
 
-/* pl011_init: PL011_EINVAL for events or an rx_callback without their driver, or a mask the
- * driver refuses. */
+/* pl011_init: PL011_EINVAL for events without their driver, or a mask the driver refuses. */
 static inline int pl011_events_check(const struct pl011_config *config)
 {
-	if (config->event_mask == 0 && config->rx_callback == NULL)
+	if (config->event_mask == 0)
 		return 0;
 	return config->event_driver == NULL ? PL011_EINVAL : config->event_driver->check(config);
 }

@@ -1288,7 +1288,7 @@ MUTANTS += [
            "(PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS)) != 0 && queued != 0)",
            "(PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS)) != 0)",
            "pl011.h PL011_EVENT_RX_DATA: 'the RX ring holds some'; an error-only entry gives RX data"
-           " and an rx_callback of 0 bytes"),
+           " with the ring empty"),
     Mutant("b-error-event-no-overrun", "counter", EVENTS_C,
            "uart->stats.rx_framing + uart->stats.rx_parity + uart->stats.rx_overrun;",
            "uart->stats.rx_framing + uart->stats.rx_parity;",
@@ -1296,8 +1296,8 @@ MUTANTS += [
     Mutant("b-events-unmasked-kinds", "events", EVENTS_C,
            "\tkinds &= uart->config.event_mask;\n",
            "",
-           "pl011.h: config.event 'receives the kinds of config.event_mask that happened' (and with"
-           " only an rx_callback there is no config.event)"),
+           "pl011.h: config.event 'receives the kinds of config.event_mask that happened' (and"
+           " without RX_DATA in the mask the callback gets none)"),
     Mutant("b-tx-done-every-emptying", "counter", EVENTS_C,
            "\tif (uart->stats.tx_bytes == uart->events.tx_bytes_seen)\n\t\treturn;\n",
            "",

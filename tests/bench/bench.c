@@ -1302,9 +1302,9 @@ struct delivery {
 static struct delivery deliveries[RX_BYTES + 1u];
 static size_t delivery_count;
 
-static void on_rx(struct pl011 *uart, size_t available, void *context)
+static void on_rx(struct pl011 *uart, uint32_t events, void *context)
 {
-	(void)available;
+	(void)events;
 	(void)context;
 	struct pl011_stats stats;
 	pl011_get_stats(uart, &stats);
@@ -1358,7 +1358,8 @@ static void run_rx(const struct rx_case *c, struct rx_result *r)
 	setup(16u, c->jitter_ns, LOAD_SEED);
 	h.config.baud = c->baud;
 	h.config.rx_mode = c->mode;
-	h.config.rx_callback = on_rx;
+	h.config.event_mask = PL011_EVENT_RX_DATA;
+	h.config.event = on_rx;
 	h.config.event_driver = &pl011_event_driver;
 	start();
 	delivery_count = 0;
@@ -1483,7 +1484,7 @@ static void bench_rx_stream(void)
 	printf("### RX modes, 64 KiB back-to-back stream\n\n");
 	printf("%u bytes injected at line rate (pl011_model_rx_inject_stream), FIFO 16, 4 KiB RX "
 	       "ring emptied by the reader every %u us. Latency: from a character's stop bit to "
-	       "the rx_callback after the drain that put it in the ring.\n\n",
+	       "the PL011_EVENT_RX_DATA callback after the drain that put it in the ring.\n\n",
 	       RX_BYTES, READER_STEP_NS / 1000u);
 	printf("| baud | load | mode | RX IRQs | RT IRQs | handler entries | IRQ CPU (ms) "
 	       "| IRQ CPU per byte (ns) | lost to overrun | overruns counted | ring-full pauses "

@@ -429,6 +429,57 @@ def run_multiport(session, board, machine):
     return problems
 
 
+def crc16_modbus(data):
+    crc = 0xFFFF
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0xA001 if crc & 1 else crc >> 1
+    return crc
+
+
+# Bursts for examples/packets, each sent whole and answered before the next; the last two go
+# out 100 ms apart without waiting in between (two packets all the same).
+PACKET_BURSTS = [1, 7, 16, 17, 40, 100]
+
+
+def run_packets(session, board, machine):
+    """Each burst sent is framed as one packet at RX idle (QEMU's PL011 has no receive
+    timeout: the driver's event timer alone ends them) and answered with its length and CRC."""
+    import random
+    problems = []
+    if not session.read_until("packets ready", timeout=10):
+        return ["ready line missing"]
+    rng = random.Random(37)
+    bursts = [bytes(rng.choice(b"abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(n))
+              for n in PACKET_BURSTS]
+    expected = []
+    for number, burst in enumerate(bursts, start=1):
+        line = f"packet {number}: {len(burst)} bytes, crc {crc16_modbus(burst):04X}\n"
+        expected.append(line)
+        session.send(burst)
+        if number == len(bursts) - 1:
+            time.sleep(0.1)  # the last two with only a pause between them
+            continue
+        if not session.read_until(line, timeout=10):
+            return problems + [f"burst {number} ({len(burst)} bytes): no '{line.strip()}'"]
+    time.sleep(0.1)
+    session.send(b"!quit")
+    expected.append(f"packet {len(bursts) + 1}: 5 bytes, crc {crc16_modbus(b'!quit'):04X}\n")
+    problems += expect_exit_zero(session)
+    got = re.findall(r"^packet \d+: .*\n", session.output, re.MULTILINE)
+    if got != expected:
+        problems.append(f"packets {[g.strip() for g in got]}, expected {[e.strip() for e in expected]}")
+    total = sum(PACKET_BURSTS) + 5
+    report = re.search(r"packets: (\d+) packets, (\d+) RX idle events, (\d+) bytes", session.output)
+    if not report:
+        problems.append("report line missing")
+    elif [int(x) for x in report.groups()] != [len(expected), len(expected), total]:
+        problems.append(f"report {report.group(0)!r}: expected {len(expected)} packets and "
+                        f"RX idle events, {total} bytes")
+    return problems
+
+
 SPECS = {
     "multiport": Spec(run_multiport, timeout=180.0, extra_serials=MULTIPORT_EXTRA_SERIALS),
     "probe": Spec(run_probe),
@@ -440,4 +491,5 @@ SPECS = {
     "rt_loop": Spec(run_rt_loop, icount=True),
     "rtos_wait": Spec(run_rtos_wait, timeout=60.0),
     "console": Spec(run_console),
+    "packets": Spec(run_packets),
 }

@@ -115,6 +115,18 @@ class ReportsWithoutSubstance(unittest.TestCase):
         problems = check("smp", f"\n=====\n{letters}\n+++++\n", 0, "virt64", "virt")
         self.assertTrue(any("pl011_write (core 1)" in p for p in problems), problems)
 
+    def test_packets_split_in_two(self):
+        # The second burst framed as two packets (an RX idle in its middle).
+        rng = random.Random(37)
+        bursts = [bytes(rng.choice(b"abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(n))
+                  for n in examples.PACKET_BURSTS]
+        first = f"packet 1: 1 bytes, crc {examples.crc16_modbus(bursts[0]):04X}\n"
+        halves = (bursts[1][:3], bursts[1][3:])
+        split = "".join(f"packet {2 + i}: {len(h)} bytes, crc {examples.crc16_modbus(h):04X}\n"
+                        for i, h in enumerate(halves))
+        problems = check("packets", "packets ready\n" + first + split, 0)
+        self.assertTrue(any("burst 2" in p for p in problems), problems)
+
     def test_probe_that_never_answers(self):
         self.assertTrue(check("probe", "probe: send 16 bytes\n", None))
 

@@ -21,13 +21,6 @@ static const enum pl011_tx_mode tx_modes[] = {PL011_TX_POLLED, PL011_TX_HALF_FIF
 static const enum pl011_rx_mode rx_modes[] = {PL011_RX_POLLED, PL011_RX_LOW_LATENCY,
 					      PL011_RX_FEW_IRQS};
 
-static void on_receive(struct pl011 *port, size_t available, void *context)
-{
-	(void)port;
-	(void)context;
-	sink = available;
-}
-
 static void on_event(struct pl011 *port, uint32_t events, void *context)
 {
 	(void)port;
@@ -59,7 +52,6 @@ void size_main(void)
 		.rx_buffer = rx_storage,
 		.rx_buffer_size = sizeof rx_storage,
 		.clock = size_clock_us,
-		.rx_callback = on_receive,
 		.event_mask = PL011_EVENT_ALL,
 		.event = on_event,
 		.event_timer = on_timer,

@@ -224,10 +224,10 @@ static void panic_once(int core)
 
 static bool rx_panic_armed[2];
 
-static void rx_callback(struct pl011 *uart, size_t available, void *context)
+static void on_rx_data(struct pl011 *uart, uint32_t events, void *context)
 {
 	(void)uart;
-	(void)available;
+	(void)events;
 	(void)context;
 	int core = cores_current();
 	if (!rx_panic_armed[core])
@@ -623,7 +623,8 @@ static void setup_run(const struct run *r)
 	h.config.baud = r->line->baud;
 	h.config.tx_mode = r->mode;
 	h.config.rx_mode = PL011_RX_LOW_LATENCY;
-	h.config.rx_callback = rx_callback;
+	h.config.event_mask = PL011_EVENT_RX_DATA;
+	h.config.event = on_rx_data;
 	h.config.event_driver = &pl011_event_driver;
 	h.config.tx_buffer_size = RING_BYTES;
 	h.config.wait_hook = matrix_wait_hook;

@@ -407,6 +407,302 @@ static void test_break_once_per_break_and_kinds_together(void **state)
 	harness_teardown(&h);
 }
 
+/* ---- RX idle from the timer ----
+ *
+ * RT comes only while the FIFO holds a character (TRM 2.8): a burst whose last drain, at the
+ * trigger level, emptied the FIFO gets none, and QEMU's PL011 has none at all. The tick then
+ * gives RX idle once the line has been quiet 5 frames after the last drain. */
+#define QUIET_FRAMES 5u
+
+static size_t idle_count(void)
+{
+	return count_of(PL011_EVENT_RX_IDLE);
+}
+
+static uint32_t stats_rt(void)
+{
+	struct pl011_stats stats;
+	assert_int_equal(pl011_get_stats(&h.uart, &stats), 0);
+	return stats.irq_rt;
+}
+
+/* A burst of n bytes starting a frame from now; returns its last character's arrival. */
+static uint64_t inject_burst(size_t n, uint32_t seed)
+{
+	harness_fill_random(data, n, seed);
+	return pl011_model_rx_inject_stream(h.model, data, n, pl011_model_now_ns(h.model) + frame_ns());
+}
+
+/* 40 bytes in LOW_LATENCY (a drain every 2): the last drain empties the FIFO, no RT. RX idle
+ * comes once, 5 frames after the last character (plus the drain's and the tick's latency),
+ * not at 4; nothing more on a quiet line. */
+static void test_rx_idle_from_the_timer_when_no_timeout_comes(void **state)
+{
+	(void)state;
+	start_with(PL011_TX_POLLED, PL011_RX_LOW_LATENCY, PL011_EVENT_RX_IDLE | PL011_EVENT_RX_DATA);
+	uint64_t last = inject_burst(40, 11);
+	advance_with_timer(last + (QUIET_FRAMES - 1u) * frame_ns());
+	assert_int_equal(idle_count(), 0);
+	advance_with_timer(last + 200u * frame_ns());
+	assert_int_equal(stats_rt(), 0);
+	assert_int_equal(idle_count(), 1);
+	size_t i = nth_with(PL011_EVENT_RX_IDLE, 0);
+	if (seen.at_ns[i] < last + QUIET_FRAMES * frame_ns() ||
+	    seen.at_ns[i] > last + QUIET_FRAMES * frame_ns() + 10000u)
+		fail_msg("RX idle at %llu ns, last character at %llu, frame %llu ns",
+			 (unsigned long long)seen.at_ns[i], (unsigned long long)last,
+			 (unsigned long long)frame_ns());
+	uint8_t got[64];
+	assert_int_equal(harness_read_all(&h, got, sizeof got), 40);
+	assert_memory_equal(got, data, 40);
+	/* The timer stopped asking once the burst was given. */
+	size_t ticks = harness_timer.ticks;
+	assert_false(harness_timer.armed);
+	advance_with_timer(pl011_model_now_ns(h.model) + 200u * frame_ns());
+	assert_int_equal(harness_timer.ticks, ticks);
+	assert_int_equal(idle_count(), 1);
+	harness_teardown(&h);
+}
+
+/* 39 bytes: the last one waits in the FIFO and RT gives RX idle at 32 bit periods; the tick
+ * armed for the burst finds it given and gives nothing more. */
+static void test_rx_idle_from_the_timeout_is_not_given_again_by_the_timer(void **state)
+{
+	(void)state;
+	start_with(PL011_TX_POLLED, PL011_RX_LOW_LATENCY, PL011_EVENT_RX_IDLE | PL011_EVENT_RX_DATA);
+	uint64_t bit = pl011_model_bit_ns(h.model);
+	uint64_t last = inject_burst(39, 12);
+	advance_with_timer(last + 200u * frame_ns());
+	assert_int_equal(stats_rt(), 1);
+	assert_int_equal(idle_count(), 1);
+	size_t i = nth_with(PL011_EVENT_RX_IDLE, 0);
+	assert_true(seen.at_ns[i] >= last + 32u * bit);
+	assert_true(seen.at_ns[i] <= last + 32u * bit + 5000u);
+	assert_true(harness_timer.ticks >= 1); /* the timer was asked, and gave nothing */
+	harness_teardown(&h);
+}
+
+/* Bursts of every length around the drain sizes of each interrupt RX mode, 12 frames of
+ * silence apart: one RX idle per burst, each after its burst's last character and before the
+ * next burst's first, whether RT or the timer gave it. */
+static void test_rx_idle_once_per_burst(void **state)
+{
+	(void)state;
+	static const enum pl011_rx_mode modes[] = {PL011_RX_LOW_LATENCY, PL011_RX_FEW_IRQS};
+	for (size_t m = 0; m < 2; m++) {
+		start_with(PL011_TX_POLLED, modes[m], PL011_EVENT_RX_IDLE | PL011_EVENT_RX_DATA);
+		size_t total = 0;
+		for (size_t n = 1; n <= 50; n++) {
+			uint64_t first = pl011_model_now_ns(h.model) + frame_ns();
+			uint64_t last = inject_burst(n, (uint32_t)(n + 100u * m));
+			advance_with_timer(last + (QUIET_FRAMES + 7u) * frame_ns());
+			if (idle_count() != n)
+				fail_msg("mode %zu, burst %zu bytes: %zu RX idle events for %zu bursts",
+					 m, n, idle_count(), n);
+			size_t i = nth_with(PL011_EVENT_RX_IDLE, n - 1u);
+			assert_true(seen.at_ns[i] > last && seen.at_ns[i] > first);
+			uint8_t got[64];
+			assert_int_equal(harness_read_all(&h, got, sizeof got), n);
+			assert_memory_equal(got, data, n);
+			total += n;
+		}
+		print_message("mode %zu: 50 bursts, %u of them ended by RT, 50 RX idle events\n", m,
+			      stats_rt());
+		harness_teardown(&h);
+	}
+}
+
+/* A stream: 2,000 bytes back to back, then a trickle of 60 bytes one every 2 frames (20 bit
+ * periods: no RT between them; in FEW_IRQS the FIFO then fills for 24 frames between drains,
+ * longer than the quiet time, so the tick must see the FIFO not empty). No RX idle until the
+ * line stops, then exactly one. */
+static void test_rx_idle_none_during_a_stream(void **state)
+{
+	(void)state;
+	static const enum pl011_rx_mode modes[] = {PL011_RX_LOW_LATENCY, PL011_RX_FEW_IRQS};
+	for (size_t m = 0; m < 2; m++) {
+		start_with(PL011_TX_POLLED, modes[m], PL011_EVENT_RX_IDLE | PL011_EVENT_RX_DATA);
+		uint64_t last = inject_burst(2000, 13);
+		uint8_t got[2100];
+		size_t n = 0;
+		for (uint64_t t = pl011_model_now_ns(h.model); t < last; t += 100u * frame_ns()) {
+			advance_with_timer(t);
+			n += harness_read_all(&h, got + n, sizeof got - n);
+		}
+		for (size_t i = 0; i < 60; i++)
+			pl011_model_rx_inject(h.model, (uint8_t)i, 0, last + (i + 1u) * 2u * frame_ns());
+		last += 120u * frame_ns();
+		advance_with_timer(last);
+		assert_int_equal(idle_count(), 0);
+		advance_with_timer(last + 100u * frame_ns());
+		assert_int_equal(idle_count(), 1);
+		assert_true(seen.at_ns[nth_with(PL011_EVENT_RX_IDLE, 0)] >= last);
+		n += harness_read_all(&h, got + n, sizeof got - n);
+		assert_int_equal(n, 2060);
+		assert_true(harness_timer.ticks > 10);
+		harness_teardown(&h);
+	}
+}
+
+/* TX done and RX idle wanted of the one timer at once (a write's drain opened while RX idle is
+ * due, a burst during a drain, a burst beginning as the drain ends): each comes once, TX done
+ * within its bound, RX idle 5 frames after the last character within a frame. */
+static void test_tx_done_and_rx_idle_share_the_timer(void **state)
+{
+	(void)state;
+	for (int mode = PL011_TX_HALF_FIFO; mode <= PL011_TX_MEASURED; mode++) {
+		start_with((enum pl011_tx_mode)mode, PL011_RX_LOW_LATENCY,
+			   PL011_EVENT_TX_DONE | PL011_EVENT_RX_IDLE);
+		static const size_t tx_sizes[] = {1, 3, 16, 64};
+		for (size_t s = 0; s < 4; s++) {
+			for (int order = 0; order < 3; order++) {
+				size_t done = count_of(PL011_EVENT_TX_DONE);
+				size_t idle = idle_count();
+				uint64_t last_rx;
+				if (order == 0) {
+					last_rx = inject_burst(40, (uint32_t)mode);
+					pl011_model_advance_to(h.model, last_rx);
+					assert_int_equal(pl011_write(&h.uart, data, tx_sizes[s],
+								     PL011_NO_WAIT),
+							 (int)tx_sizes[s]);
+				} else {
+					/* 1: the burst while the drain is under way; 2: its first
+					 * drain two frames before the last stop bit, when TX done's
+					 * tick is due within two frames, and must stay so. */
+					uint64_t at = pl011_model_now_ns(h.model);
+					if (order == 2 && tx_sizes[s] > 3u)
+						at += (tx_sizes[s] - 3u) * frame_ns();
+					assert_int_equal(pl011_write(&h.uart, data, tx_sizes[s],
+								     PL011_NO_WAIT),
+							 (int)tx_sizes[s]);
+					harness_fill_random(data + 64, 20, (uint32_t)mode);
+					last_rx = pl011_model_rx_inject_stream(
+						h.model, data + 64, 20 + 2u * s, at);
+				}
+				advance_with_timer(pl011_model_now_ns(h.model) + 200u * frame_ns());
+				assert_int_equal(count_of(PL011_EVENT_TX_DONE), done + 1u);
+				assert_int_equal(idle_count(), idle + 1u);
+				size_t i = nth_with(PL011_EVENT_TX_DONE, done);
+				uint64_t stop = last_stop_bit_ns();
+				if (seen.at_ns[i] < stop || seen.at_ns[i] > stop + frame_ns() + 5000u)
+					fail_msg("mode %d, %zu bytes, order %d: TX done at %llu, stop "
+						 "bit at %llu", mode, tx_sizes[s], order,
+						 (unsigned long long)seen.at_ns[i],
+						 (unsigned long long)stop);
+				i = nth_with(PL011_EVENT_RX_IDLE, idle);
+				uint64_t due = last_rx + QUIET_FRAMES * frame_ns();
+				if (seen.at_ns[i] < due || seen.at_ns[i] > due + frame_ns() + 5000u)
+					fail_msg("mode %d, %zu bytes, order %d: RX idle at %llu, due "
+						 "at %llu", mode, tx_sizes[s], order,
+						 (unsigned long long)seen.at_ns[i],
+						 (unsigned long long)due);
+				uint8_t got[64];
+				(void)harness_read_all(&h, got, sizeof got);
+			}
+		}
+		harness_teardown(&h);
+	}
+}
+
+/* While a full RX ring holds RX back no tick comes (the FIFO holds characters: the drain that
+ * takes them, once the reader made room, asks for the next); then one RX idle for the burst.
+ * A character with a framing error alone is no burst: ERROR, no RX idle. */
+static void test_rx_idle_no_ticks_while_rx_is_paused_nor_for_errors_alone(void **state)
+{
+	(void)state;
+	memset(&seen, 0, sizeof seen);
+	memset(&harness_timer, 0, sizeof harness_timer);
+	harness_setup(&h, 48000000u, 16);
+	h.config.rx_mode = PL011_RX_LOW_LATENCY;
+	h.config.rx_buffer_size = 64;
+	h.config.event_mask = PL011_EVENT_RX_IDLE | PL011_EVENT_ERROR;
+	h.config.event_driver = &pl011_event_driver;
+	h.config.event = on_event;
+	h.config.event_timer = harness_timer_arm;
+	h.config.event_timer_context = &h;
+	assert_int_equal(harness_start(&h), 0);
+	uint64_t last = inject_burst(70, 19); /* 64 fill the ring, the FIFO holds the rest */
+	advance_with_timer(last + 20u * frame_ns());
+	size_t ticks = harness_timer.ticks;
+	advance_with_timer(last + 400u * frame_ns());
+	assert_int_equal(harness_timer.ticks, ticks);
+	assert_int_equal(idle_count(), 0);
+	uint8_t got[80];
+	size_t n = harness_read_all(&h, got, sizeof got);
+	advance_with_timer(pl011_model_now_ns(h.model) + 50u * frame_ns());
+	n += harness_read_all(&h, got + n, sizeof got - n);
+	assert_int_equal(n, 70);
+	assert_int_equal(idle_count(), 1);
+	pl011_model_rx_inject(h.model, 'x', PL011_DR_FE, pl011_model_now_ns(h.model) + frame_ns());
+	advance_with_timer(pl011_model_now_ns(h.model) + 100u * frame_ns());
+	assert_int_equal(count_of(PL011_EVENT_ERROR), 1);
+	assert_int_equal(idle_count(), 1);
+	harness_teardown(&h);
+}
+
+/* A tick that comes to a stopped port does nothing (no register access, no event), nor one
+ * that comes to a port restarted since it was armed; a burst after the restart gets its RX
+ * idle. */
+static void test_rx_idle_tick_after_stop_and_restart_is_harmless(void **state)
+{
+	(void)state;
+	start_with(PL011_TX_POLLED, PL011_RX_LOW_LATENCY, PL011_EVENT_RX_IDLE | PL011_EVENT_RX_DATA);
+	uint64_t last = inject_burst(40, 14);
+	pl011_model_advance_to(h.model, last + frame_ns());
+	assert_true(harness_timer.armed);
+	assert_int_equal(pl011_shutdown(&h.uart, PL011_WAIT_AUTO), 0);
+	uint64_t reads = pl011_model_counters(h.model)->total_reads;
+	uint64_t writes = pl011_model_counters(h.model)->total_writes;
+	advance_with_timer(last + 50u * frame_ns());
+	pl011_event_tick(&h.uart);
+	assert_int_equal(pl011_model_counters(h.model)->total_reads, reads);
+	assert_int_equal(pl011_model_counters(h.model)->total_writes, writes);
+	assert_int_equal(idle_count(), 0);
+	/* Restarted with a tick armed for the old port's burst. */
+	assert_int_equal(harness_start(&h), 0);
+	last = inject_burst(40, 15);
+	pl011_model_advance_to(h.model, last + frame_ns());
+	assert_int_equal(harness_restart(&h), 0);
+	harness_timer_arm(1, &h);
+	advance_with_timer(pl011_model_now_ns(h.model) + 50u * frame_ns());
+	assert_int_equal(idle_count(), 0);
+	last = inject_burst(40, 16);
+	advance_with_timer(last + 50u * frame_ns());
+	assert_int_equal(idle_count(), 1);
+	harness_teardown(&h);
+}
+
+/* Without config.event_timer, or without config.clock, RX idle is RT's alone, as before:
+ * none for the burst that ends on the trigger boundary, one for the one that does not. */
+static void test_rx_idle_without_timer_or_clock_is_the_timeout_alone(void **state)
+{
+	(void)state;
+	for (int without = 0; without < 2; without++) {
+		memset(&seen, 0, sizeof seen);
+		memset(&harness_timer, 0, sizeof harness_timer);
+		harness_setup(&h, 48000000u, 16);
+		h.config.rx_mode = PL011_RX_LOW_LATENCY;
+		h.config.event_mask = PL011_EVENT_RX_IDLE;
+		h.config.event_driver = &pl011_event_driver;
+		h.config.event = on_event;
+		h.config.event_timer = harness_timer_arm;
+		h.config.event_timer_context = &h;
+		if (without == 0)
+			h.config.event_timer = NULL;
+		else
+			h.config.clock = NULL;
+		assert_int_equal(harness_start(&h), 0);
+		uint64_t last = inject_burst(40, 17);
+		advance_with_timer(last + 100u * frame_ns());
+		assert_int_equal(idle_count(), 0);
+		assert_int_equal(harness_timer.arms, 0);
+		last = inject_burst(39, 18);
+		advance_with_timer(last + 100u * frame_ns());
+		assert_int_equal(idle_count(), 1);
+		harness_teardown(&h);
+	}
+}
+
 /* ---- modem ---- */
 
 static void test_modem_event_per_cts_change_and_masked_without_it(void **state)
@@ -436,9 +732,33 @@ static void test_modem_event_per_cts_change_and_masked_without_it(void **state)
 
 /* The same traffic costs the same register accesses with every event but TX done and modem
  * on as with none: the events read only RAM. TX done adds one FR read per tick. */
-static void run_traffic(uint32_t mask, uint64_t *reads, uint64_t *writes)
+/* The register accesses made inside the ticks, and the most one tick made. */
+static struct {
+	uint64_t reads, writes, most;
+} in_ticks;
+
+static void counted_tick(void *uart)
+{
+	const struct pl011_model_counters *c = pl011_model_counters(h.model);
+	uint64_t reads = c->total_reads;
+	uint64_t writes = c->total_writes;
+	pl011_event_tick(uart);
+	in_ticks.reads += c->total_reads - reads;
+	in_ticks.writes += c->total_writes - writes;
+	if (c->total_reads - reads > in_ticks.most)
+		in_ticks.most = c->total_reads - reads;
+}
+
+static uint64_t fr_reads;
+
+static void run_traffic(uint32_t mask, bool timer, uint64_t *reads, uint64_t *writes)
 {
 	start_with(PL011_TX_MEASURED, PL011_RX_LOW_LATENCY, mask);
+	h.config.event_timer = timer ? harness_timer_arm : NULL;
+	assert_int_equal(harness_restart(&h), 0);
+	pl011_model_reset_counters(h.model);
+	memset(&in_ticks, 0, sizeof in_ticks);
+	harness_timer.on_tick = counted_tick;
 	harness_fill_random(data, 8192, 3);
 	uint64_t t = pl011_model_now_ns(h.model) + frame_ns();
 	(void)pl011_model_rx_inject_stream(h.model, data, 3000, t);
@@ -448,6 +768,7 @@ static void run_traffic(uint32_t mask, uint64_t *reads, uint64_t *writes)
 	assert_int_equal(harness_read_all(&h, got, sizeof got), 3000);
 	const struct pl011_model_counters *c = pl011_model_counters(h.model);
 	*reads = c->total_reads;
+	fr_reads = c->reads[PL011_FR / 4u];
 	*writes = c->total_writes;
 }
 
@@ -455,41 +776,49 @@ static void test_events_cost_no_register_access(void **state)
 {
 	(void)state;
 	uint64_t reads0, writes0, reads1, writes1;
-	run_traffic(0, &reads0, &writes0);
+	const uint32_t rx_kinds = PL011_EVENT_TX_SPACE | PL011_EVENT_RX_DATA | PL011_EVENT_RX_IDLE |
+				  PL011_EVENT_BREAK | PL011_EVENT_ERROR;
+	run_traffic(0, false, &reads0, &writes0);
+	uint64_t fr0 = fr_reads;
 	harness_teardown(&h);
-	run_traffic(PL011_EVENT_TX_SPACE | PL011_EVENT_RX_DATA | PL011_EVENT_RX_IDLE |
-			    PL011_EVENT_BREAK | PL011_EVENT_ERROR,
-		    &reads1, &writes1);
+	run_traffic(rx_kinds, false, &reads1, &writes1);
 	assert_true(seen.calls > 0);
 	harness_teardown(&h);
 	assert_int_equal(reads1, reads0);
 	assert_int_equal(writes1, writes0);
-	run_traffic(PL011_EVENT_TX_DONE, &reads1, &writes1);
+	/* With the timer, RX idle's ticks read FR, at most once each, and write nothing; the
+	 * traffic's own accesses stay as they were but for FR, whose polls (the writer's, the
+	 * final flush's) follow simulated time, which the ticks and the clock reads move on. */
+	run_traffic(rx_kinds, true, &reads1, &writes1);
+	size_t rx_ticks = harness_timer.ticks;
+	harness_teardown(&h);
+	assert_true(rx_ticks >= 1);
+	assert_true(in_ticks.reads >= 1 && in_ticks.most == 1);
+	assert_int_equal(in_ticks.writes, 0);
+	if (reads1 - fr_reads != reads0 - fr0)
+		fail_msg("RX idle, %zu ticks: %llu reads but FR against %llu", rx_ticks,
+			 (unsigned long long)(reads1 - fr_reads), (unsigned long long)(reads0 - fr0));
+	assert_int_equal(writes1, writes0);
+	run_traffic(PL011_EVENT_TX_DONE, true, &reads1, &writes1);
 	size_t ticks = harness_timer.ticks;
 	assert_true(count_of(PL011_EVENT_TX_DONE) >= 1);
 	harness_teardown(&h);
 	assert_true(ticks >= 1);
 	assert_int_equal(reads1, reads0 + ticks);
 	assert_int_equal(writes1, writes0);
-	print_message("traffic: %llu reads, %llu writes; TX done: %zu ticks, one FR read each\n",
-		      (unsigned long long)reads0, (unsigned long long)writes0, ticks);
+	print_message("traffic: %llu reads, %llu writes; TX done: %zu ticks, one FR read each; "
+		      "RX idle: %zu ticks\n",
+		      (unsigned long long)reads0, (unsigned long long)writes0, ticks, rx_ticks);
 }
 
 /* ---- bad configs ---- */
-
-static void on_rx_for_driver_check(struct pl011 *uart, size_t available, void *context)
-{
-	(void)uart;
-	(void)available;
-	(void)context;
-}
 
 static void test_bad_event_configs_are_refused_and_change_nothing(void **state)
 {
 	(void)state;
 	start_with(PL011_TX_HYBRID, PL011_RX_LOW_LATENCY, PL011_EVENT_RX_DATA);
-	struct pl011_config bad[8];
-	for (int i = 0; i < 8; i++)
+	struct pl011_config bad[7];
+	for (int i = 0; i < 7; i++)
 		bad[i] = h.config;
 	bad[0].event = NULL;                          /* a mask without a callback */
 	bad[1].event_mask = 1u << 7;                  /* an unknown kind */
@@ -502,11 +831,8 @@ static void test_bad_event_configs_are_refused_and_change_nothing(void **state)
 	bad[5].rx_mode = PL011_RX_POLLED;
 	bad[5].event_mask = PL011_EVENT_BREAK;
 	bad[6].event_driver = NULL;                   /* a mask without the code that serves it */
-	bad[7].event_driver = NULL;                   /* ... an rx_callback too */
-	bad[7].event_mask = 0;
-	bad[7].rx_callback = on_rx_for_driver_check;
 	uint64_t writes = pl011_model_counters(h.model)->total_writes;
-	for (int i = 0; i < 8; i++)
+	for (int i = 0; i < 7; i++)
 		assert_int_equal(pl011_init(&h.uart, &bad[i]), PL011_EINVAL);
 	assert_int_equal(pl011_model_counters(h.model)->total_writes, writes);
 	/* Still running with the old config. */
@@ -564,6 +890,14 @@ int main(void)
 		HARNESS_TEST(test_tx_space_is_given_when_a_panic_empties_the_ring, &h),
 		HARNESS_TEST(test_rx_idle_32_bit_periods_after_the_last_character, &h),
 		HARNESS_TEST(test_rx_idle_never_during_a_burst, &h),
+		HARNESS_TEST(test_rx_idle_from_the_timer_when_no_timeout_comes, &h),
+		HARNESS_TEST(test_rx_idle_from_the_timeout_is_not_given_again_by_the_timer, &h),
+		HARNESS_TEST(test_rx_idle_once_per_burst, &h),
+		HARNESS_TEST(test_rx_idle_none_during_a_stream, &h),
+		HARNESS_TEST(test_tx_done_and_rx_idle_share_the_timer, &h),
+		HARNESS_TEST(test_rx_idle_no_ticks_while_rx_is_paused_nor_for_errors_alone, &h),
+		HARNESS_TEST(test_rx_idle_tick_after_stop_and_restart_is_harmless, &h),
+		HARNESS_TEST(test_rx_idle_without_timer_or_clock_is_the_timeout_alone, &h),
 		HARNESS_TEST(test_break_once_per_break_and_kinds_together, &h),
 		HARNESS_TEST(test_modem_event_per_cts_change_and_masked_without_it, &h),
 		HARNESS_TEST(test_events_cost_no_register_access, &h),

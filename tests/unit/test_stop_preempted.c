@@ -459,10 +459,10 @@ static struct {
 	int shut_result, first_init, second_init, third_init;
 } stuck;
 
-static void stuck_callback(struct pl011 *uart, size_t available, void *context)
+static void stuck_callback(struct pl011 *uart, uint32_t events, void *context)
 {
 	(void)uart;
-	(void)available;
+	(void)events;
 	(void)context;
 	stuck.callback_entered = true;
 	while (!stuck.release)
@@ -507,7 +507,8 @@ static void test_init_after_a_shutdown_that_left_a_handler_inside(void **state)
 	harness_setup(&h, 48000000u, 16u);
 	h.config.tx_mode = PL011_TX_HALF_FIFO;
 	h.config.rx_mode = PL011_RX_LOW_LATENCY;
-	h.config.rx_callback = stuck_callback;
+	h.config.event_mask = PL011_EVENT_RX_DATA;
+	h.config.event = stuck_callback;
 	h.config.event_driver = &pl011_event_driver;
 	assert_int_equal(harness_start(&h), 0);
 	pl011_model_set_irq_handler(h.model, NULL, NULL);
