@@ -459,11 +459,11 @@ def run_packets(session, board, machine):
         expected.append(line)
         session.send(burst)
         if number == len(bursts) - 1:
-            time.sleep(0.1)  # the last two with only a pause between them
+            time.sleep(0.3)  # the last two with only a pause between them (5 frames: 42 ms)
             continue
         if not session.read_until(line, timeout=10):
             return problems + [f"burst {number} ({len(burst)} bytes): no '{line.strip()}'"]
-    time.sleep(0.1)
+    time.sleep(0.3)
     session.send(b"!quit")
     expected.append(f"packet {len(bursts) + 1}: 5 bytes, crc {crc16_modbus(b'!quit'):04X}\n")
     problems += expect_exit_zero(session)
