@@ -624,13 +624,14 @@ int pl011_stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *re
 /* How long shutdown, init and pl011_set_line wait for a handler running on another core. */
 uint32_t pl011_handlers_wait_us(const struct pl011 *uart);
 
-/* Bits of one frame that LCR_H describes: start, 5..8 data, parity, 1 or 2 stop (TRM 3.3.7). */
+/* lib/pl011_wait.c: bits of one frame that LCR_H describes: start, 5..8 data, parity, 1 or 2
+ * stop (TRM 3.3.7). */
 uint64_t pl011_lcr_h_frame_bits(uint32_t lcr_h);
 /* Nanoseconds of one such frame at actual_baud (> 0). */
 uint64_t pl011_lcr_h_frame_ns(uint32_t lcr_h, uint32_t actual_baud);
-/* PL011_FLAG_ADOPT_LINE: the divisors and format the registers hold, as init's plan (the rate
- * from config.clock_hz, or config.baud when the clock is not known); PL011_EBAUD when the UART
- * was never programmed (IBRD 0). Reads IBRD, FBRD and LCR_H only. */
+/* lib/pl011_adopt.c, PL011_FLAG_ADOPT_LINE: the divisors and format the registers hold, as
+ * init's plan (the rate from config.clock_hz, or config.baud when the clock is not known);
+ * PL011_EBAUD when the UART was never programmed (IBRD 0). Reads IBRD, FBRD and LCR_H only. */
 int pl011_line_adopt(const struct pl011_config *config, struct pl011_baud *baud, uint32_t *lcr_h);
 /* Whether a quiesce may leave LCR_H alone: an adopted line with nothing in the TX FIFO. */
 bool pl011_line_keeps_format(const struct pl011 *uart);

@@ -32,6 +32,17 @@ uint64_t pl011_divide_u64(uint64_t dividend, uint64_t divisor)
 	return dividend;
 }
 
+uint64_t pl011_lcr_h_frame_bits(uint32_t lcr_h)
+{
+	return 1u + 5u + ((lcr_h & PL011_LCR_H_WLEN_MASK) >> PL011_LCR_H_WLEN_SHIFT) +
+	       ((lcr_h & PL011_LCR_H_PEN) ? 1u : 0u) + ((lcr_h & PL011_LCR_H_STP2) ? 2u : 1u);
+}
+
+uint64_t pl011_lcr_h_frame_ns(uint32_t lcr_h, uint32_t actual_baud)
+{
+	return pl011_divide_u64(pl011_lcr_h_frame_bits(lcr_h) * 1000000000u, actual_baud);
+}
+
 uint32_t pl011_level_entries(uint32_t depth, uint32_t level)
 {
 	static const uint8_t eighths[] = {0, 1, 2, 4, 6, 7};

@@ -882,7 +882,7 @@ REANCHORED = {
     "b-baud-actual-truncated": (CORE,
         "uint64_t actual = pl011_divide_u64((uint64_t)clock_hz * 4u + q / 2u, q);",
         "uint64_t actual = pl011_divide_u64((uint64_t)clock_hz * 4u, q);"),
-    "b-frame-bits-stick-parity": ("lib/pl011_line.c",
+    "b-frame-bits-stick-parity": (WAIT,
         "((lcr_h & PL011_LCR_H_PEN) ? 1u : 0u)",
         "((lcr_h & (PL011_LCR_H_PEN | PL011_LCR_H_SPS)) == PL011_LCR_H_PEN ? 1u : 0u)"),
     "b-config-base-unaligned": (CORE,
@@ -1097,7 +1097,7 @@ REANCHORED = {
     "b-spins-zero-as-zero": (WAIT,
         "return uart->config->spins_per_us ? uart->config->spins_per_us : 1u;",
         "return uart->config->spins_per_us;"),
-    "b-keeps-format-ignores-fifo": ("lib/pl011_line.c",
+    "b-keeps-format-ignores-fifo": ("lib/pl011_adopt.c",
         "return uart->line.adopted != 0 &&\n\t       (pl011_reg_read(uart, PL011_FR) & PL011_FR_TXFE) != 0;",
         "return uart->line.adopted != 0;"),
     "b-modem-rts-under-rs485": ("lib/pl011_line.c",
@@ -1138,33 +1138,34 @@ REANCHORED = {
 # README.md and docs/design.md, events.md, waiting.md, shutdown.md, porting.md only (issue 24).
 
 LINE_C = "lib/pl011_line.c"
+ADOPT_C = "lib/pl011_adopt.c"
 EVENTS_C = "lib/pl011_events.c"
 RS485_C = "lib/pl011_rs485.c"
 CONSOLE_C = "lib/pl011_console.c"
 
 MUTANTS += [
-    # ---- frame time and the adopted line (lib/pl011_line.c) ----
-    Mutant("b-frame-bits-no-start", "rounding", LINE_C,
+    # ---- frame time and the adopted line (lib/pl011_wait.c, lib/pl011_adopt.c) ----
+    Mutant("b-frame-bits-no-start", "rounding", WAIT,
            "return 1u + 5u + ((lcr_h",
            "return 5u + ((lcr_h",
            "waiting.md: frame times 'at the programmed baud and frame (start + data + parity + stop"
            " bits)': the start bit forgotten makes every bound a frame in ten too short"),
-    Mutant("b-frame-bits-no-parity", "rounding", LINE_C,
+    Mutant("b-frame-bits-no-parity", "rounding", WAIT,
            "((lcr_h & PL011_LCR_H_PEN) ? 1u : 0u) + ",
            "",
            "waiting.md: a frame is 'start + data + parity + stop bits': with parity on, the bounds"
            " are a bit per frame short"),
-    Mutant("b-adopt-fbrd-ignored", "line", LINE_C,
+    Mutant("b-adopt-fbrd-ignored", "line", ADOPT_C,
            "uint64_t q = (uint64_t)ibrd * 64u + fbrd;",
            "uint64_t q = (uint64_t)ibrd * 64u;",
            "design.md: the adopted rate is '4 x clock / (64 x IBRD + FBRD)'; the fractional divisor"
            " dropped reports (and times) a faster line than the one running"),
-    Mutant("b-adopt-no-fen", "line", LINE_C,
+    Mutant("b-adopt-no-fen", "line", ADOPT_C,
            "& ~PL011_LCR_H_BRK) | PL011_LCR_H_FEN;",
            "& ~PL011_LCR_H_BRK);",
            "pl011.h ADOPT_LINE: 'LCR_H only if its FIFOs were off (FEN set, the format kept)': the"
            " firmware's FIFO-less LCR_H is kept as it is"),
-    Mutant("b-keeps-format-ignores-fifo", "line", LINE_C,
+    Mutant("b-keeps-format-ignores-fifo", "line", ADOPT_C,
            "return (uart->config.flags & PL011_FLAG_ADOPT_LINE) != 0 &&\n"
            "\t       (pl011_reg_read(uart, PL011_FR) & PL011_FR_TXFE) != 0;",
            "return (uart->config.flags & PL011_FLAG_ADOPT_LINE) != 0;",
