@@ -139,13 +139,15 @@ static uint32_t line_control(const struct pl011_config *config)
 	return lcr_h;
 }
 
-int pl011_make_plan(const struct pl011_config *config, struct pl011_plan *plan)
+int pl011_make_plan(const struct pl011_config *config, const struct pl011_adopt_driver *adopt,
+		    struct pl011_plan *plan)
 {
 	int err = check_config(config);
 	if (err != 0)
 		return err;
 	if ((config->flags & PL011_FLAG_ADOPT_LINE) != 0) {
-		err = pl011_line_adopt(config, &plan->baud, &plan->lcr_h);
+		err = adopt != NULL ? adopt->read_line(config, &plan->baud, &plan->lcr_h)
+				    : PL011_EINVAL;
 	} else {
 		err = pl011_compute_baud(config->clock_hz, config->baud,
 					 config->baud_tolerance_ppm, &plan->baud);
@@ -191,12 +193,16 @@ static uint32_t fifo_depth_from_id(const struct pl011 *uart)
  * holds by then (the UART finishes a character it is receiving when disabled, TRM 3.3.8) goes
  * into the RX ring or is counted, before FEN flushes it.
  */
-void pl011_hw_quiesce(struct pl011 *uart, uint32_t frame_budget_us, struct pl011_ring *received)
+void pl011_hw_quiesce(struct pl011 *uart, uint32_t frame_budget_us, struct pl011_ring *received,
+		      const struct pl011_rx_ring_driver *rx)
 {
 	uint32_t cr = pl011_reg_read(uart, PL011_CR);
 	pl011_reg_write(uart, PL011_CR, cr & ~PL011_CR_UARTEN);
 	(void)pl011_wait_fr_for(uart, PL011_FR_BUSY, 0, frame_budget_us);
-	pl011_rx_take_fifo(uart, received);
+	if (received != NULL)
+		rx->take_fifo(uart, received);
+	else
+		pl011_rx_discard_fifo(uart);
 	/* FEN set and cleared: the flush happens as FEN goes to 0, so a port that ran without
 	 * FIFOs (FEN already clear) would otherwise keep a character in its holding register and
 	 * send it after the next start, before that run's data. An adopted line is left as found
@@ -281,15 +287,21 @@ static bool old_run_left(struct pl011 *uart)
 }
 
 int pl011_start_plan(const struct pl011 *uart, const struct pl011_config *config,
-		     const struct pl011_tx_strategy *strategy, struct pl011_plan *plan)
+		     const struct pl011_parts *parts, struct pl011_plan *plan)
 {
-	if (uart == NULL || config == NULL)
+	if (uart == NULL || config == NULL || parts == NULL)
 		return PL011_EINVAL;
 	/* The object must be the mode's, which the rest of the config is checked against. */
+	const struct pl011_tx_strategy *strategy = parts->tx_strategy;
 	enum pl011_tx_mode mode = strategy == NULL ? PL011_TX_POLLED : strategy->mode;
 	if (config->tx_mode != mode)
 		return PL011_EINVAL;
-	return pl011_make_plan(config, plan);
+	/* A part the config does not use is left out, so the start never reaches it. */
+	plan->strategy = strategy;
+	plan->rx = config->rx_mode != PL011_RX_POLLED ? parts->rx_ring : NULL;
+	if (config->rx_mode != PL011_RX_POLLED && plan->rx == NULL)
+		return PL011_EINVAL;
+	return pl011_make_plan(config, parts->adopt, plan);
 }
 
 /* Zero [from, to) of the instance, a whole number of words. Word stores, not memset: a C
@@ -306,8 +318,7 @@ static void clear_words(struct pl011 *uart, size_t from, size_t to)
 }
 
 uint64_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config,
-			   const struct pl011_tx_strategy *strategy, const struct pl011_plan *plan,
-			   bool keep_presence)
+			   const struct pl011_plan *plan, bool keep_presence)
 {
 	pl011_state_set(uart, PL011_STATE_STOPPED);
 	/* The owner word is not cleared with the rest: shutdown left it taken for good, so a
@@ -346,7 +357,7 @@ uint64_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config
 		pl011_atomic_store(&uart->handlers_inside, 0u, __ATOMIC_SEQ_CST);
 		pl011_atomic_store(&uart->tx.beside, 0u, __ATOMIC_SEQ_CST);
 	}
-	uart->tx.strategy = strategy;
+	uart->tx.strategy = plan->strategy;
 	uart->line.adopted = (config->flags & PL011_FLAG_ADOPT_LINE) != 0 ? 1u : 0u;
 	uart->line.tolerance_ppm = config->baud_tolerance_ppm;
 	uart->line.baud = plan->baud;
@@ -365,15 +376,15 @@ uint64_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config
 	let_previous_output_finish(uart);
 	/* The ring before the quiesce, which moves what the FIFO holds into it (after what a
 	 * restart carries over: the FIFO's bytes came later). */
-	if (config->rx_mode != PL011_RX_POLLED)
-		(void)pl011_ring_init(&uart->rx.ring, config->rx_buffer, config->rx_buffer_size);
+	if (plan->rx != NULL)
+		plan->rx->attach(uart, config);
 	return new_frame_ns;
 }
 
 void pl011_start_finish(struct pl011 *uart, const struct pl011_plan *plan, uint64_t frame_ns)
 {
 	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u,
-			 pl011_rx_uses_ring(uart) ? &uart->rx.ring : NULL);
+			 plan->rx != NULL ? &uart->rx.ring : NULL, plan->rx);
 	uart->line.frame_ns = frame_ns;
 
 	/* Before programming, where the regime matrix proved MEASURED: the clock reads this spins
@@ -388,12 +399,12 @@ void pl011_start_finish(struct pl011 *uart, const struct pl011_plan *plan, uint6
 }
 
 /* The first start: a running port is refused (pl011_restart stops it first), so nothing of a
- * restart is linked here. */
-int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
-		    const struct pl011_tx_strategy *strategy)
+ * restart is linked here; nor a part the caller did not name. */
+int pl011_init_parts(struct pl011 *uart, const struct pl011_config *config,
+		     const struct pl011_parts *parts)
 {
 	struct pl011_plan plan;
-	int err = pl011_start_plan(uart, config, strategy, &plan);
+	int err = pl011_start_plan(uart, config, parts, &plan);
 	if (err != 0)
 		return err;
 	uint32_t state = pl011_state_get(uart);
@@ -401,10 +412,21 @@ int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
 		return PL011_EBUSY; /* nothing touched: it keeps running */
 	if (state == PL011_STATE_SHUT && !old_run_left(uart))
 		return PL011_ESTALLED; /* nothing touched: call again once it has left */
-	uint64_t frame_ns =
-		pl011_start_begin(uart, config, strategy, &plan, state == PL011_STATE_SHUT);
+	uint64_t frame_ns = pl011_start_begin(uart, config, &plan, state == PL011_STATE_SHUT);
 	pl011_start_finish(uart, &plan, frame_ns);
 	return 0;
+}
+
+/* For a caller that cannot see the config: every part named. */
+int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
+		    const struct pl011_tx_strategy *strategy)
+{
+	const struct pl011_parts parts = {
+		.tx_strategy = strategy,
+		.rx_ring = &pl011_rx_ring_driver,
+		.adopt = &pl011_adopt_driver,
+	};
+	return pl011_init_parts(uart, config, &parts);
 }
 
 static void count_causes(struct pl011 *uart, uint32_t mis)
@@ -531,7 +553,7 @@ uint32_t pl011_handlers_wait_us(const struct pl011 *uart)
 }
 
 int pl011_stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *received,
-		    bool *handlers_out, bool *tx_out)
+		    const struct pl011_rx_ring_driver *rx, bool *handlers_out, bool *tx_out)
 {
 	/* Our core before the state: a panic that finds the port stopping on its own core has
 	 * preempted us, and writes until we disable the UART (pl011_write_panic). */
@@ -577,7 +599,7 @@ int pl011_stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *re
 	if (!beside_gone)
 		result = PL011_ESTALLED;
 	*tx_out = !kept && beside_gone;
-	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u, *handlers_out ? received : NULL);
+	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u, *handlers_out ? received : NULL, rx);
 	return result;
 }
 
@@ -588,7 +610,7 @@ int pl011_shutdown(struct pl011 *uart, uint32_t bound_us)
 	if (!pl011_is_running(uart))
 		return PL011_ESHUTDOWN;
 	bool handlers_out, tx_out;
-	int result = pl011_stop_port(uart, bound_us, NULL, &handlers_out, &tx_out);
+	int result = pl011_stop_port(uart, bound_us, NULL, NULL, &handlers_out, &tx_out);
 	/* Nobody can read them any more. */
 	if (pl011_rx_uses_ring(uart))
 		uart->stats.rx_discarded += (uint32_t)pl011_ring_count(&uart->rx.ring);

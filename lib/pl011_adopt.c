@@ -32,3 +32,7 @@ bool pl011_line_keeps_format(const struct pl011 *uart)
 	return uart->line.adopted != 0 &&
 	       (pl011_reg_read(uart, PL011_FR) & PL011_FR_TXFE) != 0;
 }
+
+const struct pl011_adopt_driver pl011_adopt_driver = {
+	.read_line = pl011_line_adopt,
+};

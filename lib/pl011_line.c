@@ -61,7 +61,7 @@ static int plan_line(const struct pl011 *uart, const struct pl011_line_config *l
 	 * are still PL011_EINVAL first, as with a clock. */
 	if (wanted->clock_hz == 0)
 		return pl011_check_format(wanted) != 0 ? PL011_EINVAL : PL011_EBAUD;
-	return pl011_make_plan(wanted, plan);
+	return pl011_make_plan(wanted, NULL, plan); /* no longer adopted */
 }
 
 /* The divisors are ours now, so a later shutdown or line change treats the port as not
@@ -137,7 +137,7 @@ static void switch_line(struct pl011 *uart, const struct pl011_plan *plan,
 	uint32_t cr = new_control(uart, plan, rs485_changes);
 	pl011_rx_count_masked_overrun(uart);
 	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u,
-			 pl011_rx_uses_ring(uart) ? &uart->rx.ring : NULL);
+			 pl011_rx_uses_ring(uart) ? &uart->rx.ring : NULL, &pl011_rx_ring_driver);
 	pl011_hw_program_line(uart, &plan->baud, plan->lcr_h);
 	uart->line.baud = plan->baud;
 	uart->line.lcr_h = plan->lcr_h;

@@ -3,9 +3,9 @@
 
 void pl011_tx_reset(struct pl011 *uart, uint32_t tx_level)
 {
+	/* Through the strategy: a polled firmware links no ring code. */
 	if (pl011_tx_uses_ring(uart))
-		(void)pl011_ring_init(&uart->tx.ring, uart->config->tx_buffer,
-				      uart->config->tx_buffer_size);
+		uart->tx.strategy->ring->attach(uart);
 	uart->tx.level = tx_level;
 	uart->tx.poll_next = 0;
 	const struct pl011_tx_strategy *strategy = uart->tx.strategy;

@@ -1131,6 +1131,23 @@ REANCHORED = {
     "b-rs485-polarity-inverted": (INTERNAL,
         "return low == sending ? PL011_CR_RTS : 0u;",
         "return low != sending ? PL011_CR_RTS : 0u;"),
+    # The layers (issue 34): the frame time moved to lib/pl011_wait.c, the adopted line to
+    # lib/pl011_adopt.c; the RX ring reached through its driver object at a quiesce.
+    "b-frame-bits-no-start": ("lib/pl011_wait.c",
+        "return 1u + 5u + ((lcr_h",
+        "return 5u + ((lcr_h"),
+    "b-frame-bits-no-parity": ("lib/pl011_wait.c",
+        "((lcr_h & PL011_LCR_H_PEN) ? 1u : 0u) + ",
+        ""),
+    "b-adopt-fbrd-ignored": ("lib/pl011_adopt.c",
+        "uint64_t q = (uint64_t)ibrd * 64u + fbrd;",
+        "uint64_t q = (uint64_t)ibrd * 64u;"),
+    "b-adopt-no-fen": ("lib/pl011_adopt.c",
+        "& ~PL011_LCR_H_BRK) | PL011_LCR_H_FEN;",
+        "& ~PL011_LCR_H_BRK);"),
+    "b-stop-reads-fifo-beside-handler": (CORE,
+        "*handlers_out ? received : NULL, rx);",
+        "received, rx);"),
 }
 
 # ---- line control, events, RS-485, console (written blind, 2026-12-02) ----
@@ -1138,34 +1155,33 @@ REANCHORED = {
 # README.md and docs/design.md, events.md, waiting.md, shutdown.md, porting.md only (issue 24).
 
 LINE_C = "lib/pl011_line.c"
-ADOPT_C = "lib/pl011_adopt.c"
 EVENTS_C = "lib/pl011_events.c"
 RS485_C = "lib/pl011_rs485.c"
 CONSOLE_C = "lib/pl011_console.c"
 
 MUTANTS += [
-    # ---- frame time and the adopted line (lib/pl011_wait.c, lib/pl011_adopt.c) ----
-    Mutant("b-frame-bits-no-start", "rounding", WAIT,
+    # ---- frame time and the adopted line (lib/pl011_line.c) ----
+    Mutant("b-frame-bits-no-start", "rounding", LINE_C,
            "return 1u + 5u + ((lcr_h",
            "return 5u + ((lcr_h",
            "waiting.md: frame times 'at the programmed baud and frame (start + data + parity + stop"
            " bits)': the start bit forgotten makes every bound a frame in ten too short"),
-    Mutant("b-frame-bits-no-parity", "rounding", WAIT,
+    Mutant("b-frame-bits-no-parity", "rounding", LINE_C,
            "((lcr_h & PL011_LCR_H_PEN) ? 1u : 0u) + ",
            "",
            "waiting.md: a frame is 'start + data + parity + stop bits': with parity on, the bounds"
            " are a bit per frame short"),
-    Mutant("b-adopt-fbrd-ignored", "line", ADOPT_C,
+    Mutant("b-adopt-fbrd-ignored", "line", LINE_C,
            "uint64_t q = (uint64_t)ibrd * 64u + fbrd;",
            "uint64_t q = (uint64_t)ibrd * 64u;",
            "design.md: the adopted rate is '4 x clock / (64 x IBRD + FBRD)'; the fractional divisor"
            " dropped reports (and times) a faster line than the one running"),
-    Mutant("b-adopt-no-fen", "line", ADOPT_C,
+    Mutant("b-adopt-no-fen", "line", LINE_C,
            "& ~PL011_LCR_H_BRK) | PL011_LCR_H_FEN;",
            "& ~PL011_LCR_H_BRK);",
            "pl011.h ADOPT_LINE: 'LCR_H only if its FIFOs were off (FEN set, the format kept)': the"
            " firmware's FIFO-less LCR_H is kept as it is"),
-    Mutant("b-keeps-format-ignores-fifo", "line", ADOPT_C,
+    Mutant("b-keeps-format-ignores-fifo", "line", LINE_C,
            "return (uart->config.flags & PL011_FLAG_ADOPT_LINE) != 0 &&\n"
            "\t       (pl011_reg_read(uart, PL011_FR) & PL011_FR_TXFE) != 0;",
            "return (uart->config.flags & PL011_FLAG_ADOPT_LINE) != 0;",

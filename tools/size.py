@@ -79,6 +79,12 @@ FEATURES = [
      ("pl011_read_exact",), ("pl011_rx_available", "pl011_tx_free", "pl011_read_exact",
                              "pl011_read_until", "pl011_discard_input")),
     ("early console", r"\bpl011_early_write\b", ("pl011_early_write",), ("pl011_early_write",)),
+    # pl011_init names these parts by the config (include/pl011.h, struct pl011_parts).
+    ("RX ring", r"\b(PL011_RX_LOW_LATENCY|PL011_RX_FEW_IRQS|pl011_rx_ring_driver)\b",
+     ("pl011_rx_ring_driver",), ("pl011_rx_ring_driver", "pl011_rx_take_fifo")),
+    ("adopt line", r"\b(PL011_FLAG_ADOPT_LINE|pl011_adopt_driver)\b", ("pl011_adopt_driver",),
+     ("pl011_adopt_driver", "pl011_line_adopt")),
+    ("line change", r"\bpl011_set_line\b", ("pl011_set_line",), ("pl011_set_line",)),
 ]
 # The document that holds the table, between these markers.
 TABLE_FILE = os.path.join("docs", "size.md")
