@@ -262,6 +262,9 @@ struct pl011_wait {
 	uint32_t budget_us;
 	bool panic; /* a panic write's wait: no wait hook, and it ends when the panic is cut off */
 	enum pl011_panic_cut cut; /* (a panic's wait) when that is */
+	/* (a panic's wait) pl011_panic_cut_off, set by pl011_wait_start_panic: a firmware that
+	 * never writes a panic links no cut-off check in its waits and polled writes. */
+	bool (*cut_off)(const struct pl011 *uart, enum pl011_panic_cut cut);
 };
 
 void pl011_wait_start(struct pl011_wait *wait, const struct pl011 *uart, uint32_t budget_us);

@@ -157,7 +157,7 @@ static size_t write_bytes_polled(struct pl011 *uart, const uint8_t *data, size_t
 		 * as the CPU that wait never comes): a shutdown it did not preempt would disable
 		 * the UART under bytes it counts, and one that gave up waiting for it counted the
 		 * rest. Just before the write, so that at most the byte in hand goes astray. */
-		if (wait->panic && pl011_panic_cut_off(uart, wait->cut))
+		if (wait->panic && wait->cut_off(uart, wait->cut))
 			break;
 		pl011_reg_write(uart, PL011_DR, data[done++]);
 		burst--;

@@ -120,12 +120,19 @@ void pl011_wait_start(struct pl011_wait *wait, const struct pl011 *uart, uint32_
 	wait->last_us = uart->config->clock != NULL ? clock_now(uart) : 0u;
 	wait->panic = false;
 	wait->cut = PL011_CUT_WHEN_STOPPING;
+	wait->cut_off = NULL;
+}
+
+static bool panic_cut_off(const struct pl011 *uart, enum pl011_panic_cut cut)
+{
+	return pl011_panic_cut_off(uart, cut);
 }
 
 void pl011_wait_start_panic(struct pl011_wait *wait, const struct pl011 *uart, uint32_t budget_us)
 {
 	pl011_wait_start(wait, uart, budget_us);
 	wait->panic = true;
+	wait->cut_off = panic_cut_off;
 }
 
 uint32_t pl011_wait_elapsed_us(const struct pl011_wait *wait)
@@ -170,7 +177,7 @@ static void count_clock(struct pl011_wait *wait)
 bool pl011_wait_expired(struct pl011_wait *wait)
 {
 	const struct pl011_config *config = wait->uart->config;
-	if (wait->panic && pl011_panic_cut_off(wait->uart, wait->cut))
+	if (wait->panic && wait->cut_off(wait->uart, wait->cut))
 		return true;
 	if (config->wait_hook != NULL && !wait->panic)
 		config->wait_hook(config->wait_context);

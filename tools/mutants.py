@@ -274,7 +274,7 @@ MUTANTS = [
       "bool full = pl011_tx_fill_polling(uart, tx_pass_limit(uart), &first_fr, &written);",
       "bool full = pl011_tx_fill_polling(uart, UINT32_MAX, &first_fr, &written);"),
     m("panic-burst-ignores-stop", "pl011_tx.c", "check skipped",
-      "if (wait->panic && pl011_panic_cut_off(uart, wait->cut))\n\t\t\tbreak;\n"
+      "if (wait->panic && wait->cut_off(uart, wait->cut))\n\t\t\tbreak;\n"
       "\t\tpl011_reg_write(uart, PL011_DR, data[done++]);",
       "if (0)\n\t\t\tbreak;\n\t\tpl011_reg_write(uart, PL011_DR, data[done++]);"),
     m("kick-armed-test-flipped", "pl011_tx_ring.c", "comparison flipped",

@@ -825,7 +825,7 @@ REANCHORED = {
         "\tsize_t done = 0;\n\tif (wait->cut == PL011_CUT_WHEN_STOPPING && pl011_tx_stopped(uart))\n"
         "\t\treturn PL011_ESHUTDOWN;\n\tpl011_presence_enter(&uart->tx.beside);\n\tpl011_io_barrier();"),
     "b-panic-burst-stops-only-stopped": (TX,
-        "if (wait->panic && pl011_panic_cut_off(uart, wait->cut))\n\t\t\tbreak;",
+        "if (wait->panic && wait->cut_off(uart, wait->cut))\n\t\t\tbreak;",
         "if (wait->panic && pl011_is_stopped(uart))\n\t\t\tbreak;"),
     "b-tx-queued-zero-shutting-down": (TX,
         "if (uart == NULL || pl011_is_stopped(uart) || !pl011_tx_uses_ring(uart))",
@@ -842,7 +842,7 @@ REANCHORED = {
         "\t\tuart->stats.rx_discarded += (uint32_t)pl011_ring_count(&uart->rx.ring);\n",
         "/* Nobody can read them any more. */\n"),
     "b-panic-wait-runs-while-shutting-down": (WAIT,
-        "if (wait->panic && pl011_panic_cut_off(wait->uart, wait->cut))",
+        "if (wait->panic && wait->cut_off(wait->uart, wait->cut))",
         "if (wait->panic && pl011_is_stopped(wait->uart))"),
     "b-arm-after-dry-pass": (TX_RING,
         "} else if (latched_pass ? !pl011_tx_must_pause(uart) : sure) {",
