@@ -507,6 +507,8 @@ static inline void pl011_rs485_before_send(struct pl011 *uart)
 struct pl011_tx_ring_ops {
 	/* At a start: the config's TX ring, empty, as the instance's. */
 	void (*attach)(struct pl011 *uart);
+	/* The bytes the ring holds (pl011_tx_queued). */
+	size_t (*queued)(const struct pl011 *uart);
 	/* pl011_write: straight to an idle FIFO, the rest queued and primed, within bound_us. */
 	size_t (*write)(struct pl011 *uart, const uint8_t *data, size_t len, uint32_t bound_us);
 	/* The TX interrupt cause: refill by the strategy, or defer to the context that owns TX. */
