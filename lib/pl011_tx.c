@@ -182,6 +182,12 @@ static size_t write_polled(struct pl011 *uart, const uint8_t *data, size_t len, 
 	return done;
 }
 
+/* Through the strategy: a polled firmware links no ring code. */
+static size_t queued_in_ring(const struct pl011 *uart)
+{
+	return pl011_tx_uses_ring(uart) ? uart->tx.strategy->ring->queued(uart) : 0u;
+}
+
 int pl011_write(struct pl011 *uart, const void *data, size_t len, uint32_t bound_us)
 {
 	if (uart == NULL || (data == NULL && len != 0) || len > INT32_MAX)
@@ -189,7 +195,7 @@ int pl011_write(struct pl011 *uart, const void *data, size_t len, uint32_t bound
 	if (!pl011_is_running(uart))
 		return PL011_ESHUTDOWN;
 	if (bound_us == PL011_WAIT_AUTO)
-		bound_us = pl011_backlog_deadline_us(uart, pl011_tx_queued(uart) + len);
+		bound_us = pl011_backlog_deadline_us(uart, queued_in_ring(uart) + len);
 	size_t done = pl011_tx_uses_ring(uart)
 			      ? uart->tx.strategy->ring->write(uart, data, len, bound_us)
 			      : write_polled(uart, data, len, bound_us);
@@ -226,7 +232,7 @@ size_t pl011_tx_queued(const struct pl011 *uart)
 {
 	if (uart == NULL || pl011_is_stopped(uart) || !pl011_tx_uses_ring(uart))
 		return 0;
-	return uart->tx.strategy->ring->queued(uart); /* a polled firmware links no ring code */
+	return uart->tx.strategy->ring->queued(uart);
 }
 
 static size_t panic_as_owner(struct pl011 *uart, const uint8_t *data, size_t len, uint32_t queued,
