@@ -29,22 +29,24 @@ int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, uint32_t tolerance_ppm,
 		return PL011_EINVAL;
 	/* 64 * BRD = 4 * clock / baud, rounded to the nearest (TRM 2.4.3). */
 	uint64_t q = pl011_divide_u64((uint64_t)clock_hz * 4u + baud / 2u, baud);
-	uint64_t ibrd = q >> 6;
-	uint64_t fbrd = q & PL011_FBRD_MASK;
-	if (ibrd == 0 || ibrd > PL011_IBRD_MAX || (ibrd == PL011_IBRD_MAX && fbrd != 0))
+	/* q = 64 * IBRD + FBRD: IBRD 1 to 65535, FBRD 0 with 65535 (TRM 3.3.6). From here on every
+	 * value fits 32 bits (q < 2^22, actual < 2^29): only the ppm product needs 64. */
+	if (q < 64u || q > (uint64_t)PL011_IBRD_MAX * 64u)
 		return PL011_EBAUD;
+	uint32_t ibrd = (uint32_t)q >> 6;
+	uint32_t fbrd = (uint32_t)q & PL011_FBRD_MASK;
 	/* actual = clock / (16 * q / 64) = 4 * clock / q. */
-	uint64_t actual = pl011_divide_u64((uint64_t)clock_hz * 4u + q / 2u, q);
+	uint32_t actual = (uint32_t)pl011_divide_u64((uint64_t)clock_hz * 4u + q / 2u, q);
 	/* C's signed division truncates toward zero: the magnitude's quotient, signed, is the
 	 * same number. */
-	uint64_t off = actual > baud ? actual - baud : baud - actual;
-	uint64_t error_ppm = pl011_divide_u64(off * 1000000u, baud);
+	uint32_t off = actual > baud ? actual - baud : baud - actual;
+	uint64_t error_ppm = pl011_divide_u64((uint64_t)off * 1000000u, baud);
 	uint32_t tolerance = tolerance_ppm != 0 ? tolerance_ppm : PL011_BAUD_TOLERANCE_PPM;
 	if (error_ppm > tolerance)
 		return PL011_EBAUD;
-	out->ibrd = (uint32_t)ibrd;
-	out->fbrd = (uint32_t)fbrd;
-	out->actual_baud = (uint32_t)actual;
+	out->ibrd = ibrd;
+	out->fbrd = fbrd;
+	out->actual_baud = actual;
 	out->error_ppm = actual > baud ? (int32_t)error_ppm : -(int32_t)error_ppm;
 	return 0;
 }

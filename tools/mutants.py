@@ -31,7 +31,7 @@ MUTANTS = [
     m("baud-error-sign-lost", "pl011.c", "sign",
       "actual > baud ? (int32_t)error_ppm : -(int32_t)error_ppm;", "(int32_t)error_ppm;"),
     m("baud-ibrd-zero-allowed", "pl011.c", "check skipped",
-      "if (ibrd == 0 || ibrd > PL011_IBRD_MAX", "if (ibrd > PL011_IBRD_MAX"),
+      "if (q < 64u || q > (uint64_t)PL011_IBRD_MAX * 64u)", "if (q > (uint64_t)PL011_IBRD_MAX * 64u)"),
     m("baud-rounding-up", "pl011.c", "off-by-one",
       "uint64_t q = pl011_divide_u64((uint64_t)clock_hz * 4u + baud / 2u, baud);",
       "uint64_t q = pl011_divide_u64((uint64_t)clock_hz * 4u + baud, baud);", quick=True),
