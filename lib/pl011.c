@@ -251,10 +251,12 @@ static uint64_t frame_ns_in_hardware(const struct pl011 *uart)
 	uint32_t lcr_h = pl011_reg_read(uart, PL011_LCR_H);
 	if (ibrd == 0 || uart->config->clock_hz == 0)
 		return 0; /* never programmed, or an adopted line of unknown clock */
-	uint64_t bits = pl011_lcr_h_frame_bits(lcr_h);
+	uint32_t bits = (uint32_t)pl011_lcr_h_frame_bits(lcr_h);
 	/* One bit is 16 * (IBRD + FBRD / 64) UARTCLK periods (TRM 2.4.3): in ns, 16 * 10^9 / 64 =
-	 * 250,000,000 times (64 * IBRD + FBRD), exactly. x < 12 * 2^22 * 2.5 * 10^8 < 2^54. */
-	return pl011_divide_u64(bits * (ibrd * 64u + fbrd) * 250000000u, uart->config->clock_hz);
+	 * 250,000,000 times (64 * IBRD + FBRD), exactly. bits * (64 * IBRD + FBRD) < 12 * 2^22
+	 * fits 32 bits; the whole < 2^54. */
+	return pl011_divide_u64((uint64_t)(bits * (ibrd * 64u + fbrd)) * 250000000u,
+				uart->config->clock_hz);
 }
 
 /* Let what an earlier owner (a boot loader) queued finish before the FIFO is flushed; the
