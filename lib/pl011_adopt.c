@@ -1,6 +1,7 @@
 /* The adopted line (PL011_FLAG_ADOPT_LINE): the divisors and format a boot loader left, read
- * back as init's plan, and whether a quiesce may leave that format alone. Core layer: init and
- * shutdown call it; it calls only the register access. */
+ * back as init's plan through pl011_adopt_driver (which pl011_init names only for a config with
+ * the flag), and whether a quiesce may leave that format alone. Core layer: it calls only the
+ * registers and pl011_divide_u64. */
 #include "pl011_internal.h"
 
 int pl011_line_adopt(const struct pl011_config *config, struct pl011_baud *baud, uint32_t *lcr_h)
