@@ -372,11 +372,11 @@ struct pl011_baud {
  * rx_parity, rx_break, rx_discarded. The others cost neither RAM (192 bytes, the histogram
  * most of it) nor code, and pl011_get_stats reads them as 0; struct pl011_stats itself is the
  * same either way. The library and every file that includes this header must agree. With 0
- * pl011_init_port links as pl011_init_port_nostats (pl011_restart_port likewise), so a file
- * calling pl011_init with the other setting than the library fails to link; a file that only
- * defines or sizes struct pl011 is not checked (nothing of the library is referenced there):
- * define the instance in the file that calls pl011_init, or build every file with one
- * setting.
+ * pl011_init_port links as pl011_init_port_nostats (pl011_init_parts, pl011_restart_port
+ * likewise), so a file calling pl011_init with the other setting than the library fails to
+ * link; a file that only defines or sizes struct pl011 is not checked (nothing of the library
+ * is referenced there): define the instance in the file that calls pl011_init, or build every
+ * file with one setting.
  */
 #ifndef PL011_STATS
 #define PL011_STATS 1
@@ -386,6 +386,7 @@ struct pl011_baud {
 #endif
 #if PL011_STATS == 0
 #define pl011_init_port pl011_init_port_nostats
+#define pl011_init_parts pl011_init_parts_nostats
 #define pl011_restart_port pl011_restart_port_nostats
 #endif
 
@@ -644,15 +645,49 @@ int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
 		    const struct pl011_tx_strategy *strategy);
 
 /*
- * pl011_init_port with the strategy config.tx_mode names: the one pl011_init above describes.
- * pl011_init_port itself takes the object too, which must be config.tx_mode's (NULL for
- * PL011_TX_POLLED), else PL011_EINVAL: calling it with the object named links that strategy
- * alone even where the compiler cannot see the config.
+ * The parts of a start that a firmware links only by naming them, each a constant object as
+ * the TX strategies are: the strategy, the RX ring of the interrupt RX modes, and the read-back
+ * of an adopted line (PL011_FLAG_ADOPT_LINE). pl011_init names those its config needs, which
+ * the compiler resolves where it resolves the strategy (above): a polled console links no RX
+ * ring and no adopt-line code. pl011_init_port names the RX ring and adopt-line parts whatever
+ * the config.
+ */
+struct pl011_rx_ring_driver;
+extern const struct pl011_rx_ring_driver pl011_rx_ring_driver;
+struct pl011_adopt_driver;
+extern const struct pl011_adopt_driver pl011_adopt_driver;
+struct pl011_parts {
+	const struct pl011_tx_strategy *tx_strategy; /* config.tx_mode's; NULL for PL011_TX_POLLED */
+	const struct pl011_rx_ring_driver *rx_ring;  /* &pl011_rx_ring_driver; NULL: RX polled */
+	const struct pl011_adopt_driver *adopt;      /* &pl011_adopt_driver; NULL: no ADOPT_LINE */
+};
+
+/*
+ * pl011_init_port with its parts named: tx_strategy must be config.tx_mode's, rx_ring set for
+ * an interrupt RX mode, adopt set with PL011_FLAG_ADOPT_LINE, else PL011_EINVAL (nothing
+ * touched); a part named that the config does not use is ignored. Errors and context: as
+ * pl011_init_port.
+ */
+int pl011_init_parts(struct pl011 *uart, const struct pl011_config *config,
+		     const struct pl011_parts *parts);
+
+/*
+ * pl011_init_port with the strategy config.tx_mode names: the one pl011_init above describes,
+ * and only the parts the config needs (pl011_init_parts). pl011_init_port takes the object
+ * too, which must be config.tx_mode's (NULL for PL011_TX_POLLED), else PL011_EINVAL: calling it
+ * with the object named links that strategy alone even where the compiler cannot see the
+ * config.
  */
 static inline int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 {
-	return pl011_init_port(uart, config,
-			       config != NULL ? pl011_tx_strategy_for_mode(config->tx_mode) : NULL);
+	if (config == NULL)
+		return pl011_init_parts(uart, config, NULL);
+	const struct pl011_parts parts = {
+		.tx_strategy = pl011_tx_strategy_for_mode(config->tx_mode),
+		.rx_ring = config->rx_mode != PL011_RX_POLLED ? &pl011_rx_ring_driver : NULL,
+		.adopt = (config->flags & PL011_FLAG_ADOPT_LINE) != 0 ? &pl011_adopt_driver : NULL,
+	};
+	return pl011_init_parts(uart, config, &parts);
 }
 
 /*

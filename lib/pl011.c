@@ -29,22 +29,24 @@ int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, uint32_t tolerance_ppm,
 		return PL011_EINVAL;
 	/* 64 * BRD = 4 * clock / baud, rounded to the nearest (TRM 2.4.3). */
 	uint64_t q = pl011_divide_u64((uint64_t)clock_hz * 4u + baud / 2u, baud);
-	uint64_t ibrd = q >> 6;
-	uint64_t fbrd = q & PL011_FBRD_MASK;
-	if (ibrd == 0 || ibrd > PL011_IBRD_MAX || (ibrd == PL011_IBRD_MAX && fbrd != 0))
+	/* q = 64 * IBRD + FBRD: IBRD 1 to 65535, FBRD 0 with 65535 (TRM 3.3.6). From here on every
+	 * value fits 32 bits (q < 2^22, actual < 2^29): only the ppm product needs 64. */
+	if (q < 64u || q > (uint64_t)PL011_IBRD_MAX * 64u)
 		return PL011_EBAUD;
+	uint32_t ibrd = (uint32_t)q >> 6;
+	uint32_t fbrd = (uint32_t)q & PL011_FBRD_MASK;
 	/* actual = clock / (16 * q / 64) = 4 * clock / q. */
-	uint64_t actual = pl011_divide_u64((uint64_t)clock_hz * 4u + q / 2u, q);
+	uint32_t actual = (uint32_t)pl011_divide_u64((uint64_t)clock_hz * 4u + q / 2u, q);
 	/* C's signed division truncates toward zero: the magnitude's quotient, signed, is the
 	 * same number. */
-	uint64_t off = actual > baud ? actual - baud : baud - actual;
-	uint64_t error_ppm = pl011_divide_u64(off * 1000000u, baud);
+	uint32_t off = actual > baud ? actual - baud : baud - actual;
+	uint64_t error_ppm = pl011_divide_u64((uint64_t)off * 1000000u, baud);
 	uint32_t tolerance = tolerance_ppm != 0 ? tolerance_ppm : PL011_BAUD_TOLERANCE_PPM;
 	if (error_ppm > tolerance)
 		return PL011_EBAUD;
-	out->ibrd = (uint32_t)ibrd;
-	out->fbrd = (uint32_t)fbrd;
-	out->actual_baud = (uint32_t)actual;
+	out->ibrd = ibrd;
+	out->fbrd = fbrd;
+	out->actual_baud = actual;
 	out->error_ppm = actual > baud ? (int32_t)error_ppm : -(int32_t)error_ppm;
 	return 0;
 }
@@ -120,32 +122,35 @@ void pl011_rs485_adopt(struct pl011 *uart, const struct pl011_rs485 *rs485)
 	uart->events.tx_done_open = rs485->driver->tx_emptied;
 }
 
+/* LCR_H's parity bits per enum pl011_parity (checked in range), a table rather than a switch
+ * (smaller on every target). Stick parity (TRM 3.3.7): SPS with EPS clear sends 1, with EPS
+ * set sends 0. */
+static const uint8_t parity_bits[] = {
+	[PL011_PARITY_NONE] = 0,
+	[PL011_PARITY_ODD] = PL011_LCR_H_PEN,
+	[PL011_PARITY_EVEN] = PL011_LCR_H_PEN | PL011_LCR_H_EPS,
+	[PL011_PARITY_MARK] = PL011_LCR_H_PEN | PL011_LCR_H_SPS,
+	[PL011_PARITY_SPACE] = PL011_LCR_H_PEN | PL011_LCR_H_SPS | PL011_LCR_H_EPS,
+};
+
 static uint32_t line_control(const struct pl011_config *config)
 {
 	uint32_t lcr_h = PL011_LCR_H_FEN;
 	lcr_h |= (uint32_t)(config->data_bits - 5u) << PL011_LCR_H_WLEN_SHIFT;
 	if (config->stop_bits == 2)
 		lcr_h |= PL011_LCR_H_STP2;
-	switch (config->parity) {
-	case PL011_PARITY_NONE: break;
-	case PL011_PARITY_ODD: lcr_h |= PL011_LCR_H_PEN; break;
-	case PL011_PARITY_EVEN: lcr_h |= PL011_LCR_H_PEN | PL011_LCR_H_EPS; break;
-	/* Stick parity (TRM 3.3.7): SPS with EPS clear sends 1, with EPS set sends 0. */
-	case PL011_PARITY_MARK: lcr_h |= PL011_LCR_H_PEN | PL011_LCR_H_SPS; break;
-	case PL011_PARITY_SPACE:
-		lcr_h |= PL011_LCR_H_PEN | PL011_LCR_H_SPS | PL011_LCR_H_EPS;
-		break;
-	}
-	return lcr_h;
+	return lcr_h | parity_bits[config->parity];
 }
 
-int pl011_make_plan(const struct pl011_config *config, struct pl011_plan *plan)
+int pl011_make_plan(const struct pl011_config *config, const struct pl011_adopt_driver *adopt,
+		    struct pl011_plan *plan)
 {
 	int err = check_config(config);
 	if (err != 0)
 		return err;
 	if ((config->flags & PL011_FLAG_ADOPT_LINE) != 0) {
-		err = pl011_line_adopt(config, &plan->baud, &plan->lcr_h);
+		err = adopt != NULL ? adopt->read_line(config, &plan->baud, &plan->lcr_h)
+				    : PL011_EINVAL;
 	} else {
 		err = pl011_compute_baud(config->clock_hz, config->baud,
 					 config->baud_tolerance_ppm, &plan->baud);
@@ -191,12 +196,16 @@ static uint32_t fifo_depth_from_id(const struct pl011 *uart)
  * holds by then (the UART finishes a character it is receiving when disabled, TRM 3.3.8) goes
  * into the RX ring or is counted, before FEN flushes it.
  */
-void pl011_hw_quiesce(struct pl011 *uart, uint32_t frame_budget_us, struct pl011_ring *received)
+void pl011_hw_quiesce(struct pl011 *uart, uint32_t frame_budget_us, struct pl011_ring *received,
+		      const struct pl011_rx_ring_driver *rx)
 {
 	uint32_t cr = pl011_reg_read(uart, PL011_CR);
 	pl011_reg_write(uart, PL011_CR, cr & ~PL011_CR_UARTEN);
 	(void)pl011_wait_fr_for(uart, PL011_FR_BUSY, 0, frame_budget_us);
-	pl011_rx_take_fifo(uart, received);
+	if (received != NULL)
+		rx->take_fifo(uart, received);
+	else
+		pl011_rx_discard_fifo(uart);
 	/* FEN set and cleared: the flush happens as FEN goes to 0, so a port that ran without
 	 * FIFOs (FEN already clear) would otherwise keep a character in its holding register and
 	 * send it after the next start, before that run's data. An adopted line is left as found
@@ -242,10 +251,11 @@ static uint64_t frame_ns_in_hardware(const struct pl011 *uart)
 	uint32_t lcr_h = pl011_reg_read(uart, PL011_LCR_H);
 	if (ibrd == 0 || uart->config->clock_hz == 0)
 		return 0; /* never programmed, or an adopted line of unknown clock */
-	uint64_t bits = pl011_lcr_h_frame_bits(lcr_h);
-	/* One bit is 16 * (IBRD + FBRD / 64) UARTCLK periods (TRM 2.4.3). */
-	/* (x / 64) / clock: the first division is a shift. x < 12 * 16 * 2^22 * 10^9 < 2^60. */
-	return pl011_divide_u64(bits * 16u * ((uint64_t)ibrd * 64u + fbrd) * 1000000000u / 64u,
+	uint32_t bits = (uint32_t)pl011_lcr_h_frame_bits(lcr_h);
+	/* One bit is 16 * (IBRD + FBRD / 64) UARTCLK periods (TRM 2.4.3): in ns, 16 * 10^9 / 64 =
+	 * 250,000,000 times (64 * IBRD + FBRD), exactly. bits * (64 * IBRD + FBRD) < 12 * 2^22
+	 * fits 32 bits; the whole < 2^54. */
+	return pl011_divide_u64((uint64_t)(bits * (ibrd * 64u + fbrd)) * 250000000u,
 				uart->config->clock_hz);
 }
 
@@ -281,15 +291,21 @@ static bool old_run_left(struct pl011 *uart)
 }
 
 int pl011_start_plan(const struct pl011 *uart, const struct pl011_config *config,
-		     const struct pl011_tx_strategy *strategy, struct pl011_plan *plan)
+		     const struct pl011_parts *parts, struct pl011_plan *plan)
 {
-	if (uart == NULL || config == NULL)
+	if (uart == NULL || config == NULL || parts == NULL)
 		return PL011_EINVAL;
 	/* The object must be the mode's, which the rest of the config is checked against. */
+	const struct pl011_tx_strategy *strategy = parts->tx_strategy;
 	enum pl011_tx_mode mode = strategy == NULL ? PL011_TX_POLLED : strategy->mode;
 	if (config->tx_mode != mode)
 		return PL011_EINVAL;
-	return pl011_make_plan(config, plan);
+	/* A part the config does not use is left out, so the start never reaches it. */
+	plan->strategy = strategy;
+	plan->rx = config->rx_mode != PL011_RX_POLLED ? parts->rx_ring : NULL;
+	if (config->rx_mode != PL011_RX_POLLED && plan->rx == NULL)
+		return PL011_EINVAL;
+	return pl011_make_plan(config, parts->adopt, plan);
 }
 
 /* Zero [from, to) of the instance, a whole number of words. Word stores, not memset: a C
@@ -306,8 +322,7 @@ static void clear_words(struct pl011 *uart, size_t from, size_t to)
 }
 
 uint64_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config,
-			   const struct pl011_tx_strategy *strategy, const struct pl011_plan *plan,
-			   bool keep_presence)
+			   const struct pl011_plan *plan, bool keep_presence)
 {
 	pl011_state_set(uart, PL011_STATE_STOPPED);
 	/* The owner word is not cleared with the rest: shutdown left it taken for good, so a
@@ -346,7 +361,7 @@ uint64_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config
 		pl011_atomic_store(&uart->handlers_inside, 0u, __ATOMIC_SEQ_CST);
 		pl011_atomic_store(&uart->tx.beside, 0u, __ATOMIC_SEQ_CST);
 	}
-	uart->tx.strategy = strategy;
+	uart->tx.strategy = plan->strategy;
 	uart->line.adopted = (config->flags & PL011_FLAG_ADOPT_LINE) != 0 ? 1u : 0u;
 	uart->line.tolerance_ppm = config->baud_tolerance_ppm;
 	uart->line.baud = plan->baud;
@@ -365,15 +380,15 @@ uint64_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config
 	let_previous_output_finish(uart);
 	/* The ring before the quiesce, which moves what the FIFO holds into it (after what a
 	 * restart carries over: the FIFO's bytes came later). */
-	if (config->rx_mode != PL011_RX_POLLED)
-		(void)pl011_ring_init(&uart->rx.ring, config->rx_buffer, config->rx_buffer_size);
+	if (plan->rx != NULL)
+		plan->rx->attach(uart, config);
 	return new_frame_ns;
 }
 
 void pl011_start_finish(struct pl011 *uart, const struct pl011_plan *plan, uint64_t frame_ns)
 {
 	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u,
-			 pl011_rx_uses_ring(uart) ? &uart->rx.ring : NULL);
+			 plan->rx != NULL ? &uart->rx.ring : NULL, plan->rx);
 	uart->line.frame_ns = frame_ns;
 
 	/* Before programming, where the regime matrix proved MEASURED: the clock reads this spins
@@ -388,12 +403,12 @@ void pl011_start_finish(struct pl011 *uart, const struct pl011_plan *plan, uint6
 }
 
 /* The first start: a running port is refused (pl011_restart stops it first), so nothing of a
- * restart is linked here. */
-int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
-		    const struct pl011_tx_strategy *strategy)
+ * restart is linked here; nor a part the caller did not name. */
+int pl011_init_parts(struct pl011 *uart, const struct pl011_config *config,
+		     const struct pl011_parts *parts)
 {
 	struct pl011_plan plan;
-	int err = pl011_start_plan(uart, config, strategy, &plan);
+	int err = pl011_start_plan(uart, config, parts, &plan);
 	if (err != 0)
 		return err;
 	uint32_t state = pl011_state_get(uart);
@@ -401,10 +416,21 @@ int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
 		return PL011_EBUSY; /* nothing touched: it keeps running */
 	if (state == PL011_STATE_SHUT && !old_run_left(uart))
 		return PL011_ESTALLED; /* nothing touched: call again once it has left */
-	uint64_t frame_ns =
-		pl011_start_begin(uart, config, strategy, &plan, state == PL011_STATE_SHUT);
+	uint64_t frame_ns = pl011_start_begin(uart, config, &plan, state == PL011_STATE_SHUT);
 	pl011_start_finish(uart, &plan, frame_ns);
 	return 0;
+}
+
+/* For a caller that cannot see the config: every part named. */
+int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
+		    const struct pl011_tx_strategy *strategy)
+{
+	const struct pl011_parts parts = {
+		.tx_strategy = strategy,
+		.rx_ring = &pl011_rx_ring_driver,
+		.adopt = &pl011_adopt_driver,
+	};
+	return pl011_init_parts(uart, config, &parts);
 }
 
 static void count_causes(struct pl011 *uart, uint32_t mis)
@@ -531,7 +557,7 @@ uint32_t pl011_handlers_wait_us(const struct pl011 *uart)
 }
 
 int pl011_stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *received,
-		    bool *handlers_out, bool *tx_out)
+		    const struct pl011_rx_ring_driver *rx, bool *handlers_out, bool *tx_out)
 {
 	/* Our core before the state: a panic that finds the port stopping on its own core has
 	 * preempted us, and writes until we disable the UART (pl011_write_panic). */
@@ -577,7 +603,7 @@ int pl011_stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *re
 	if (!beside_gone)
 		result = PL011_ESTALLED;
 	*tx_out = !kept && beside_gone;
-	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u, *handlers_out ? received : NULL);
+	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u, *handlers_out ? received : NULL, rx);
 	return result;
 }
 
@@ -588,7 +614,7 @@ int pl011_shutdown(struct pl011 *uart, uint32_t bound_us)
 	if (!pl011_is_running(uart))
 		return PL011_ESHUTDOWN;
 	bool handlers_out, tx_out;
-	int result = pl011_stop_port(uart, bound_us, NULL, &handlers_out, &tx_out);
+	int result = pl011_stop_port(uart, bound_us, NULL, NULL, &handlers_out, &tx_out);
 	/* Nobody can read them any more. */
 	if (pl011_rx_uses_ring(uart))
 		uart->stats.rx_discarded += (uint32_t)pl011_ring_count(&uart->rx.ring);

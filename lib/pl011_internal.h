@@ -262,6 +262,9 @@ struct pl011_wait {
 	uint32_t budget_us;
 	bool panic; /* a panic write's wait: no wait hook, and it ends when the panic is cut off */
 	enum pl011_panic_cut cut; /* (a panic's wait) when that is */
+	/* (a panic's wait) pl011_panic_cut_off, set by pl011_wait_start_panic: a firmware that
+	 * never writes a panic links no cut-off check in its waits and polled writes. */
+	bool (*cut_off)(const struct pl011 *uart, enum pl011_panic_cut cut);
 };
 
 void pl011_wait_start(struct pl011_wait *wait, const struct pl011 *uart, uint32_t budget_us);
@@ -317,9 +320,10 @@ int pl011_rx_decode(struct pl011 *uart, uint32_t dr);
 void pl011_rx_service(struct pl011 *uart, uint32_t mis);
 /* Shutdown, with the interrupt masked: count an overrun that no MIS or RSR look saw yet. */
 void pl011_rx_count_masked_overrun(struct pl011 *uart);
-/* Before a FEN flush (init, shutdown): move what the RX FIFO holds into `received` (NULL:
- * nowhere) while it has room; the rest is counted in rx_discarded. */
+/* Before a FEN flush (init, shutdown): move what the RX FIFO holds into `received` while it has
+ * room; the rest is counted in rx_discarded. pl011_rx_discard_fifo counts it all. */
 void pl011_rx_take_fifo(struct pl011 *uart, struct pl011_ring *received);
+void pl011_rx_discard_fifo(struct pl011 *uart);
 /* Init of a running port: move what the old ring held into the new one (or keep it, when the
  * storage is the same); the rest is counted in rx_discarded. */
 void pl011_rx_carry_over(struct pl011 *uart, const struct pl011_ring *old);
@@ -501,6 +505,10 @@ static inline void pl011_rs485_before_send(struct pl011 *uart)
  * a ring mode, through the strategy, so that a POLLED firmware links none of it.
  */
 struct pl011_tx_ring_ops {
+	/* At a start: the config's TX ring, empty, as the instance's. */
+	void (*attach)(struct pl011 *uart);
+	/* The bytes the ring holds (pl011_tx_queued). */
+	size_t (*queued)(const struct pl011 *uart);
 	/* pl011_write: straight to an idle FIFO, the rest queued and primed, within bound_us. */
 	size_t (*write)(struct pl011 *uart, const uint8_t *data, size_t len, uint32_t bound_us);
 	/* The TX interrupt cause: refill by the strategy, or defer to the context that owns TX. */
@@ -583,6 +591,10 @@ bool pl011_tx_left(const struct pl011 *uart);
 
 /* Everything pl011_init (and pl011_set_line) needs, computed before anything is touched. */
 struct pl011_plan {
+	/* The parts the start needs, from pl011_parts: the strategy (NULL: polled TX), the RX
+	 * ring's driver (NULL: polled RX). */
+	const struct pl011_tx_strategy *strategy;
+	const struct pl011_rx_ring_driver *rx;
 	struct pl011_baud baud;
 	uint32_t lcr_h;
 	uint32_t cr;
@@ -591,28 +603,47 @@ struct pl011_plan {
 	uint32_t imsc;
 };
 
+/* The RX ring of the interrupt RX modes (lib/pl011_rx.c): attached at a start, filled from the
+ * FIFO before a FEN flush. A start reaches it only through this object, which pl011_init names
+ * by config.rx_mode: a polled-RX firmware links none of it. */
+struct pl011_rx_ring_driver {
+	/* The config's RX ring, empty, as the instance's. */
+	void (*attach)(struct pl011 *uart, const struct pl011_config *config);
+	/* What the RX FIFO holds into `received` while it has room; the rest counted in
+	 * rx_discarded (pl011_rx_take_fifo). */
+	void (*take_fifo)(struct pl011 *uart, struct pl011_ring *received);
+};
+
+/* PL011_FLAG_ADOPT_LINE (lib/pl011_adopt.c), reached only through this object, which pl011_init
+ * names by the flag: the divisors and format as found, as the plan's (pl011_line_adopt). */
+struct pl011_adopt_driver {
+	int (*read_line)(const struct pl011_config *config, struct pl011_baud *baud, uint32_t *lcr_h);
+};
+
 /* Check a config and compute what programming it means (lib/pl011.c); 0 or PL011_EINVAL,
- * PL011_EBAUD. Reads registers only for PL011_FLAG_ADOPT_LINE. */
-int pl011_make_plan(const struct pl011_config *config, struct pl011_plan *plan);
+ * PL011_EBAUD. An adopted line (PL011_FLAG_ADOPT_LINE) is read through `adopt` (NULL:
+ * PL011_EINVAL), the only case that reads registers. */
+int pl011_make_plan(const struct pl011_config *config, const struct pl011_adopt_driver *adopt,
+		    struct pl011_plan *plan);
 /* PL011_EINVAL when baud is 0 or data_bits, stop_bits or parity is out of range, else 0. */
 int pl011_check_format(const struct pl011_config *config);
 /* TRM 3.3.8 (lib/pl011.c): disable, wait for BUSY to clear within frame_budget_us, move the RX
- * FIFO into `received` (NULL: count it discarded), flush the FIFOs by clearing FEN, mask and
- * clear every interrupt. */
-void pl011_hw_quiesce(struct pl011 *uart, uint32_t frame_budget_us, struct pl011_ring *received);
+ * FIFO into `received` through rx (received NULL: count it discarded; rx may then be NULL),
+ * flush the FIFOs by clearing FEN, mask and clear every interrupt. */
+void pl011_hw_quiesce(struct pl011 *uart, uint32_t frame_budget_us, struct pl011_ring *received,
+		      const struct pl011_rx_ring_driver *rx);
 /* IBRD, FBRD, then LCR_H, whose write latches all three (TRM 3.3.7); the UART disabled. */
 void pl011_hw_program_line(const struct pl011 *uart, const struct pl011_baud *baud, uint32_t lcr_h);
-/* The start pl011_init_port and pl011_restart_port share (lib/pl011.c). Plan: the arguments
+/* The start pl011_init_parts and pl011_restart_port share (lib/pl011.c). Plan: the arguments
  * checked (PL011_EINVAL, PL011_EBAUD), nothing touched. Begin: the instance cleared but for what
  * other contexts may hold (the owner word; tx.beside and handlers_inside unless keep_presence
  * is false), the line set, a boot loader's output let finish, the RX ring attached; returns
  * the new frame time. Finish: the TRM sequence, programmed, running. A restart moves what the
  * old run received into the ring between the two. */
 int pl011_start_plan(const struct pl011 *uart, const struct pl011_config *config,
-		     const struct pl011_tx_strategy *strategy, struct pl011_plan *plan);
+		     const struct pl011_parts *parts, struct pl011_plan *plan);
 uint64_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config,
-			   const struct pl011_tx_strategy *strategy, const struct pl011_plan *plan,
-			   bool keep_presence);
+			   const struct pl011_plan *plan, bool keep_presence);
 void pl011_start_finish(struct pl011 *uart, const struct pl011_plan *plan, uint64_t frame_ns);
 /* Shutdown, and the first step of pl011_restart on a running port: drain, take TX, wait out
  * handlers, quiesce; what the RX FIFO holds goes into `received` (NULL: counted discarded), the
@@ -620,17 +651,18 @@ void pl011_start_finish(struct pl011 *uart, const struct pl011_plan *plan, uint6
  * run holds TX or writes beside it any more (else PL011_ESTALLED, and pl011_init waits for
  * it). Returns the bytes discarded or PL011_ESTALLED. */
 int pl011_stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *received,
-		    bool *handlers_out, bool *tx_out);
+		    const struct pl011_rx_ring_driver *rx, bool *handlers_out, bool *tx_out);
 /* How long shutdown, init and pl011_set_line wait for a handler running on another core. */
 uint32_t pl011_handlers_wait_us(const struct pl011 *uart);
 
-/* Bits of one frame that LCR_H describes: start, 5..8 data, parity, 1 or 2 stop (TRM 3.3.7). */
+/* lib/pl011_wait.c: bits of one frame that LCR_H describes: start, 5..8 data, parity, 1 or 2
+ * stop (TRM 3.3.7). */
 uint64_t pl011_lcr_h_frame_bits(uint32_t lcr_h);
 /* Nanoseconds of one such frame at actual_baud (> 0). */
 uint64_t pl011_lcr_h_frame_ns(uint32_t lcr_h, uint32_t actual_baud);
-/* PL011_FLAG_ADOPT_LINE: the divisors and format the registers hold, as init's plan (the rate
- * from config.clock_hz, or config.baud when the clock is not known); PL011_EBAUD when the UART
- * was never programmed (IBRD 0). Reads IBRD, FBRD and LCR_H only. */
+/* lib/pl011_adopt.c, PL011_FLAG_ADOPT_LINE: the divisors and format the registers hold, as
+ * init's plan (the rate from config.clock_hz, or config.baud when the clock is not known);
+ * PL011_EBAUD when the UART was never programmed (IBRD 0). Reads IBRD, FBRD and LCR_H only. */
 int pl011_line_adopt(const struct pl011_config *config, struct pl011_baud *baud, uint32_t *lcr_h);
 /* Whether a quiesce may leave LCR_H alone: an adopted line with nothing in the TX FIFO. */
 bool pl011_line_keeps_format(const struct pl011 *uart);

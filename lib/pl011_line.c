@@ -1,48 +1,7 @@
-/* Line control: baud, format and flow control changed on a running port, an adopted line, modem lines. */
+/* Line control on a running port: baud, format and flow control changed, the line reported, the
+ * modem lines. Above the core (it plans and programs through lib/pl011.c); a firmware that
+ * calls none of these links none of it. */
 #include "pl011_internal.h"
-
-uint64_t pl011_lcr_h_frame_bits(uint32_t lcr_h)
-{
-	return 1u + 5u + ((lcr_h & PL011_LCR_H_WLEN_MASK) >> PL011_LCR_H_WLEN_SHIFT) +
-	       ((lcr_h & PL011_LCR_H_PEN) ? 1u : 0u) + ((lcr_h & PL011_LCR_H_STP2) ? 2u : 1u);
-}
-
-uint64_t pl011_lcr_h_frame_ns(uint32_t lcr_h, uint32_t actual_baud)
-{
-	return pl011_divide_u64(pl011_lcr_h_frame_bits(lcr_h) * 1000000000u, actual_baud);
-}
-
-/* ---- adopting the line as programmed ---- */
-
-int pl011_line_adopt(const struct pl011_config *config, struct pl011_baud *baud, uint32_t *lcr_h)
-{
-	/* The holding registers read back what was written; the line runs on the latched copies,
-	 * which the last LCR_H write made equal to them (TRM 3.3.6, 3.3.7). */
-	uint32_t ibrd = pl011_io_read(config->base + PL011_IBRD) & PL011_IBRD_MAX;
-	uint32_t fbrd = pl011_io_read(config->base + PL011_FBRD) & PL011_FBRD_MASK;
-	if (ibrd == 0)
-		return PL011_EBAUD; /* never programmed: no line to adopt (IBRD 0 is invalid) */
-	baud->ibrd = ibrd;
-	baud->fbrd = fbrd;
-	baud->error_ppm = 0;
-	baud->actual_baud = config->baud;
-	if (config->clock_hz != 0) {
-		/* baud = clock / (16 * (IBRD + FBRD / 64)) = 4 * clock / (64 * IBRD + FBRD). */
-		uint64_t q = (uint64_t)ibrd * 64u + fbrd;
-		baud->actual_baud = (uint32_t)pl011_divide_u64((uint64_t)config->clock_hz * 4u + q / 2u, q);
-	}
-	if (baud->actual_baud == 0)
-		return PL011_EBAUD;
-	/* BRK is an action, not part of the line; the FIFOs are the driver's premise. */
-	*lcr_h = (pl011_io_read(config->base + PL011_LCR_H) & ~PL011_LCR_H_BRK) | PL011_LCR_H_FEN;
-	return 0;
-}
-
-bool pl011_line_keeps_format(const struct pl011 *uart)
-{
-	return uart->line.adopted != 0 &&
-	       (pl011_reg_read(uart, PL011_FR) & PL011_FR_TXFE) != 0;
-}
 
 /* ---- reporting ---- */
 
@@ -102,7 +61,7 @@ static int plan_line(const struct pl011 *uart, const struct pl011_line_config *l
 	 * are still PL011_EINVAL first, as with a clock. */
 	if (wanted->clock_hz == 0)
 		return pl011_check_format(wanted) != 0 ? PL011_EINVAL : PL011_EBAUD;
-	return pl011_make_plan(wanted, plan);
+	return pl011_make_plan(wanted, NULL, plan); /* no longer adopted */
 }
 
 /* The divisors are ours now, so a later shutdown or line change treats the port as not
@@ -178,7 +137,7 @@ static void switch_line(struct pl011 *uart, const struct pl011_plan *plan,
 	uint32_t cr = new_control(uart, plan, rs485_changes);
 	pl011_rx_count_masked_overrun(uart);
 	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u,
-			 pl011_rx_uses_ring(uart) ? &uart->rx.ring : NULL);
+			 pl011_rx_uses_ring(uart) ? &uart->rx.ring : NULL, &pl011_rx_ring_driver);
 	pl011_hw_program_line(uart, &plan->baud, plan->lcr_h);
 	uart->line.baud = plan->baud;
 	uart->line.lcr_h = plan->lcr_h;

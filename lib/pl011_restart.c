@@ -18,12 +18,18 @@ static void stats_restore(struct pl011 *uart, const struct pl011_stats *kept)
 int pl011_restart_port(struct pl011 *uart, const struct pl011_config *config,
 		       const struct pl011_tx_strategy *strategy)
 {
+	/* Every part named: the old run's ring is carried over whatever the new config. */
+	const struct pl011_parts parts = {
+		.tx_strategy = strategy,
+		.rx_ring = &pl011_rx_ring_driver,
+		.adopt = &pl011_adopt_driver,
+	};
 	struct pl011_plan plan;
-	int err = pl011_start_plan(uart, config, strategy, &plan);
+	int err = pl011_start_plan(uart, config, &parts, &plan);
 	if (err != 0)
 		return err; /* nothing touched: a running port keeps running */
 	if (!pl011_is_running(uart))
-		return pl011_init_port(uart, config, strategy);
+		return pl011_init_parts(uart, config, &parts);
 
 	/* Stopped first, so nothing it accepted vanishes uncounted; its counters carry over
 	 * (tx_discarded tells what the drain could not send), and what it received and nobody
@@ -33,7 +39,8 @@ int pl011_restart_port(struct pl011 *uart, const struct pl011_config *config,
 	struct pl011_ring in_fifo;
 	(void)pl011_ring_init(&in_fifo, fifo_storage, sizeof fifo_storage);
 	bool handlers_out = false, tx_out = false;
-	(void)pl011_stop_port(uart, PL011_WAIT_AUTO, &in_fifo, &handlers_out, &tx_out);
+	(void)pl011_stop_port(uart, PL011_WAIT_AUTO, &in_fifo, &pl011_rx_ring_driver, &handlers_out,
+			      &tx_out);
 	if (!handlers_out)
 		return PL011_ESTALLED; /* a handler still uses the ring we would reset */
 	if (!tx_out) {
@@ -50,7 +57,7 @@ int pl011_restart_port(struct pl011 *uart, const struct pl011_config *config,
 	struct pl011_stats kept;
 	(void)pl011_get_stats(uart, &kept); /* with the panic writes' bytes */
 
-	uint64_t frame_ns = pl011_start_begin(uart, config, strategy, &plan, true);
+	uint64_t frame_ns = pl011_start_begin(uart, config, &plan, true);
 	stats_restore(uart, &kept);
 	/* The old ring's bytes first, then the FIFO's: they came later. */
 	pl011_rx_carry_over(uart, &received);

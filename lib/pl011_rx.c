@@ -182,10 +182,24 @@ static void discard_fifo(struct pl011 *uart, uint32_t limit)
 void pl011_rx_take_fifo(struct pl011 *uart, struct pl011_ring *received)
 {
 	uint32_t limit = 2u * uart->line.fifo_depth;
-	if (received != NULL)
-		(void)drain_fifo(uart, received, limit);
+	(void)drain_fifo(uart, received, limit);
 	discard_fifo(uart, limit);
 }
+
+void pl011_rx_discard_fifo(struct pl011 *uart)
+{
+	discard_fifo(uart, 2u * uart->line.fifo_depth);
+}
+
+static void attach_ring(struct pl011 *uart, const struct pl011_config *config)
+{
+	(void)pl011_ring_init(&uart->rx.ring, config->rx_buffer, config->rx_buffer_size);
+}
+
+const struct pl011_rx_ring_driver pl011_rx_ring_driver = {
+	.attach = attach_ring,
+	.take_fifo = pl011_rx_take_fifo,
+};
 
 /* Whether two rings' storage shares a byte without being the same ring storage. */
 static bool storage_overlaps(const struct pl011_ring *a, const struct pl011_ring *b)

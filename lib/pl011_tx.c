@@ -3,9 +3,9 @@
 
 void pl011_tx_reset(struct pl011 *uart, uint32_t tx_level)
 {
+	/* Through the strategy: a polled firmware links no ring code. */
 	if (pl011_tx_uses_ring(uart))
-		(void)pl011_ring_init(&uart->tx.ring, uart->config->tx_buffer,
-				      uart->config->tx_buffer_size);
+		uart->tx.strategy->ring->attach(uart);
 	uart->tx.level = tx_level;
 	uart->tx.poll_next = 0;
 	const struct pl011_tx_strategy *strategy = uart->tx.strategy;
@@ -157,7 +157,7 @@ static size_t write_bytes_polled(struct pl011 *uart, const uint8_t *data, size_t
 		 * as the CPU that wait never comes): a shutdown it did not preempt would disable
 		 * the UART under bytes it counts, and one that gave up waiting for it counted the
 		 * rest. Just before the write, so that at most the byte in hand goes astray. */
-		if (wait->panic && pl011_panic_cut_off(uart, wait->cut))
+		if (wait->panic && wait->cut_off(uart, wait->cut))
 			break;
 		pl011_reg_write(uart, PL011_DR, data[done++]);
 		burst--;
@@ -182,6 +182,12 @@ static size_t write_polled(struct pl011 *uart, const uint8_t *data, size_t len, 
 	return done;
 }
 
+/* Through the strategy: a polled firmware links no ring code. */
+static size_t queued_in_ring(const struct pl011 *uart)
+{
+	return pl011_tx_uses_ring(uart) ? uart->tx.strategy->ring->queued(uart) : 0u;
+}
+
 int pl011_write(struct pl011 *uart, const void *data, size_t len, uint32_t bound_us)
 {
 	if (uart == NULL || (data == NULL && len != 0) || len > INT32_MAX)
@@ -189,7 +195,7 @@ int pl011_write(struct pl011 *uart, const void *data, size_t len, uint32_t bound
 	if (!pl011_is_running(uart))
 		return PL011_ESHUTDOWN;
 	if (bound_us == PL011_WAIT_AUTO)
-		bound_us = pl011_backlog_deadline_us(uart, pl011_tx_queued(uart) + len);
+		bound_us = pl011_backlog_deadline_us(uart, queued_in_ring(uart) + len);
 	size_t done = pl011_tx_uses_ring(uart)
 			      ? uart->tx.strategy->ring->write(uart, data, len, bound_us)
 			      : write_polled(uart, data, len, bound_us);
@@ -226,7 +232,7 @@ size_t pl011_tx_queued(const struct pl011 *uart)
 {
 	if (uart == NULL || pl011_is_stopped(uart) || !pl011_tx_uses_ring(uart))
 		return 0;
-	return pl011_ring_count(&uart->tx.ring);
+	return uart->tx.strategy->ring->queued(uart);
 }
 
 static size_t panic_as_owner(struct pl011 *uart, const uint8_t *data, size_t len, uint32_t queued,

@@ -342,7 +342,19 @@ static void send_pass(struct pl011 *uart, bool panic)
 	tx_send_and_release(uart, false);
 }
 
+static void attach_ring(struct pl011 *uart)
+{
+	(void)pl011_ring_init(&uart->tx.ring, uart->config->tx_buffer, uart->config->tx_buffer_size);
+}
+
+static size_t ring_queued(const struct pl011 *uart)
+{
+	return pl011_ring_count(&uart->tx.ring);
+}
+
 const struct pl011_tx_ring_ops pl011_tx_ring_ops = {
+	.attach = attach_ring,
+	.queued = ring_queued,
 	.write = write_queued,
 	.service_irq = service_irq,
 	.wait_drained = wait_drained,

@@ -32,6 +32,17 @@ uint64_t pl011_divide_u64(uint64_t dividend, uint64_t divisor)
 	return dividend;
 }
 
+uint64_t pl011_lcr_h_frame_bits(uint32_t lcr_h)
+{
+	return 1u + 5u + ((lcr_h & PL011_LCR_H_WLEN_MASK) >> PL011_LCR_H_WLEN_SHIFT) +
+	       ((lcr_h & PL011_LCR_H_PEN) ? 1u : 0u) + ((lcr_h & PL011_LCR_H_STP2) ? 2u : 1u);
+}
+
+uint64_t pl011_lcr_h_frame_ns(uint32_t lcr_h, uint32_t actual_baud)
+{
+	return pl011_divide_u64(pl011_lcr_h_frame_bits(lcr_h) * 1000000000u, actual_baud);
+}
+
 uint32_t pl011_level_entries(uint32_t depth, uint32_t level)
 {
 	static const uint8_t eighths[] = {0, 1, 2, 4, 6, 7};
@@ -109,12 +120,19 @@ void pl011_wait_start(struct pl011_wait *wait, const struct pl011 *uart, uint32_
 	wait->last_us = uart->config->clock != NULL ? clock_now(uart) : 0u;
 	wait->panic = false;
 	wait->cut = PL011_CUT_WHEN_STOPPING;
+	wait->cut_off = NULL;
+}
+
+static bool panic_cut_off(const struct pl011 *uart, enum pl011_panic_cut cut)
+{
+	return pl011_panic_cut_off(uart, cut);
 }
 
 void pl011_wait_start_panic(struct pl011_wait *wait, const struct pl011 *uart, uint32_t budget_us)
 {
 	pl011_wait_start(wait, uart, budget_us);
 	wait->panic = true;
+	wait->cut_off = panic_cut_off;
 }
 
 uint32_t pl011_wait_elapsed_us(const struct pl011_wait *wait)
@@ -159,7 +177,7 @@ static void count_clock(struct pl011_wait *wait)
 bool pl011_wait_expired(struct pl011_wait *wait)
 {
 	const struct pl011_config *config = wait->uart->config;
-	if (wait->panic && pl011_panic_cut_off(wait->uart, wait->cut))
+	if (wait->panic && wait->cut_off(wait->uart, wait->cut))
 		return true;
 	if (config->wait_hook != NULL && !wait->panic)
 		config->wait_hook(config->wait_context);

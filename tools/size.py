@@ -14,6 +14,8 @@ that they agree: include/pl011.h), whose driver code and RAM are the last two co
   tools/size.py --functions --extra-cflags=-fno-inline-functions-called-once
                                  the same with each static function on its own, to see which
                                  strategy's code an inlined function carries (docs/design.md)
+  tools/size.py --functions --target=Cortex-M0+ --firmware=polled_hi
+                                 one target's one firmware only (a quick look while cutting)
   tools/size.py --check-readme   fail if docs/size.md's table is not the one printed
   tools/size.py --write-readme   put the table printed into docs/size.md
   tools/size.py --check-divisions  fail if the polled firmware of a 32-bit target links a
@@ -77,6 +79,12 @@ FEATURES = [
      ("pl011_read_exact",), ("pl011_rx_available", "pl011_tx_free", "pl011_read_exact",
                              "pl011_read_until", "pl011_discard_input")),
     ("early console", r"\bpl011_early_write\b", ("pl011_early_write",), ("pl011_early_write",)),
+    # pl011_init names these parts by the config (include/pl011.h, struct pl011_parts).
+    ("RX ring", r"\b(PL011_RX_LOW_LATENCY|PL011_RX_FEW_IRQS|pl011_rx_ring_driver)\b",
+     ("pl011_rx_ring_driver",), ("pl011_rx_ring_driver", "pl011_rx_take_fifo")),
+    ("adopt line", r"\b(PL011_FLAG_ADOPT_LINE|pl011_adopt_driver)\b", ("pl011_adopt_driver",),
+     ("pl011_adopt_driver", "pl011_line_adopt")),
+    ("line change", r"\bpl011_set_line\b", ("pl011_set_line",), ("pl011_set_line",)),
 ]
 # The document that holds the table, between these markers.
 TABLE_FILE = os.path.join("docs", "size.md")
@@ -283,8 +291,8 @@ def table(results, without):
                      "| driver code, `PL011_STATS=0` | RAM, `PL011_STATS=0` |")
         lines.append("|---|---:|---:|---:|---:|---:|---:|---:|")
         for target in TARGETS:
-            m = results[target[0]].get(firmware)
-            n = without[target[0]].get(firmware)
+            m = results.get(target[0], {}).get(firmware)
+            n = without.get(target[0], {}).get(firmware)
             if m and n:
                 lines.append("| %s | %s B | %s B | %s B | %s B | %s B | %s B | %s B |" % (
                     target[0], "{:,}".format(m["flash"]), "{:,}".format(m["driver"]),
@@ -310,9 +318,15 @@ def main():
     parser.add_argument("--write-readme", action="store_true")
     parser.add_argument("--check-divisions", action="store_true")
     parser.add_argument("--check-strategies", action="store_true")
+    parser.add_argument("--target", action="append", help="only this target (its table name)")
+    parser.add_argument("--firmware", action="append", help="only this firmware (tests/size/)")
     args = parser.parse_args()
-    targets = TARGETS
-    firmwares = [firmware for firmware, _ in FIRMWARES]
+    targets = [t for t in TARGETS if not args.target or t[0] in args.target]
+    firmwares = [fw for fw, _ in FIRMWARES if not args.firmware or fw in args.firmware]
+    if not targets or not firmwares:
+        sys.exit("size: no such target or firmware")
+    if (args.target or args.firmware) and (args.check_readme or args.write_readme):
+        sys.exit("size: the table of docs/size.md needs every target and firmware")
     builds = [(t, v) for v in VARIANTS for t in targets]
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         built = dict(zip([(t[0], v[0]) for t, v in builds],
@@ -328,14 +342,14 @@ def main():
     failed = False
     if args.check_divisions:
         for target in targets:
-            if target[1] == "aarch64-linux-gnu-":
+            if target[1] == "aarch64-linux-gnu-" or "polled_hi" not in firmwares:
                 continue  # a 64-bit core divides in one instruction
             found = results[target[0]]["polled_hi"]["divisions"]
             print("%s %s polled firmware: %s" % ("FAIL" if found else "ok  ", target[0],
                   "links " + " ".join(found) if found else "no 64-bit division helper"))
             failed = failed or bool(found)
     if args.check_strategies:
-        for firmware, _ in FIRMWARES:
+        for firmware in firmwares:
             with open(os.path.join(ROOT, "tests", "size", firmware + ".c")) as handle:
                 source = handle.read()
             named = named_strategies(source)
@@ -355,6 +369,8 @@ def main():
     if args.functions:
         for target in targets:
             for firmware, title in FIRMWARES:
+                if firmware not in firmwares:
+                    continue
                 print("\n%s, %s: driver functions and libgcc helpers (bytes, largest first)"
                       % (target[0], title))
                 for size, kind, function, member in results[target[0]][firmware]["functions"]:

@@ -20,6 +20,8 @@ static const enum pl011_tx_mode tx_modes[] = {PL011_TX_POLLED, PL011_TX_HALF_FIF
 					      PL011_TX_ADAPTIVE, PL011_TX_MEASURED};
 static const enum pl011_rx_mode rx_modes[] = {PL011_RX_POLLED, PL011_RX_LOW_LATENCY,
 					      PL011_RX_FEW_IRQS};
+static volatile uint32_t flags_choice = 0;
+static const uint32_t flag_choices[] = {0, PL011_FLAG_ADOPT_LINE};
 
 static void on_event(struct pl011 *port, uint32_t events, void *context)
 {
@@ -47,6 +49,7 @@ void size_main(void)
 		SIZE_LINE_CONFIG,
 		.tx_mode = tx_modes[tx_choice % 6u],
 		.rx_mode = rx_modes[rx_choice % 3u],
+		.flags = flag_choices[flags_choice % 2u],
 		.tx_buffer = tx_storage,
 		.tx_buffer_size = sizeof tx_storage,
 		.rx_buffer = rx_storage,

@@ -130,6 +130,56 @@ static void test_init_port_object_must_be_the_modes_else_einval(void **state)
 	assert_int_equal(pl011_restart_port(&h.uart, &polled, NULL), 0);
 }
 
+/* The refusal and the untouched model for pl011_init_parts. */
+static void expect_parts_refused(const struct pl011_config *config,
+				 const struct pl011_parts *parts, const char *what)
+{
+	uint64_t before = pl011_model_counters(h.model)->total_reads +
+			  pl011_model_counters(h.model)->total_writes;
+	int err = pl011_init_parts(&h.uart, config, parts);
+	uint64_t after = pl011_model_counters(h.model)->total_reads +
+			 pl011_model_counters(h.model)->total_writes;
+	if (err != PL011_EINVAL)
+		fail_msg("%s: expected PL011_EINVAL, got %s", what, pl011_error_name(err));
+	if (after != before)
+		fail_msg("%s: refused config still touched %llu registers", what,
+			 (unsigned long long)(after - before));
+}
+
+/* include/pl011.h pl011_init_parts: "rx_ring set for an interrupt RX mode, adopt set with
+ * PL011_FLAG_ADOPT_LINE, else PL011_EINVAL (nothing touched); a part named that the config
+ * does not use is ignored". */
+static void test_init_parts_a_missing_part_is_einval(void **state)
+{
+	(void)state;
+	uint8_t rx_storage[64];
+	const struct pl011_parts none = {0};
+	const struct pl011_parts every = {NULL, &pl011_rx_ring_driver, &pl011_adopt_driver};
+	struct pl011_config c = h.config;
+	expect_parts_refused(&c, NULL, "no parts at all");
+	c.rx_mode = PL011_RX_LOW_LATENCY;
+	c.rx_buffer = rx_storage;
+	c.rx_buffer_size = sizeof rx_storage;
+	expect_parts_refused(&c, &none, "interrupt RX without the RX ring");
+	struct pl011_config adopted = h.config;
+	adopted.flags |= PL011_FLAG_ADOPT_LINE;
+	expect_parts_refused(&adopted, &none, "ADOPT_LINE without its part");
+
+	/* Every part named for a polled config that adopts nothing: the line is the config's (not
+	 * the registers' as found), RX stays polled (a byte on the wire is read from the FIFO). */
+	assert_int_equal(pl011_init_parts(&h.uart, &h.config, &every), 0);
+	struct pl011_baud want, got;
+	assert_int_equal(pl011_compute_baud(h.config.clock_hz, h.config.baud, 0, &want), 0);
+	assert_int_equal(pl011_get_baud(&h.uart, &got), 0);
+	assert_int_equal(got.ibrd, want.ibrd);
+	assert_int_equal(got.fbrd, want.fbrd);
+	assert_int_equal(pl011_getc(&h.uart), PL011_EAGAIN);
+	uint64_t t = pl011_model_now_ns(h.model);
+	pl011_model_rx_inject(h.model, 'k', 0, t + 100000);
+	pl011_model_advance_to(h.model, t + 100000);
+	assert_int_equal(pl011_getc(&h.uart), 'k');
+}
+
 static void test_config_refused_reinit_keeps_the_running_port(void **state)
 {
 	(void)state;
@@ -247,6 +297,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_init_port_object_must_be_the_modes_else_einval, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_config_unstarted_instance_refuses_io, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_init_parts_a_missing_part_is_einval, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_config_null_arguments, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_config_line_settings_reach_lcr_h, setup, teardown),
 	};
