@@ -166,6 +166,10 @@ enum pl011_rx_mode {
  * FIFOs off, init's LCR_H write latches the holding values. After a pl011_set_line the port is
  * no longer adopted. docs/design.md, "Line control". */
 #define PL011_FLAG_ADOPT_LINE (1u << 2)
+/* The block has no PrimeCell ID registers (TRM 3.3.15-3.3.16): init does not check PCellID0-3
+ * for the PL011's 0x0D, 0xF0, 0x05, 0xB1, and config.fifo_depth must be given (16 or 32), as
+ * PeriphID2 cannot tell it. docs/configuration.md, "Identifying the block". */
+#define PL011_FLAG_NO_ID (1u << 3)
 
 /* Wait bounds are in microseconds. PL011_WAIT_AUTO derives the bound from the backlog. */
 #define PL011_WAIT_AUTO UINT32_MAX
@@ -314,8 +318,8 @@ struct pl011_config {
 	uintptr_t base;          /* UART base address */
 	uint32_t clock_hz;       /* UARTCLK */
 	uint32_t baud;           /* bits per second */
-	uint8_t data_bits;       /* 5..8 */
-	uint8_t stop_bits;       /* 1 or 2 */
+	uint8_t data_bits;       /* 5..8; 0 = 8 */
+	uint8_t stop_bits;       /* 1 or 2; 0 = 1 */
 	enum pl011_parity parity;
 	enum pl011_tx_mode tx_mode;
 	enum pl011_level tx_trigger; /* interrupt TX modes; DEFAULT = 1/2 (1/4 start for ADAPTIVE) */
@@ -613,6 +617,28 @@ struct pl011 {
 int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, uint32_t tolerance_ppm,
 		       struct pl011_baud *out);
 
+/* The config field a check refused ("data_bits", "rs485->delay_after_us", ...) and the rule it
+ * broke ("5..8, or 0 for 8"): constant strings, both "" when nothing was refused. */
+struct pl011_config_fault {
+	const char *field;
+	const char *rule;
+};
+
+/*
+ * Explain pl011_init's verdict on a config: returns what its checks return for it (0,
+ * PL011_EINVAL, PL011_EBAUD) and fills *fault (if not NULL) with the field and the rule, in the
+ * order pl011_init checks (docs/configuration.md lists every rule). Like pl011_init it reads the
+ * ID registers at config.base (and an adopted line's registers) and writes nothing; the port's
+ * own state (PL011_EBUSY, PL011_ESTALLED) is not judged. pl011_config_check_port checks as
+ * pl011_init_port does, with its strategy object. Linked only by a firmware that calls them.
+ * Context: any (it reads, never writes).
+ */
+int pl011_config_check(const struct pl011 *uart, const struct pl011_config *config,
+		       struct pl011_config_fault *fault);
+int pl011_config_check_port(const struct pl011 *uart, const struct pl011_config *config,
+			    const struct pl011_tx_strategy *strategy,
+			    struct pl011_config_fault *fault);
+
 /*
  * Start a port that is not running: validate the config, then program the UART by the TRM
  * sequence: let output already in the FIFO finish (up to depth + 1 frames at the rate the
@@ -880,8 +906,8 @@ int pl011_send_break(struct pl011 *uart, uint32_t duration_us);
 /* A line: rate, frame format and flow control. */
 struct pl011_line_config {
 	uint32_t baud;     /* bits per second; pl011_get_line: the rate the divisors give */
-	uint8_t data_bits; /* 5..8 */
-	uint8_t stop_bits; /* 1 or 2 */
+	uint8_t data_bits; /* 5..8; 0 = 8 (pl011_get_line reports 8) */
+	uint8_t stop_bits; /* 1 or 2; 0 = 1 (pl011_get_line reports 1) */
 	enum pl011_parity parity;
 	bool flow_control;           /* RTS/CTS, as PL011_FLAG_RTS_CTS */
 	uint32_t baud_tolerance_ppm; /* 0 = the config's (or PL011_BAUD_TOLERANCE_PPM) */

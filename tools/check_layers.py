@@ -27,7 +27,8 @@ LAYERS = [
     ("polled core", ["pl011_line.c", "pl011_tx_owner.c", "pl011_rx.c", "pl011_tx.c",
                      "pl011.c", "pl011_console.c"]),
     ("interrupt TX", ["pl011_tx_ring.c", "pl011_tx_fifo.c", "pl011_tx_*.c"]),
-    ("features", ["pl011_events.c", "pl011_rs485.c", "pl011_stream.c", "pl011_restart.c"]),
+    ("features", ["pl011_events.c", "pl011_rs485.c", "pl011_stream.c", "pl011_restart.c",
+                  "pl011_config_check.c"]),
 ]
 
 
