@@ -332,7 +332,8 @@ struct pl011_config {
 	 * 2, 3, Zero) report revision 3 but have 16-entry FIFOs (docs/hardware-bring-up.md). */
 	uint32_t fifo_depth;
 	/* Ring storage, owned by the caller; sizes are powers of two. Required only by the
-	 * interrupt modes that use them (tx_mode != POLLED, rx_mode != POLLED). */
+	 * interrupt modes that use them (tx_mode != POLLED, rx_mode != POLLED); the two must not
+	 * overlap each other or the instance. */
 	uint8_t *tx_buffer;
 	size_t tx_buffer_size;
 	uint8_t *rx_buffer;
@@ -657,8 +658,9 @@ int pl011_config_check_port(const struct pl011 *uart, const struct pl011_config 
  * control and RS-485 on a running port. A core stopped inside a driver call beyond its bound
  * (below) may read the config after the shutdown: keep it static where that can happen.
  * config.rs485 is copied, and may go after this call.
- * Errors, nothing touched: PL011_EINVAL, PL011_EBAUD; PL011_EBUSY (the port is running: a
- * running port keeps running); PL011_ESTALLED when a context of the port's last run that
+ * Errors, nothing touched: PL011_EINVAL, PL011_EBAUD (pl011_config_check names the field; a
+ * block at base whose PCellID is not a PL011's is PL011_EINVAL); PL011_EBUSY (the port is
+ * running: a running port keeps running); PL011_ESTALLED when a context of the port's last run that
  * shutdown (or a restart's stop) gave up waiting for is still inside: a panic write that holds
  * TX or writes beside its owner, a handler (a core stopped, or on one core a lower-priority
  * task the caller's task preempted, docs/shutdown.md): init first waits for it as shutdown

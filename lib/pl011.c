@@ -64,11 +64,12 @@ static uint32_t check_ring_buffer(const uint8_t *buffer, size_t size, uint32_t b
 	return 0;
 }
 
-/* Unsigned differences: no sum that could wrap at the top of the address space. */
+/* Unsigned differences: no sum that could wrap at the top of the address space. An empty
+ * range overlaps nothing, wherever it points. */
 static bool overlaps(const void *a, size_t a_size, const void *b, size_t b_size)
 {
 	uintptr_t from = (uintptr_t)a, to = (uintptr_t)b;
-	return from - to < b_size || to - from < a_size;
+	return a_size != 0 && b_size != 0 && (from - to < b_size || to - from < a_size);
 }
 
 /* The line fields, which an adopted line (PL011_FLAG_ADOPT_LINE) does not use. 0 data or stop
@@ -87,30 +88,28 @@ uint32_t pl011_check_format(const struct pl011_config *config)
 }
 
 /* The rings: each its own storage, neither over the instance (uart NULL: not checked), so no
- * write into one can change the other or the driver's state. */
+ * write into one can change the other or the driver's state. A ring its mode does not use
+ * counts as empty. */
 static uint32_t check_rings(const struct pl011 *uart, const struct pl011_config *config)
 {
-	bool tx_ring = config->tx_mode != PL011_TX_POLLED;
-	bool rx_ring = config->rx_mode != PL011_RX_POLLED;
-	uint32_t rule = tx_ring ? check_ring_buffer(config->tx_buffer, config->tx_buffer_size,
-						    PL011_RULE_TX_BUFFER)
-				: 0u;
-	if (rule == 0 && rx_ring)
-		rule = check_ring_buffer(config->rx_buffer, config->rx_buffer_size,
-					 PL011_RULE_RX_BUFFER);
-	if (rule != 0)
-		return rule;
-	if (tx_ring && rx_ring &&
-	    overlaps(config->tx_buffer, config->tx_buffer_size, config->rx_buffer,
-		     config->rx_buffer_size))
-		return PL011_RULE_RINGS_OVERLAP;
-	if (uart == NULL)
-		return 0;
-	if (tx_ring && overlaps(config->tx_buffer, config->tx_buffer_size, uart, sizeof *uart))
-		return PL011_RULE_TX_BUFFER_OVER_UART;
-	if (rx_ring && overlaps(config->rx_buffer, config->rx_buffer_size, uart, sizeof *uart))
-		return PL011_RULE_RX_BUFFER_OVER_UART;
-	return 0;
+	size_t tx_size = 0, rx_size = 0;
+	uint32_t rule = 0;
+	if (config->tx_mode != PL011_TX_POLLED) {
+		tx_size = config->tx_buffer_size;
+		rule = check_ring_buffer(config->tx_buffer, tx_size, PL011_RULE_TX_BUFFER);
+	}
+	if (rule == 0 && config->rx_mode != PL011_RX_POLLED) {
+		rx_size = config->rx_buffer_size;
+		rule = check_ring_buffer(config->rx_buffer, rx_size, PL011_RULE_RX_BUFFER);
+	}
+	size_t uart_size = uart != NULL ? sizeof *uart : 0u;
+	if (rule == 0 && overlaps(config->tx_buffer, tx_size, config->rx_buffer, rx_size))
+		rule = PL011_RULE_RINGS_OVERLAP;
+	if (rule == 0 && overlaps(config->tx_buffer, tx_size, uart, uart_size))
+		rule = PL011_RULE_TX_BUFFER_OVER_UART;
+	if (rule == 0 && overlaps(config->rx_buffer, rx_size, uart, uart_size))
+		rule = PL011_RULE_RX_BUFFER_OVER_UART;
+	return rule;
 }
 
 static uint32_t check_config(const struct pl011 *uart, const struct pl011_config *config)

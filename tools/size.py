@@ -77,6 +77,8 @@ FEATURES = [
      ("pl011_read_exact",), ("pl011_rx_available", "pl011_tx_free", "pl011_read_exact",
                              "pl011_read_until", "pl011_discard_input")),
     ("early console", r"\bpl011_early_write\b", ("pl011_early_write",), ("pl011_early_write",)),
+    ("config check", r"\bpl011_config_check(_port)?\b", ("pl011_config_check",),
+     ("pl011_config_check", "pl011_config_check_port", "config_rule_texts")),
 ]
 # The document that holds the table, between these markers.
 TABLE_FILE = os.path.join("docs", "size.md")
