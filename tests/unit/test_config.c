@@ -545,6 +545,13 @@ static void test_config_block_that_is_not_a_pl011_refused_before_any_write(void 
 		struct pl011_config_fault fault;
 		assert_int_equal(pl011_config_check(&port, &c, &fault), PL011_EINVAL);
 		assert_string_equal(fault.field, "base");
+		/* Adopting the line: the ID first, so no register of it is read as a UART's. */
+		struct pl011_config adopt = c;
+		adopt.flags = PL011_FLAG_ADOPT_LINE;
+		uint64_t reads = counters->total_reads;
+		assert_int_equal(pl011_init(&port, &adopt), PL011_EINVAL);
+		assert_int_equal(counters->total_reads - reads, 4);
+		assert_int_equal(counters->total_writes, 0);
 
 		/* The opt-out: no ID check, the depth from the config. */
 		struct pl011_config no_id = c;
