@@ -659,8 +659,8 @@ int pl011_config_check_port(const struct pl011 *uart, const struct pl011_config 
  * (below) may read the config after the shutdown: keep it static where that can happen.
  * config.rs485 is copied, and may go after this call.
  * Errors, nothing touched: PL011_EINVAL, PL011_EBAUD (pl011_config_check names the field; a
- * block at base whose PCellID is not a PL011's is PL011_EINVAL); PL011_EBUSY (the port is
- * running: a running port keeps running); PL011_ESTALLED when a context of the port's last run that
+ * block at base without a PL011's PCellID is PL011_EINVAL); PL011_EBUSY (the port is running:
+ * a running port keeps running); PL011_ESTALLED when a context of the port's last run that
  * shutdown (or a restart's stop) gave up waiting for is still inside: a panic write that holds
  * TX or writes beside its owner, a handler (a core stopped, or on one core a lower-priority
  * task the caller's task preempted, docs/shutdown.md): init first waits for it as shutdown

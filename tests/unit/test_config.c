@@ -464,7 +464,8 @@ static void test_config_zero_data_and_stop_bits_mean_8n1(void **state)
 	line.stop_bits = 2;
 	line.parity = PL011_PARITY_EVEN;
 	assert_int_equal(pl011_set_line(&h.uart, &line, PL011_WAIT_AUTO), 0);
-	assert_int_equal(pl011_model_peek(h.model, PL011_LCR_H) & (PL011_LCR_H_WLEN_MASK | PL011_LCR_H_STP2),
+	uint32_t format = PL011_LCR_H_WLEN_MASK | PL011_LCR_H_STP2;
+	assert_int_equal(pl011_model_peek(h.model, PL011_LCR_H) & format,
 			 PL011_LCR_H_WLEN_7 | PL011_LCR_H_STP2);
 	line.data_bits = 0;
 	line.stop_bits = 0;
