@@ -186,9 +186,9 @@ static uint32_t line_control(const struct pl011_config *config)
  * wrong base): refused before anything is written to it. */
 static bool is_primecell(uintptr_t base)
 {
-	uint32_t id = 0;
-	for (uint32_t i = 0; i < 4u; i++)
-		id |= (pl011_io_read(base + PL011_CELLID0 + 4u * i) & PL011_CELLID_BYTE_MASK) << (8u * i);
+	uint32_t id = 0, shift = 0;
+	for (uint32_t offset = PL011_CELLID0; offset <= PL011_CELLID3; offset += 4u, shift += 8u)
+		id |= (pl011_io_read(base + offset) & PL011_CELLID_BYTE_MASK) << shift;
 	return id == PL011_CELLID_PRIMECELL;
 }
 
