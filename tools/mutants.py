@@ -46,7 +46,10 @@ MUTANTS = [
     m("config-ring-size-1", "pl011.c", "off-by-one",
       "if (size < 2 ||", "if (size < 1 ||"),
     m("config-zero-data-bits-not-8", "pl011.c", "constant",
-      "config->data_bits != 0 ? config->data_bits : 8u", "config->data_bits"),
+      "config->data_bits != 0 ? config->data_bits : 8u", "config->data_bits",
+      equivalent="0 - 5 wraps to ...FFFB, whose bits 6:5 are 11, WLEN 8 all the same; the bits it "
+                 "sets above bit 7 are reserved in LCR_H (TRM 3.3.7) and ignored by the model, "
+                 "as by the PL011"),
     m("config-zero-data-bits-refused", "pl011.c", "check added",
       "if (config->data_bits != 0 && (config->data_bits < 5",
       "if ((config->data_bits < 5"),
@@ -58,7 +61,8 @@ MUTANTS = [
     m("config-overlap-last-byte-missed", "pl011.c", "off-by-one",
       "(from - to < b_size || to - from < a_size)", "(from - to < b_size - 1u || to - from < a_size)"),
     m("config-id-unchecked", "pl011.c", "check skipped",
-      "(config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base)", "0"),
+      "(config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base)",
+      "(config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base) && 0"),
     m("config-id-after-adopt", "pl011.c", "order",
       "\tif (identify && (config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base))\n"
       "\t\treturn PL011_RULE_NOT_PL011;\n"
@@ -417,7 +421,7 @@ MUTANTS = [
     # ---- the strategy objects' dispatch (issue 25): init's check and the optional hooks ----
     m("strategy-init-mode-unchecked", "pl011.c", "check skipped",
       "if (config->tx_mode != strategy_mode)\n\t\treturn PL011_RULE_TX_STRATEGY;",
-      "if (0)\n\t\treturn PL011_RULE_TX_STRATEGY;"),
+      "if (config->tx_mode != strategy_mode && 0)\n\t\treturn PL011_RULE_TX_STRATEGY;"),
     m("strategy-reset-not-called", "pl011_tx.c", "call dropped",
       "if (strategy != NULL && strategy->reset != NULL)\n\t\tstrategy->reset(uart);", ""),
     m("strategy-prepare-not-called", "pl011_tx.c", "call dropped",
