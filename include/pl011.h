@@ -166,6 +166,10 @@ enum pl011_rx_mode {
  * FIFOs off, init's LCR_H write latches the holding values. After a pl011_set_line the port is
  * no longer adopted. docs/design.md, "Line control". */
 #define PL011_FLAG_ADOPT_LINE (1u << 2)
+/* The block has no PrimeCell ID registers (TRM 3.3.15-3.3.16): init does not check PCellID0-3
+ * for the PL011's 0x0D, 0xF0, 0x05, 0xB1, and config.fifo_depth must be given (16 or 32), as
+ * PeriphID2 cannot tell it. docs/configuration.md, "Identifying the block". */
+#define PL011_FLAG_NO_ID (1u << 3)
 
 /* Wait bounds are in microseconds. PL011_WAIT_AUTO derives the bound from the backlog. */
 #define PL011_WAIT_AUTO UINT32_MAX
@@ -310,8 +314,8 @@ struct pl011_config {
 	uintptr_t base;          /* UART base address */
 	uint32_t clock_hz;       /* UARTCLK */
 	uint32_t baud;           /* bits per second */
-	uint8_t data_bits;       /* 5..8 */
-	uint8_t stop_bits;       /* 1 or 2 */
+	uint8_t data_bits;       /* 5..8; 0 = 8 */
+	uint8_t stop_bits;       /* 1 or 2; 0 = 1 */
 	enum pl011_parity parity;
 	enum pl011_tx_mode tx_mode;
 	enum pl011_level tx_trigger; /* interrupt TX modes; DEFAULT = 1/2 (1/4 start for ADAPTIVE) */
@@ -324,7 +328,8 @@ struct pl011_config {
 	 * 2, 3, Zero) report revision 3 but have 16-entry FIFOs (docs/hardware-bring-up.md). */
 	uint32_t fifo_depth;
 	/* Ring storage, owned by the caller; sizes are powers of two. Required only by the
-	 * interrupt modes that use them (tx_mode != POLLED, rx_mode != POLLED). */
+	 * interrupt modes that use them (tx_mode != POLLED, rx_mode != POLLED); the two must not
+	 * overlap each other or the instance. */
 	uint8_t *tx_buffer;
 	size_t tx_buffer_size;
 	uint8_t *rx_buffer;
@@ -613,6 +618,28 @@ struct pl011 {
 int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, uint32_t tolerance_ppm,
 		       struct pl011_baud *out);
 
+/* The config field a check refused ("data_bits", "rs485->delay_after_us", ...) and the rule it
+ * broke ("5..8, or 0 for 8"): constant strings, both "" when nothing was refused. */
+struct pl011_config_fault {
+	const char *field;
+	const char *rule;
+};
+
+/*
+ * Explain pl011_init's verdict on a config: returns what its checks return for it (0,
+ * PL011_EINVAL, PL011_EBAUD) and fills *fault (if not NULL) with the field and the rule, in the
+ * order pl011_init checks (docs/configuration.md lists every rule). Like pl011_init it reads the
+ * ID registers at config.base (and an adopted line's registers) and writes nothing; the port's
+ * own state (PL011_EBUSY, PL011_ESTALLED) is not judged. pl011_config_check_port checks as
+ * pl011_init_port does, with its strategy object. Linked only by a firmware that calls them.
+ * Context: any (it reads, never writes).
+ */
+int pl011_config_check(const struct pl011 *uart, const struct pl011_config *config,
+		       struct pl011_config_fault *fault);
+int pl011_config_check_port(const struct pl011 *uart, const struct pl011_config *config,
+			    const struct pl011_tx_strategy *strategy,
+			    struct pl011_config_fault *fault);
+
 /*
  * Start a port that is not running: validate the config, then program the UART by the TRM
  * sequence: let output already in the FIFO finish (up to depth + 1 frames at the rate the
@@ -631,8 +658,9 @@ int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, uint32_t tolerance_ppm,
  * control and RS-485 on a running port. A core stopped inside a driver call beyond its bound
  * (below) may read the config after the shutdown: keep it static where that can happen.
  * config.rs485 is copied, and may go after this call.
- * Errors, nothing touched: PL011_EINVAL, PL011_EBAUD; PL011_EBUSY (the port is running: a
- * running port keeps running); PL011_ESTALLED when a context of the port's last run that
+ * Errors, nothing touched: PL011_EINVAL, PL011_EBAUD (pl011_config_check names the field; a
+ * block at base without a PL011's PCellID is PL011_EINVAL); PL011_EBUSY (the port is running:
+ * a running port keeps running); PL011_ESTALLED when a context of the port's last run that
  * shutdown (or a restart's stop) gave up waiting for is still inside: a panic write that holds
  * TX or writes beside its owner, a handler (a core stopped, or on one core a lower-priority
  * task the caller's task preempted, docs/shutdown.md): init first waits for it as shutdown
@@ -922,8 +950,8 @@ int pl011_send_break(struct pl011 *uart, uint32_t duration_us);
 /* A line: rate, frame format and flow control. */
 struct pl011_line_config {
 	uint32_t baud;     /* bits per second; pl011_get_line: the rate the divisors give */
-	uint8_t data_bits; /* 5..8 */
-	uint8_t stop_bits; /* 1 or 2 */
+	uint8_t data_bits; /* 5..8; 0 = 8 (pl011_get_line reports 8) */
+	uint8_t stop_bits; /* 1 or 2; 0 = 1 (pl011_get_line reports 1) */
 	enum pl011_parity parity;
 	bool flow_control;           /* RTS/CTS, as PL011_FLAG_RTS_CTS */
 	uint32_t baud_tolerance_ppm; /* 0 = the config's (or PL011_BAUD_TOLERANCE_PPM) */

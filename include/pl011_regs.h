@@ -110,4 +110,9 @@
 #define PL011_PERIPHID2_REVISION_MASK 0xFu
 #define PL011_REVISION_32_DEEP_FIFO 3u
 
+/* PCellID0-3 (TRM 3.3.16): low bytes 0x0D, 0xF0, 0x05, 0xB1, the PrimeCell preamble; read as
+ * one word, PCellID0 the lowest byte. */
+#define PL011_CELLID_BYTE_MASK 0xFFu
+#define PL011_CELLID_PRIMECELL 0xB105F00Du
+
 #endif

@@ -56,55 +56,97 @@ static bool level_valid(enum pl011_level level)
 	return (unsigned)level <= (unsigned)PL011_LEVEL_7_8;
 }
 
-static int check_ring_buffer(const uint8_t *buffer, size_t size)
+/* PL011_RULE_TX_BUFFER / _RX_BUFFER for a missing buffer, the next rule for a bad size. */
+static uint32_t check_ring_buffer(const uint8_t *buffer, size_t size, uint32_t buffer_rule)
 {
-	if (buffer == NULL || size < 2 || size > ((size_t)1 << 31) || (size & (size - 1)) != 0)
-		return PL011_EINVAL;
+	if (buffer == NULL)
+		return buffer_rule;
+	if (size < 2 || size > ((size_t)1 << 31) || (size & (size - 1)) != 0)
+		return buffer_rule + 1u;
 	return 0;
 }
 
-/* The line fields, which an adopted line (PL011_FLAG_ADOPT_LINE) does not use. */
-int pl011_check_format(const struct pl011_config *config)
+/* Unsigned differences: no sum that could wrap at the top of the address space. An empty
+ * range overlaps nothing, wherever it points. */
+static bool overlaps(const void *a, size_t a_size, const void *b, size_t b_size)
+{
+	uintptr_t from = (uintptr_t)a, to = (uintptr_t)b;
+	return a_size != 0 && b_size != 0 && (from - to < b_size || to - from < a_size);
+}
+
+/* The line fields, which an adopted line (PL011_FLAG_ADOPT_LINE) does not use. 0 data or stop
+ * bits mean 8 and 1 (8N1, as a zeroed config elsewhere means). */
+uint32_t pl011_check_format(const struct pl011_config *config)
 {
 	if (config->baud == 0)
-		return PL011_EINVAL;
-	if (config->data_bits < 5 || config->data_bits > 8)
-		return PL011_EINVAL;
-	if (config->stop_bits != 1 && config->stop_bits != 2)
-		return PL011_EINVAL;
+		return PL011_RULE_BAUD;
+	if (config->data_bits != 0 && (config->data_bits < 5 || config->data_bits > 8))
+		return PL011_RULE_DATA_BITS;
+	if (config->stop_bits > 2)
+		return PL011_RULE_STOP_BITS;
 	if ((unsigned)config->parity > (unsigned)PL011_PARITY_SPACE)
-		return PL011_EINVAL;
+		return PL011_RULE_PARITY;
 	return 0;
 }
 
-static int check_config(const struct pl011_config *config)
+/* The rings: each its own storage, neither over the instance (uart NULL: not checked), so no
+ * write into one can change the other or the driver's state. A ring its mode does not use
+ * counts as empty. */
+static uint32_t check_rings(const struct pl011 *uart, const struct pl011_config *config)
+{
+	size_t tx_size = 0, rx_size = 0;
+	uint32_t rule = 0;
+	if (config->tx_mode != PL011_TX_POLLED) {
+		tx_size = config->tx_buffer_size;
+		rule = check_ring_buffer(config->tx_buffer, tx_size, PL011_RULE_TX_BUFFER);
+	}
+	if (rule == 0 && config->rx_mode != PL011_RX_POLLED) {
+		rx_size = config->rx_buffer_size;
+		rule = check_ring_buffer(config->rx_buffer, rx_size, PL011_RULE_RX_BUFFER);
+	}
+	size_t uart_size = uart != NULL ? sizeof *uart : 0u;
+	if (rule == 0 && overlaps(config->tx_buffer, tx_size, config->rx_buffer, rx_size))
+		rule = PL011_RULE_RINGS_OVERLAP;
+	if (rule == 0 && overlaps(config->tx_buffer, tx_size, uart, uart_size))
+		rule = PL011_RULE_TX_BUFFER_OVER_UART;
+	if (rule == 0 && overlaps(config->rx_buffer, rx_size, uart, uart_size))
+		rule = PL011_RULE_RX_BUFFER_OVER_UART;
+	return rule;
+}
+
+static uint32_t check_config(const struct pl011 *uart, const struct pl011_config *config)
 {
 	if (config->base == 0 || (config->base & 3u) != 0)
-		return PL011_EINVAL;
-	if ((config->flags & PL011_FLAG_ADOPT_LINE) != 0
-		    ? config->clock_hz == 0 && config->baud == 0
-		    : config->clock_hz == 0 || pl011_check_format(config) != 0)
-		return PL011_EINVAL;
+		return PL011_RULE_BASE;
+	uint32_t rule;
+	if ((config->flags & PL011_FLAG_ADOPT_LINE) != 0)
+		rule = config->clock_hz == 0 && config->baud == 0 ? PL011_RULE_ADOPT_RATE : 0u;
+	else
+		rule = config->clock_hz == 0 ? PL011_RULE_CLOCK_HZ : pl011_check_format(config);
+	if (rule != 0)
+		return rule;
 	if ((unsigned)config->tx_mode > (unsigned)PL011_TX_MEASURED)
-		return PL011_EINVAL;
+		return PL011_RULE_TX_MODE;
 	if ((unsigned)config->rx_mode > (unsigned)PL011_RX_FEW_IRQS)
-		return PL011_EINVAL;
-	if (!level_valid(config->tx_trigger) || !level_valid(config->rx_trigger))
-		return PL011_EINVAL;
-	if ((config->flags & ~(PL011_FLAG_LOOPBACK | PL011_FLAG_RTS_CTS | PL011_FLAG_ADOPT_LINE)) != 0)
-		return PL011_EINVAL;
+		return PL011_RULE_RX_MODE;
+	if (!level_valid(config->tx_trigger))
+		return PL011_RULE_TX_TRIGGER;
+	if (!level_valid(config->rx_trigger))
+		return PL011_RULE_RX_TRIGGER;
+	if ((config->flags & ~(PL011_FLAG_LOOPBACK | PL011_FLAG_RTS_CTS | PL011_FLAG_ADOPT_LINE |
+			       PL011_FLAG_NO_ID)) != 0)
+		return PL011_RULE_FLAGS;
 	if (config->fifo_depth != 0 && config->fifo_depth != 16u && config->fifo_depth != 32u)
-		return PL011_EINVAL;
+		return PL011_RULE_FIFO_DEPTH;
+	/* Without the ID registers PeriphID2 cannot tell the depth either. */
+	if (config->fifo_depth == 0 && (config->flags & PL011_FLAG_NO_ID) != 0)
+		return PL011_RULE_FIFO_DEPTH_NO_ID;
 	if (config->spins_per_us > PL011_SPINS_PER_US_MAX)
-		return PL011_EINVAL;
-	if (config->tx_mode != PL011_TX_POLLED &&
-	    check_ring_buffer(config->tx_buffer, config->tx_buffer_size) != 0)
-		return PL011_EINVAL;
-	if (config->rx_mode != PL011_RX_POLLED &&
-	    check_ring_buffer(config->rx_buffer, config->rx_buffer_size) != 0)
-		return PL011_EINVAL;
-	int err = pl011_events_check(config);
-	return err != 0 ? err : pl011_rs485_check(config);
+		return PL011_RULE_SPINS_PER_US;
+	rule = check_rings(uart, config);
+	if (rule == 0)
+		rule = pl011_events_check(config);
+	return rule != 0 ? rule : pl011_rs485_check(config);
 }
 
 /* TX done is wanted for the event, or by RS-485 (which ends a send on it); each driver names
@@ -136,28 +178,44 @@ static const uint8_t parity_bits[] = {
 static uint32_t line_control(const struct pl011_config *config)
 {
 	uint32_t lcr_h = PL011_LCR_H_FEN;
-	lcr_h |= (uint32_t)(config->data_bits - 5u) << PL011_LCR_H_WLEN_SHIFT;
+	uint32_t data_bits = config->data_bits != 0 ? config->data_bits : 8u;
+	lcr_h |= (data_bits - 5u) << PL011_LCR_H_WLEN_SHIFT;
 	if (config->stop_bits == 2)
 		lcr_h |= PL011_LCR_H_STP2;
 	return lcr_h | parity_bits[config->parity];
 }
 
-int pl011_make_plan(const struct pl011_config *config, const struct pl011_adopt_driver *adopt,
-		    struct pl011_plan *plan)
+/* TRM 3.3.16: a block whose PCellID0-3 do not read the PrimeCell preamble is no PL011 (a
+ * wrong base): refused before anything is written to it. */
+static bool is_primecell(uintptr_t base)
 {
-	int err = check_config(config);
-	if (err != 0)
-		return err;
-	if ((config->flags & PL011_FLAG_ADOPT_LINE) != 0) {
-		err = adopt != NULL ? adopt->read_line(config, &plan->baud, &plan->lcr_h)
-				    : PL011_EINVAL;
-	} else {
-		err = pl011_compute_baud(config->clock_hz, config->baud,
-					 config->baud_tolerance_ppm, &plan->baud);
+	uint32_t id = 0, shift = 0;
+	for (uint32_t offset = PL011_CELLID0; offset <= PL011_CELLID3; offset += 4u, shift += 8u)
+		id |= (pl011_io_read(base + offset) & PL011_CELLID_BYTE_MASK) << shift;
+	return id == PL011_CELLID_PRIMECELL;
+}
+
+/* The rules first (no register access), the divisors (pure), then with `identify` the ID,
+ * before an adopted line's registers are read (through `adopt`, the part that reads them: the
+ * callers name it with PL011_FLAG_ADOPT_LINE). */
+static uint32_t plan_rule(const struct pl011 *uart, const struct pl011_config *config,
+			  const struct pl011_adopt_driver *adopt, struct pl011_plan *plan,
+			  bool identify)
+{
+	uint32_t rule = check_config(uart, config);
+	if (rule != 0)
+		return rule;
+	bool adopted = (config->flags & PL011_FLAG_ADOPT_LINE) != 0;
+	if (!adopted) {
+		if (pl011_compute_baud(config->clock_hz, config->baud, config->baud_tolerance_ppm,
+				       &plan->baud) != 0)
+			return PL011_RULE_BAUD_UNREACHABLE;
 		plan->lcr_h = line_control(config);
 	}
-	if (err != 0)
-		return err;
+	if (identify && (config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base))
+		return PL011_RULE_NOT_PL011;
+	if (adopted && adopt->read_line(config, &plan->baud, &plan->lcr_h) != 0)
+		return PL011_RULE_ADOPT_UNPROGRAMMED;
 	/* RTS asserted, as for a modem; under RS-485 DE released. */
 	plan->cr = PL011_CR_UARTEN | PL011_CR_TXE | PL011_CR_RXE |
 		   (config->rs485 != NULL ? pl011_rs485_rts(config->rs485->flags, false)
@@ -178,6 +236,12 @@ int pl011_make_plan(const struct pl011_config *config, const struct pl011_adopt_
 						       : PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS;
 	plan->imsc |= pl011_events_imsc(config);
 	return 0;
+}
+
+int pl011_make_plan(const struct pl011_config *config, const struct pl011_adopt_driver *adopt,
+		    struct pl011_plan *plan)
+{
+	return pl011_rule_error(plan_rule(NULL, config, adopt, plan, false));
 }
 
 static uint32_t fifo_depth_from_id(const struct pl011 *uart)
@@ -290,22 +354,34 @@ static bool old_run_left(struct pl011 *uart)
 	}
 }
 
+uint32_t pl011_start_rule(const struct pl011 *uart, const struct pl011_config *config,
+			  enum pl011_tx_mode strategy_mode, const struct pl011_parts *parts,
+			  struct pl011_plan *plan)
+{
+	if (uart == NULL)
+		return PL011_RULE_UART;
+	if (config == NULL)
+		return PL011_RULE_CONFIG;
+	/* The object must be the mode's, which the rest of the config is checked against. */
+	if (config->tx_mode != strategy_mode)
+		return PL011_RULE_TX_STRATEGY;
+	/* A part the config does not use is left out, so the start never reaches it. */
+	plan->strategy = parts->tx_strategy;
+	plan->rx = config->rx_mode != PL011_RX_POLLED ? parts->rx_ring : NULL;
+	return plan_rule(uart, config, parts->adopt, plan, true);
+}
+
 int pl011_start_plan(const struct pl011 *uart, const struct pl011_config *config,
 		     const struct pl011_parts *parts, struct pl011_plan *plan)
 {
-	if (uart == NULL || config == NULL || parts == NULL)
+	/* pl011_init names the parts its config needs; pl011_init_parts called without them. */
+	if (parts == NULL ||
+	    (config != NULL && config->rx_mode != PL011_RX_POLLED && parts->rx_ring == NULL) ||
+	    (config != NULL && (config->flags & PL011_FLAG_ADOPT_LINE) != 0 && parts->adopt == NULL))
 		return PL011_EINVAL;
-	/* The object must be the mode's, which the rest of the config is checked against. */
 	const struct pl011_tx_strategy *strategy = parts->tx_strategy;
-	enum pl011_tx_mode mode = strategy == NULL ? PL011_TX_POLLED : strategy->mode;
-	if (config->tx_mode != mode)
-		return PL011_EINVAL;
-	/* A part the config does not use is left out, so the start never reaches it. */
-	plan->strategy = strategy;
-	plan->rx = config->rx_mode != PL011_RX_POLLED ? parts->rx_ring : NULL;
-	if (config->rx_mode != PL011_RX_POLLED && plan->rx == NULL)
-		return PL011_EINVAL;
-	return pl011_make_plan(config, parts->adopt, plan);
+	return pl011_rule_error(pl011_start_rule(
+		uart, config, strategy == NULL ? PL011_TX_POLLED : strategy->mode, parts, plan));
 }
 
 /* Zero [from, to) of the instance, a whole number of words. Word stores, not memset: a C

@@ -10,7 +10,7 @@
 #define RX_IDLE_FRAMES 5u
 
 /* What each kind needs from the config: its mode, and TX_DONE a timer. */
-static int events_check(const struct pl011_config *config)
+static uint32_t events_check(const struct pl011_config *config)
 {
 	uint32_t mask = config->event_mask;
 	const uint32_t tx_kinds = PL011_EVENT_TX_DONE | PL011_EVENT_TX_SPACE;
@@ -18,14 +18,16 @@ static int events_check(const struct pl011_config *config)
 				  PL011_EVENT_ERROR;
 	if (mask == 0)
 		return 0;
-	if ((mask & ~PL011_EVENT_ALL) != 0 || config->event == NULL)
-		return PL011_EINVAL;
+	if ((mask & ~PL011_EVENT_ALL) != 0)
+		return PL011_RULE_EVENT_MASK;
+	if (config->event == NULL)
+		return PL011_RULE_EVENT_CALLBACK;
 	if ((mask & tx_kinds) != 0 && config->tx_mode == PL011_TX_POLLED)
-		return PL011_EINVAL;
+		return PL011_RULE_EVENT_TX_KINDS;
 	if ((mask & rx_kinds) != 0 && config->rx_mode == PL011_RX_POLLED)
-		return PL011_EINVAL;
+		return PL011_RULE_EVENT_RX_KINDS;
 	if ((mask & PL011_EVENT_TX_DONE) != 0 && config->event_timer == NULL)
-		return PL011_EINVAL;
+		return PL011_RULE_EVENT_TIMER;
 	return 0;
 }
 

@@ -22,6 +22,66 @@ enum pl011_state {
 	PL011_STATE_SHUT = 0x9013u,
 };
 
+/*
+ * The config rules, one number each (0: every rule holds). The checks return the number of the
+ * first rule broken; pl011_init maps it to its error code (pl011_rule_error), and
+ * pl011_config_check (lib/pl011_config_check.c, linked only by a firmware that calls it) to the
+ * field and rule it prints. docs/configuration.md lists them in this order.
+ */
+enum pl011_rule {
+	PL011_RULE_NONE = 0,
+	PL011_RULE_UART,
+	PL011_RULE_CONFIG,
+	PL011_RULE_TX_STRATEGY,
+	PL011_RULE_BASE,
+	PL011_RULE_CLOCK_HZ,
+	PL011_RULE_ADOPT_RATE,
+	PL011_RULE_BAUD,
+	PL011_RULE_DATA_BITS,
+	PL011_RULE_STOP_BITS,
+	PL011_RULE_PARITY,
+	PL011_RULE_TX_MODE,
+	PL011_RULE_RX_MODE,
+	PL011_RULE_TX_TRIGGER,
+	PL011_RULE_RX_TRIGGER,
+	PL011_RULE_FLAGS,
+	PL011_RULE_FIFO_DEPTH,
+	PL011_RULE_FIFO_DEPTH_NO_ID,
+	PL011_RULE_SPINS_PER_US,
+	PL011_RULE_TX_BUFFER, /* each buffer's size rule follows its buffer's */
+	PL011_RULE_TX_BUFFER_SIZE,
+	PL011_RULE_RX_BUFFER,
+	PL011_RULE_RX_BUFFER_SIZE,
+	PL011_RULE_RINGS_OVERLAP,
+	PL011_RULE_TX_BUFFER_OVER_UART,
+	PL011_RULE_RX_BUFFER_OVER_UART,
+	PL011_RULE_EVENT_DRIVER,
+	PL011_RULE_EVENT_MASK,
+	PL011_RULE_EVENT_CALLBACK,
+	PL011_RULE_EVENT_TX_KINDS,
+	PL011_RULE_EVENT_RX_KINDS,
+	PL011_RULE_EVENT_TIMER,
+	PL011_RULE_RS485_DRIVER,
+	PL011_RULE_RS485_FLAGS,
+	PL011_RULE_RS485_DELAY_BEFORE,
+	PL011_RULE_RS485_DELAY_AFTER,
+	PL011_RULE_RS485_FLOW_CONTROL,
+	PL011_RULE_RS485_TX_MODE,
+	PL011_RULE_RS485_TIMER,
+	PL011_RULE_NOT_PL011,
+	/* PL011_EBAUD from here on, PL011_EINVAL before. */
+	PL011_RULE_BAUD_UNREACHABLE,
+	PL011_RULE_ADOPT_UNPROGRAMMED,
+	PL011_RULE_COUNT
+};
+
+static inline int pl011_rule_error(uint32_t rule)
+{
+	if (rule == PL011_RULE_NONE)
+		return 0;
+	return rule >= PL011_RULE_BAUD_UNREACHABLE ? PL011_EBAUD : PL011_EINVAL;
+}
+
 static inline uint32_t pl011_reg_read(const struct pl011 *uart, uint32_t offset)
 {
 	return pl011_io_read(uart->base + offset);
@@ -352,8 +412,8 @@ struct pl011_event_watch {
  * only the checks that need none of it.
  */
 struct pl011_event_driver {
-	/* pl011_init: PL011_EINVAL for an event mask the config cannot serve (include/pl011.h). */
-	int (*check)(const struct pl011_config *config);
+	/* pl011_init: the rule an event mask the config cannot serve breaks (include/pl011.h). */
+	uint32_t (*check)(const struct pl011_config *config);
 	/* A handler entry: what it sees before the causes (watch->active: anything to give). */
 	void (*begin)(struct pl011 *uart, struct pl011_event_watch *watch);
 	/* After the causes: the callbacks, with TX let go. */
@@ -371,12 +431,14 @@ struct pl011_event_driver {
  * event driver and the RS-485 driver name (events.tx_done_open). */
 void pl011_events_tx_emptied(struct pl011 *uart);
 
-/* pl011_init: PL011_EINVAL for events without their driver, or a mask the driver refuses. */
-static inline int pl011_events_check(const struct pl011_config *config)
+/* pl011_init: the rule broken by events without their driver, or a mask the driver refuses;
+ * 0 when none is. */
+static inline uint32_t pl011_events_check(const struct pl011_config *config)
 {
 	if (config->event_mask == 0)
 		return 0;
-	return config->event_driver == NULL ? PL011_EINVAL : config->event_driver->check(config);
+	return config->event_driver == NULL ? PL011_RULE_EVENT_DRIVER
+					    : config->event_driver->check(config);
 }
 
 static inline void pl011_events_begin(struct pl011 *uart, struct pl011_event_watch *watch)
@@ -430,8 +492,8 @@ static inline void pl011_events_tx_ring_emptied(struct pl011 *uart)
  * only what needs no code of it: the settings copied, the CR bits they mean.
  */
 struct pl011_rs485_driver {
-	/* pl011_init: PL011_EINVAL for an RS-485 setting the config cannot serve. */
-	int (*check)(const struct pl011_config *config);
+	/* pl011_init: the rule an RS-485 setting the config cannot serve breaks. */
+	uint32_t (*check)(const struct pl011_config *config);
 	/* The TX owner, before the first DR write of a send: DE asserted, the before-delay (not
 	 * named assert: newlib-nano's string.h brings the assert macro into lib/'s sources). */
 	void (*assert_de)(struct pl011 *uart);
@@ -445,13 +507,13 @@ struct pl011_rs485_driver {
 	void (*tx_emptied)(struct pl011 *uart);
 };
 
-/* pl011_init: PL011_EINVAL for RS-485 settings without their driver, or that it refuses. */
-static inline int pl011_rs485_check(const struct pl011_config *config)
+/* pl011_init: the rule broken by RS-485 settings without their driver, or that it refuses. */
+static inline uint32_t pl011_rs485_check(const struct pl011_config *config)
 {
 	const struct pl011_rs485 *rs485 = config->rs485;
 	if (rs485 == NULL)
 		return 0;
-	return rs485->driver == NULL ? PL011_EINVAL : rs485->driver->check(config);
+	return rs485->driver == NULL ? PL011_RULE_RS485_DRIVER : rs485->driver->check(config);
 }
 
 /* pl011_init once the config is the port's, or pl011_set_line with TX held and DE released:
@@ -621,12 +683,19 @@ struct pl011_adopt_driver {
 };
 
 /* Check a config and compute what programming it means (lib/pl011.c); 0 or PL011_EINVAL,
- * PL011_EBAUD. An adopted line (PL011_FLAG_ADOPT_LINE) is read through `adopt` (NULL:
- * PL011_EINVAL), the only case that reads registers. */
+ * PL011_EBAUD. An adopted line (PL011_FLAG_ADOPT_LINE) is read through `adopt`, the only case
+ * that reads registers. */
 int pl011_make_plan(const struct pl011_config *config, const struct pl011_adopt_driver *adopt,
 		    struct pl011_plan *plan);
-/* PL011_EINVAL when baud is 0 or data_bits, stop_bits or parity is out of range, else 0. */
-int pl011_check_format(const struct pl011_config *config);
+/* The rule broken by baud, data_bits, stop_bits or parity; 0 when none is. */
+uint32_t pl011_check_format(const struct pl011_config *config);
+/* pl011_start_plan's checks as a rule number, the strategy given by its mode (parts'
+ * tx_strategy is only stored): the rules of the config, its rings against each other and
+ * against *uart, then the PrimeCell ID at base (reads only) unless PL011_FLAG_NO_ID, then an
+ * adopted line through parts->adopt. pl011_config_check explains the number. */
+uint32_t pl011_start_rule(const struct pl011 *uart, const struct pl011_config *config,
+			  enum pl011_tx_mode strategy_mode, const struct pl011_parts *parts,
+			  struct pl011_plan *plan);
 /* TRM 3.3.8 (lib/pl011.c): disable, wait for BUSY to clear within frame_budget_us, move the RX
  * FIFO into `received` through rx (received NULL: count it discarded; rx may then be NULL),
  * flush the FIFOs by clearing FEN, mask and clear every interrupt. */

@@ -2,20 +2,25 @@
  * through pl011_rs485_driver, which the settings name. */
 #include "pl011_internal.h"
 
-static int rs485_check(const struct pl011_config *config)
+static uint32_t rs485_check(const struct pl011_config *config)
 {
 	const struct pl011_rs485 *rs485 = config->rs485;
 	if (rs485 == NULL)
 		return 0;
-	if ((rs485->flags & ~(PL011_RS485_DE_LOW | PL011_RS485_RX_OFF)) != 0 ||
-	    rs485->delay_before_us > PL011_RS485_DELAY_MAX_US ||
-	    rs485->delay_after_us > PL011_RS485_DELAY_MAX_US)
-		return PL011_EINVAL;
+	if ((rs485->flags & ~(PL011_RS485_DE_LOW | PL011_RS485_RX_OFF)) != 0)
+		return PL011_RULE_RS485_FLAGS;
+	if (rs485->delay_before_us > PL011_RS485_DELAY_MAX_US)
+		return PL011_RULE_RS485_DELAY_BEFORE;
+	if (rs485->delay_after_us > PL011_RS485_DELAY_MAX_US)
+		return PL011_RULE_RS485_DELAY_AFTER;
 	/* Flow control owns RTS; the end of a send is the TX-done derivation, which needs the
 	 * ring (the owner that empties it opens the drain) and the timer that ticks it. */
-	if ((config->flags & PL011_FLAG_RTS_CTS) != 0 || config->tx_mode == PL011_TX_POLLED ||
-	    config->event_timer == NULL)
-		return PL011_EINVAL;
+	if ((config->flags & PL011_FLAG_RTS_CTS) != 0)
+		return PL011_RULE_RS485_FLOW_CONTROL;
+	if (config->tx_mode == PL011_TX_POLLED)
+		return PL011_RULE_RS485_TX_MODE;
+	if (config->event_timer == NULL)
+		return PL011_RULE_RS485_TIMER;
 	return 0;
 }
 

@@ -38,7 +38,7 @@ LAYERS = [
     ("TX strategies", ["pl011_tx_*.c"]),
     # Optional: what a firmware links only by calling it or naming its driver object.
     ("features", ["pl011_line.c", "pl011_events.c", "pl011_rs485.c", "pl011_stream.c",
-                  "pl011_restart.c"]),
+                  "pl011_restart.c", "pl011_config_check.c"]),
 ]
 
 

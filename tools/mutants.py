@@ -44,7 +44,34 @@ MUTANTS = [
       "config->spins_per_us > PL011_SPINS_PER_US_MAX",
       "config->spins_per_us >= PL011_SPINS_PER_US_MAX"),
     m("config-ring-size-1", "pl011.c", "off-by-one",
-      "if (buffer == NULL || size < 2 ||", "if (buffer == NULL || size < 1 ||"),
+      "if (size < 2 ||", "if (size < 1 ||"),
+    m("config-zero-data-bits-not-8", "pl011.c", "constant",
+      "config->data_bits != 0 ? config->data_bits : 8u", "config->data_bits",
+      equivalent="0 - 5 wraps to ...FFFB, whose bits 6:5 are 11, WLEN 8 all the same; the bits it "
+                 "sets above bit 7 are reserved in LCR_H (TRM 3.3.7) and ignored by the model, "
+                 "as by the PL011"),
+    m("config-zero-data-bits-refused", "pl011.c", "check added",
+      "if (config->data_bits != 0 && (config->data_bits < 5",
+      "if ((config->data_bits < 5"),
+    m("config-rings-overlap-unchecked", "pl011.c", "check skipped",
+      "if (rule == 0 && overlaps(config->tx_buffer, tx_size, config->rx_buffer, rx_size))",
+      "if (0)"),
+    m("config-ring-over-instance-unchecked", "pl011.c", "check skipped",
+      "if (rule == 0 && overlaps(config->tx_buffer, tx_size, uart, uart_size))", "if (0)"),
+    m("config-overlap-last-byte-missed", "pl011.c", "off-by-one",
+      "(from - to < b_size || to - from < a_size)", "(from - to < b_size - 1u || to - from < a_size)"),
+    m("config-id-unchecked", "pl011.c", "check skipped",
+      "(config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base)",
+      "(config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base) && 0"),
+    m("config-id-after-adopt", "pl011.c", "order",
+      "\tif (identify && (config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base))\n"
+      "\t\treturn PL011_RULE_NOT_PL011;\n"
+      "\tif (adopt && pl011_line_adopt(config, &plan->baud, &plan->lcr_h) != 0)\n"
+      "\t\treturn PL011_RULE_ADOPT_UNPROGRAMMED;\n",
+      "\tif (adopt && pl011_line_adopt(config, &plan->baud, &plan->lcr_h) != 0)\n"
+      "\t\treturn PL011_RULE_ADOPT_UNPROGRAMMED;\n"
+      "\tif (identify && (config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base))\n"
+      "\t\treturn PL011_RULE_NOT_PL011;\n"),
     m("lcr-stop-bits-dropped", "pl011.c", "register write dropped",
       "lcr_h |= PL011_LCR_H_STP2;", ";"),
     m("lcr-even-parity-odd", "pl011.c", "constant",
@@ -393,8 +420,8 @@ MUTANTS = [
 
     # ---- the strategy objects' dispatch (issue 25): init's check and the optional hooks ----
     m("strategy-init-mode-unchecked", "pl011.c", "check skipped",
-      "if (config->tx_mode != mode)\n\t\treturn PL011_EINVAL;",
-      "if (0)\n\t\treturn PL011_EINVAL;"),
+      "if (config->tx_mode != strategy_mode)\n\t\treturn PL011_RULE_TX_STRATEGY;",
+      "if (config->tx_mode != strategy_mode && 0)\n\t\treturn PL011_RULE_TX_STRATEGY;"),
     m("strategy-reset-not-called", "pl011_tx.c", "call dropped",
       "if (strategy != NULL && strategy->reset != NULL)\n\t\tstrategy->reset(uart);", ""),
     m("strategy-prepare-not-called", "pl011_tx.c", "call dropped",
@@ -596,7 +623,8 @@ MUTANTS = [
     m("rs485-delay-unbounded", "pl011_rs485.c", "check skipped",
       "rs485->delay_after_us > PL011_RS485_DELAY_MAX_US)", "0)"),
     m("rs485-with-flow-control", "pl011_rs485.c", "check skipped",
-      "(config->flags & PL011_FLAG_RTS_CTS) != 0 || ", ""),
+      "\tif ((config->flags & PL011_FLAG_RTS_CTS) != 0)\n\t\treturn PL011_RULE_RS485_FLOW_CONTROL;\n",
+      ""),
     m("rs485-idle-write-no-de", "pl011_tx_ring.c", "call dropped",
       "\t\tpl011_rs485_before_send(uart);\n\t\tdone = pl011_tx_write_while_room",
       "\t\tdone = pl011_tx_write_while_room"),

@@ -82,9 +82,12 @@ FEATURES = [
     # pl011_init names these parts by the config (include/pl011.h, struct pl011_parts).
     ("RX ring", r"\b(PL011_RX_LOW_LATENCY|PL011_RX_FEW_IRQS|pl011_rx_ring_driver)\b",
      ("pl011_rx_ring_driver",), ("pl011_rx_ring_driver", "pl011_rx_take_fifo")),
-    ("adopt line", r"\b(PL011_FLAG_ADOPT_LINE|pl011_adopt_driver)\b", ("pl011_adopt_driver",),
-     ("pl011_adopt_driver", "pl011_line_adopt")),
+    # pl011_config_check reads an adopted line as pl011_init does: it names the part too.
+    ("adopt line", r"\b(PL011_FLAG_ADOPT_LINE|pl011_adopt_driver|pl011_config_check(_port)?)\b",
+     ("pl011_adopt_driver",), ("pl011_adopt_driver", "pl011_line_adopt")),
     ("line change", r"\bpl011_set_line\b", ("pl011_set_line",), ("pl011_set_line",)),
+    ("config check", r"\bpl011_config_check(_port)?\b", ("pl011_config_check",),
+     ("pl011_config_check", "pl011_config_check_port", "config_rule_texts")),
 ]
 # The document that holds the table, between these markers.
 TABLE_FILE = os.path.join("docs", "size.md")

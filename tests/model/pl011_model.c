@@ -621,8 +621,10 @@ static uint32_t id_register(const struct pl011_model *m, uint32_t off)
 		return (revision << PL011_PERIPHID2_REVISION_SHIFT) | 0x4u;
 	case PL011_PERIPHID3:
 		return 0x00u;
-	default:
-		return cell[(off - PL011_CELLID0) / 4u];
+	default: {
+		uint32_t shift = 8u * ((off - PL011_CELLID0) / 4u);
+		return cell[(off - PL011_CELLID0) / 4u] ^ ((m->cfg.cell_id_flipped_bits >> shift) & 0xFFu);
+	}
 	}
 }
 

@@ -38,6 +38,9 @@ struct pl011_model_config {
 	/* The depth PeriphID2 claims, for silicon whose ID lies (BCM2835/6/7: revision 3, 16
 	 * entries): 0 = fifo_depth; else 16 or 32. */
 	unsigned id_fifo_depth;
+	/* Bits flipped in PCellID0-3 read as one word (PCellID0 the low byte), for a block that is
+	 * not a PL011: 0 = the PL011's 0xB105F00D; 0xB105F00D makes all four read 0. */
+	uint32_t cell_id_flipped_bits;
 	uint32_t read_cost_ns;  /* CPU time of one register read (a round trip) */
 	uint32_t write_cost_ns; /* CPU time of one register write (posted) */
 	uint32_t clock_read_cost_ns; /* CPU time of one pl011_model_clock_us call (a timer read) */

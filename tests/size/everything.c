@@ -92,6 +92,11 @@ void size_main(void)
 	(void)pl011_read_until(&uart, line, sizeof line, '\n', PL011_WAIT_AUTO, NULL);
 	(void)pl011_discard_input(&uart);
 	(void)pl011_early_write(config.base, "early\n", 6);
+	struct pl011_config_fault fault;
+	if (pl011_config_check(&uart, &config, &fault) != 0 ||
+	    pl011_config_check_port(&uart, &config, pl011_tx_strategy_for_mode(config.tx_mode),
+				    &fault) != 0)
+		sink = (uintptr_t)fault.field + (uintptr_t)fault.rule;
 	if (pl011_ring_init(&ring, line, sizeof line) == 0) {
 		const uint8_t *segment;
 		uint8_t *space;

@@ -737,7 +737,7 @@ static void test_bad_input_gets_its_error_and_changes_nothing(void **state)
 	} cases[] = {
 		{{.baud = 230400, .data_bits = 4, .stop_bits = 1}, PL011_EINVAL, "4 data bits"},
 		{{.baud = 230400, .data_bits = 9, .stop_bits = 1}, PL011_EINVAL, "9 data bits"},
-		{{.baud = 230400, .data_bits = 8, .stop_bits = 0}, PL011_EINVAL, "0 stop bits"},
+		{{.baud = 230400, .data_bits = 8, .stop_bits = 255}, PL011_EINVAL, "255 stop bits"},
 		{{.baud = 230400, .data_bits = 8, .stop_bits = 3}, PL011_EINVAL, "3 stop bits"},
 		{{.baud = 230400, .data_bits = 8, .stop_bits = 1, .parity = 9}, PL011_EINVAL,
 		 "parity 9"},
