@@ -198,5 +198,6 @@ HOST_OBJS := $(call host_objs,asan,$(UNIT_TESTS:%=tests/unit/%.c) $(DRIVER_ON_MO
 	$(call host_objs,fuzz,tests/fuzz/fuzz_operations.c $(DRIVER_ON_MODEL_SRCS)) \
 	$(call host_objs,m32,$(UNIT_TESTS:%=tests/unit/%.c) $(DRIVER_ON_MODEL_SRCS)) \
 	$(call host_objs,nostats,tests/unit/test_stats_off.c tests/link/stats_mismatch.c \
-		$(DRIVER_ON_MODEL_SRCS))
+		$(DRIVER_ON_MODEL_SRCS)) \
+	$(call host_objs,asan,tests/link/stats_mismatch.c)
 -include $(HOST_OBJS:.o=.d)
