@@ -81,8 +81,7 @@ enum pl011_rx_mode {
 	PL011_RX_FEW_IRQS,
 };
 
-/* Config flags. */
-#define PL011_FLAG_LOOPBACK (1u << 0) /* CR.LBE: TX is routed to RX inside the UART */
+#define PL011_FLAG_LOOPBACK (1u << 0) /* config.flags: CR.LBE, TX routed to RX inside */
 #define PL011_FLAG_RTS_CTS (1u << 1)  /* CR.RTSEn | CTSEn: a slow reader stops the sender */
 /* Adopt the line a boot loader set: init reads IBRD, FBRD, LCR_H and writes no divisor; baud is
  * then only for time bounds when clock_hz is 0 (docs/api.md, "PL011_FLAG_ADOPT_LINE"). */
