@@ -246,9 +246,10 @@ int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
  * sees the config (docs/api.md, "Strategies as objects"). Errors, context: as above. */
 static inline int pl011_init(struct pl011 *uart, const struct pl011_config *config);
 
-/* Shut a running port down (counters and unread RX kept) and start it with config; keep the old
- * config until it returns. Errors: PL011_EINVAL, PL011_EBAUD (nothing touched), PL011_ESTALLED
- * (a context did not let go: left stopped); else as pl011_init. Context: as pl011_init. */
+/* Restart with config: a running port is shut down first (counters, unread RX kept), a stopped
+ * one just started; keep the old config until it returns. Errors: PL011_EINVAL, PL011_EBAUD
+ * (nothing touched), PL011_ESTALLED (a context did not let go: left stopped), else as
+ * pl011_init. Context: as pl011_init. */
 int pl011_restart_port(struct pl011 *uart, const struct pl011_config *config,
 		       const struct pl011_tx_strategy *strategy);
 static inline int pl011_restart(struct pl011 *uart, const struct pl011_config *config);
