@@ -594,7 +594,7 @@ int pl011_get_stats(const struct pl011 *uart, struct pl011_stats *out)
 #if PL011_STATS
 	memcpy(out, &uart->stats, sizeof *out);
 #else
-	/* The instance keeps only some (include/pl011.h): the rest read 0. */
+	/* The instance keeps only PL011_STATS_KEPT (pl011_instance.h): the rest read 0. */
 	memset(out, 0, sizeof *out);
 #define PL011_STATS_COPY(name) out->name = uart->stats.name;
 	PL011_STATS_KEPT(PL011_STATS_COPY)

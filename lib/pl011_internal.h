@@ -267,7 +267,7 @@ static inline uint32_t pl011_ifls_value(uint32_t tx_level, uint32_t rx_level)
 }
 
 /*
- * Every increment of a counter that PL011_STATS 0 leaves out (include/pl011.h) is one of
+ * Every increment of a counter that PL011_STATS 0 leaves out (docs/api.md, "Counters") is one of
  * these: PL011_COUNT for a field, PL011_COUNT_AT for an element of one (the histogram); n and
  * index must have no side effect. With 0 they compile to nothing, yet the field is still
  * checked against struct pl011_stats (unevaluated), so a misspelt name fails in both builds,

@@ -57,7 +57,8 @@ layers-check:
 
 docs-check:
 	$(Q)$(PYTHON) tests/docs/check_links.py && $(PYTHON) tests/docs/check_board_tables.py && \
-		$(PYTHON) tests/docs/check_doc_facts.py && $(PYTHON) tests/docs/check_readme_budget.py
+		$(PYTHON) tests/docs/check_doc_facts.py && $(PYTHON) tests/docs/check_readme_budget.py && \
+		$(PYTHON) tests/docs/check_header.py
 
 # make test searches the largest runs on a smaller instance; make test-full as written. The two
 # models run at once (each in its own folder), their reports printed after.

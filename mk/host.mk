@@ -32,8 +32,8 @@ HOST_FLAGS_fuzz := $(HOST_MODEL_FLAGS) -O1 -fsanitize=fuzzer,address,undefined
 HOST_CC_m32 := $(HOST_CC)
 HOST_FLAGS_m32 := -m32 $(HOST_MODEL_FLAGS) -O1 $(WARNINGS) -fsanitize=undefined \
 	-fno-sanitize-recover=all
-# nostats: the asan flavour with PL011_STATS 0 (include/pl011.h), for test_stats_off and the
-# link test below.
+# nostats: the asan flavour with PL011_STATS 0 (docs/api.md, "Counters"), for test_stats_off
+# and the link test below.
 HOST_CC_nostats := $(HOST_CC)
 HOST_FLAGS_nostats := $(HOST_FLAGS_asan) -DPL011_STATS=0
 HOST_FLAVOURS := asan tsan bench fuzz m32 nostats

@@ -19,7 +19,7 @@ struct harness {
 	 * with a copy, as the driver reads its config in place for as long as the port runs. */
 	struct pl011_config config;
 	/* The copies the port runs on, in turn, so a restart leaves the old one as it was until
-	 * pl011_restart returns (include/pl011.h). */
+	 * pl011_restart returns (docs/api.md). */
 	struct pl011_config running[2];
 	unsigned running_index;
 	uint8_t tx_storage[HARNESS_TX_RING];

@@ -205,7 +205,7 @@ static void panic_once(int core)
 		first_panic_wrote[core] = true;
 	panic_entering[core] = false;
 	size_t queued = panic_queued[core];
-	/* During a line switch TX is held as by a shutdown: a panic is refused (include/pl011.h). */
+	/* During a line switch TX is held as by a shutdown: a panic is refused (docs/api.md). */
 	if (n == PL011_ESHUTDOWN && !core_runs(1 - core, CALL_SHUTDOWN) &&
 	    !core_runs(1 - core, CALL_REINIT) && !core_runs(1 - core, CALL_SET_LINE))
 		fail_run("panic refused on a running port");
@@ -387,7 +387,7 @@ static void core_body(int core, void *unused)
 /* Once shutdown or init took TX for good, the word stays taken until the UART was disabled
  * and programmed again: a panic that passed its state check before the stop would otherwise
  * own TX, and write, under a UART being reprogrammed. */
-/* include/pl011.h: "While a panic on another core makes its last pass, a write queues nothing
+/* docs/api.md: "While a panic on another core makes its last pass, a write queues nothing
  * new". A writer that looked at the word just before the pass began may still queue the
  * chunk it looked for: one move of the ring's head, no more. */
 static void check_last_pass_holds_writers(uint32_t word)
@@ -406,7 +406,7 @@ static void check_last_pass_holds_writers(uint32_t word)
 	last_pass_head = head;
 }
 
-/* include/pl011.h: "in POLLED mode the writer lets it in at its next byte": from the panic's
+/* docs/api.md: "in POLLED mode the writer lets it in at its next byte": from the panic's
  * request (RETRY) to its first character, at most one of the writer's. */
 static void check_polled_writer_lets_panic_in(size_t wire_len)
 {
@@ -702,7 +702,7 @@ static bool is_handler(enum call c)
 	return c == CALL_HANDLER || c == CALL_RX_PANIC;
 }
 
-/* The pairs include/pl011.h allows: one writer at a time; shutdown and init are the port's
+/* The pairs docs/api.md allows: one writer at a time; shutdown and init are the port's
  * owner's calls, never beside a writer or each other, and init (which clears the instance)
  * never beside a flush; one interrupt handler. */
 static bool excludes(enum call stop, enum call other)
@@ -1004,7 +1004,7 @@ static void test_init_frees_the_owner_word_once_programmed(void **state)
 	assert_int_equal(failures, 0);
 }
 
-/* include/pl011.h: "in POLLED mode the writer lets it in at its next byte" (checked from the
+/* docs/api.md: "in POLLED mode the writer lets it in at its next byte" (checked from the
  * panic's request to its first character on the wire). */
 static void test_polled_writer_lets_a_panic_in_at_its_next_byte(void **state)
 {
@@ -1014,7 +1014,7 @@ static void test_polled_writer_lets_a_panic_in_at_its_next_byte(void **state)
 	assert_int_equal(failures, 0);
 }
 
-/* include/pl011.h: "While a panic on another core makes its last pass, a write queues nothing
+/* docs/api.md: "While a panic on another core makes its last pass, a write queues nothing
  * new" (the ring's head at every point of the pass). */
 static void test_writes_queue_nothing_during_a_panics_last_pass(void **state)
 {

@@ -97,7 +97,7 @@ static void test_config_every_bad_field_is_refused(void **state)
 	assert_int_equal(pl011_init(&h.uart, NULL), PL011_EINVAL);
 }
 
-/* include/pl011.h: pl011_init_port's object "must be config.tx_mode's (NULL for
+/* docs/api.md: pl011_init_port's object "must be config.tx_mode's (NULL for
  * PL011_TX_POLLED), else PL011_EINVAL", and a refused call touches nothing, on a running port
  * too: it keeps running in its own mode. */
 static void test_init_port_object_must_be_the_modes_else_einval(void **state)

@@ -25,7 +25,7 @@ static void reg_write(uint32_t offset, uint32_t value)
 }
 
 /*
- * include/pl011.h, pl011_init: "let output already in the FIFO finish (up to depth + 1 frames
+ * docs/api.md, pl011_init: "let output already in the FIFO finish (up to depth + 1 frames
  * at the rate the registers hold, for a boot loader's last words), disable, wait for BUSY to
  * clear (two frames)"; docs/waiting.md: "(depth + 1) frames at the slower of the old and new
  * rate", then "2 frames at the slower rate". A boot loader at 9,600 baud with CTS flow control
@@ -62,7 +62,7 @@ static void test_contract_init_gives_boot_output_depth_plus_one_frames_then_two_
 }
 
 /*
- * include/pl011.h, pl011_irq_handler: "RX and RT drain the FIFO into the RX ring (bounded)",
+ * docs/api.md, pl011_irq_handler: "RX and RT drain the FIFO into the RX ring (bounded)",
  * "At most 4 passes over MIS"; docs/waiting.md: "each RX drain reads at most 2 x depth
  * characters". On a line faster than the CPU reads, the FIFO refills as fast as it is read:
  * one handler entry still reads at most 4 x 2 x depth characters.
@@ -148,7 +148,7 @@ static void test_contract_an_overrun_is_counted_even_on_a_bad_character(void **s
 }
 
 /*
- * include/pl011.h, pl011_backlog_deadline_us: "(queued + depth) frames at the programmed baud
+ * docs/api.md, pl011_backlog_deadline_us: "(queued + depth) frames at the programmed baud
  * and frame, plus a quarter, plus 1000". The frame is bits / actual_baud, within 1 ns (the
  * driver keeps it in whole nanoseconds: it truncates, where docs/design.md speaks of "up to
  * 1 ns of rounding" added); checked up to a million frames, for five rates and six frames
@@ -196,7 +196,7 @@ static void test_contract_the_backlog_deadline_is_its_frames_plus_a_quarter_plus
 }
 
 /*
- * include/pl011.h, struct pl011_line: "irq_passes: MIS reads per handler entry at most: 4
+ * include/pl011_instance.h, struct pl011_line: "irq_passes: MIS reads per handler entry at most: 4
  * above a 1/2 TX trigger"; pl011_irq_handler: "At most 4 passes over MIS". At 3/4 and 7/8 a
  * refill carries only 4 or 2 characters; on a line faster than the CPU they are gone before
  * the handler returns, the cause is latched again, and the same entry serves it again, up to

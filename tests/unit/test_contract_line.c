@@ -95,7 +95,7 @@ static int set_same_line(void)
 /* ---- PL011_FLAG_ADOPT_LINE ---- */
 
 /*
- * include/pl011.h, PL011_FLAG_ADOPT_LINE: "LCR_H only if its FIFOs were off (FEN set, the
+ * docs/api.md, PL011_FLAG_ADOPT_LINE: "LCR_H only if its FIFOs were off (FEN set, the
  * format kept) or a TX FIFO that did not drain must be flushed." An adopted port whose
  * transmitter is stuck with bytes in its FIFO is shut down: the FIFO is flushed (FEN cleared),
  * not left to send them at the next start.
@@ -123,7 +123,7 @@ static void test_adopted_line_flushes_a_tx_fifo_that_did_not_drain(void **state)
 	pl011_model_set_tx_stalled(h.model, true);
 	assert_int_equal(pl011_write(&h.uart, "0123456789", 10, PL011_NO_WAIT), 10);
 	assert_true(pl011_model_tx_level(h.model) > 0);
-	/* The FIFO never drains: PL011_ESTALLED (include/pl011.h), and the FIFO is flushed. */
+	/* The FIFO never drains: PL011_ESTALLED (docs/api.md), and the FIFO is flushed. */
 	assert_int_equal(pl011_shutdown(&h.uart, 2000u), PL011_ESTALLED);
 	assert_int_equal(pl011_model_tx_level(h.model), 0);
 	assert_true(pl011_model_counters(h.model)->tx_fen_flushed > 0);
@@ -184,7 +184,7 @@ static void ring_holds_and_fifo_has_one(size_t queued)
 }
 
 /*
- * include/pl011.h, pl011_set_line: PL011_EBUSY when "the ring has no room for a FIFO's worth
+ * docs/api.md, pl011_set_line: PL011_EBUSY when "the ring has no room for a FIFO's worth
  * while the FIFO holds bytes". Exactly a FIFO's worth of room (16 of a 64-byte ring) is room:
  * the change goes through and the FIFO's byte joins the ring, in order.
  */
@@ -204,7 +204,7 @@ static void test_set_line_moves_the_fifo_into_exactly_a_fifos_worth_of_ring(void
 }
 
 /*
- * include/pl011.h, pl011_set_line: "Errors, each with the line, the rings and the counters as
+ * docs/api.md, pl011_set_line: "Errors, each with the line, the rings and the counters as
  * before: ... PL011_EBUSY (... once RTS is deasserted, the ring has no room for a FIFO's worth
  * while the FIFO holds bytes". With flow control, the refusal gives RTS back to the hardware:
  * CR as before, nUARTRTS asserted again, and the partner may go on sending.
@@ -232,7 +232,7 @@ static void test_set_line_refused_for_the_fifo_gives_rts_back_to_flow_control(vo
 }
 
 /*
- * include/pl011.h, pl011_backlog_deadline_us: "(queued + depth) frames at the programmed baud
+ * docs/api.md, pl011_backlog_deadline_us: "(queued + depth) frames at the programmed baud
  * and frame, plus a quarter, plus 1000": after pl011_set_line to 9,600 baud the deadline is
  * that of 9,600, and a flush with PL011_WAIT_AUTO of what was queued at it succeeds.
  */
@@ -283,7 +283,7 @@ static void prime_at_point(void *context)
 }
 
 /*
- * include/pl011.h, pl011_set_line: "PL011_ETIMEDOUT (TX did not drain within bound_us, or its
+ * docs/api.md, pl011_set_line: "PL011_ETIMEDOUT (TX did not drain within bound_us, or its
  * owner did not let go ...)", "each with the line, the rings and the counters as before". A
  * writer primes the FIFO between the drain and the hold and CTS stops it: the change times out,
  * and TX is given back: once CTS returns, those bytes and the next ones are sent.
@@ -323,7 +323,7 @@ static void test_set_line_timed_out_on_a_primed_fifo_gives_tx_back(void **state)
 /* ---- pl011_set_modem_lines ---- */
 
 /*
- * include/pl011.h, pl011_set_modem_lines: "Set the outputs in `mask` ... to `values`; the
+ * docs/api.md, pl011_set_modem_lines: "Set the outputs in `mask` ... to `values`; the
  * others keep their state": a DTR bit in values with only RTS in mask leaves DTR as it was.
  */
 static void test_modem_lines_outside_the_mask_keep_their_state(void **state)
@@ -347,7 +347,7 @@ static void test_modem_lines_outside_the_mask_keep_their_state(void **state)
 /* ---- events ---- */
 
 /*
- * include/pl011.h, PL011_EVENT_ERROR: "Interrupt RX modes"; docs/events.md: a kind its mode
+ * docs/api.md, PL011_EVENT_ERROR: "Interrupt RX modes"; docs/events.md: a kind its mode
  * cannot give makes pl011_init return PL011_EINVAL. ERROR with RX_POLLED is refused, nothing
  * written.
  */
@@ -374,7 +374,7 @@ static void queue_exactly(size_t queued)
 }
 
 /*
- * include/pl011.h, PL011_EVENT_TX_SPACE: "A TX interrupt refill raised the TX ring's free
+ * docs/api.md, PL011_EVENT_TX_SPACE: "A TX interrupt refill raised the TX ring's free
  * space from below half the ring to at least half". A ring whose free space is exactly half
  * when its drain begins never crosses: no TX_SPACE; one byte more queued: exactly one.
  */
@@ -395,7 +395,7 @@ static void test_tx_space_only_for_a_rise_from_below_half(void **state)
 }
 
 /*
- * include/pl011.h, PL011_EVENT_RX_DATA: "The interrupt drained received bytes and the RX ring
+ * docs/api.md, PL011_EVENT_RX_DATA: "The interrupt drained received bytes and the RX ring
  * holds some". A character with a framing error is counted and dropped: ERROR, but no
  * RX_DATA; a good one after it gives RX_DATA, with the ring holding it.
  */
@@ -421,7 +421,7 @@ static void test_rx_data_only_when_the_ring_holds_bytes(void **state)
 }
 
 /*
- * include/pl011.h, PL011_EVENT_ERROR: "A framing or parity error or an overrun was counted".
+ * docs/api.md, PL011_EVENT_ERROR: "A framing or parity error or an overrun was counted".
  * A 16-byte ring nobody reads, no flow control: the FIFO fills behind it and overruns; the
  * overruns alone (no framing or parity error) give ERROR, when the read that resumes RX
  * unmasks the overrun the pause kept latched.
@@ -476,7 +476,7 @@ static void advance_to_tx_done(size_t done_before)
 }
 
 /*
- * include/pl011.h, PL011_EVENT_TX_DONE: "once per drain"; docs/events.md: only bytes written
+ * docs/api.md, PL011_EVENT_TX_DONE: "once per drain"; docs/events.md: only bytes written
  * since the ring last emptied open a drain. On an RS-485 port the release tick's pass sends
  * nothing: each send gives TX done once, however long the line then stays idle.
  */
@@ -590,7 +590,7 @@ static void fill_stalled_leaving(size_t free_places)
 }
 
 /*
- * include/pl011.h, pl011_write_console: "each "\n" goes out as "\r\n"". Its "\r" takes the
+ * docs/api.md, pl011_write_console: "each "\n" goes out as "\r\n"". Its "\r" takes the
  * last free place, its "\n" waits for room that comes within the bound: the wire gets "\r\n",
  * not "\r" twice.
  */
@@ -614,7 +614,7 @@ static void test_console_newline_finished_after_a_wait_is_cr_lf(void **state)
 }
 
 /*
- * include/pl011.h, pl011_write_console: "a "\n" counts once both its bytes were accepted; one
+ * docs/api.md, pl011_write_console: "a "\n" counts once both its bytes were accepted; one
  * that ran out after its "\r" is not counted". Room for "b" and "\r" only: 1 is returned, and
  * the wire ends in "b\r".
  */

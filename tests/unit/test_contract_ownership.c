@@ -368,7 +368,7 @@ static unsigned sweep_parked_handler(enum pl011_tx_mode mode, unsigned depth)
 /*
  * lib/pl011_tx.c, refill_until_full: "Its writes void the next interrupt refill's blind count"
  * (a blind count trusts the FIFO to be at the trigger, which a polling pass since the
- * interrupt's cause has made untrue); include/pl011.h: every accepted byte leaves once, in
+ * interrupt's cause has made untrue); docs/api.md: every accepted byte leaves once, in
  * order. Core 1's handler is parked at each of its points in turn while core 0's flush waits;
  * the flush's stall guard then fills the FIFO itself, and the handler resumes into its refill.
  * No DR write may find the FIFO full, and all 96 bytes leave in order.
@@ -415,7 +415,7 @@ static void test_a_write_while_the_handler_owns_tx_is_sent_by_its_next_pass(void
 	assert_int_equal(failures, 0);
 }
 
-/* ---- "a panic that finds TX owned by its own core does not wait for it" (include/pl011.h) ---- */
+/* ---- "a panic that finds TX owned by its own core does not wait for it" (docs/api.md) ---- */
 
 #define PANIC_BYTES 4u
 
@@ -525,7 +525,7 @@ static void release_body(int core, void *context)
 }
 
 /*
- * include/pl011.h, pl011_write_panic: "the wire shows every byte accepted before the call, then
+ * docs/api.md, pl011_write_panic: "the wire shows every byte accepted before the call, then
  * data". Core 0 writes 10 bytes to an idle port (they go straight to the FIFO, and the owner
  * lets go with the ring empty), core 1's panic starts once that write returned. The model
  * holds each core's Device writes until that core's next register read or barrier (posted
@@ -575,7 +575,7 @@ static void queued_body(int core, void *context)
 }
 
 /*
- * include/pl011.h: "the getters (pl011_get_stats, pl011_tx_queued, ...): safe, each a
+ * docs/api.md: "the getters (pl011_get_stats, pl011_tx_queued, ...): safe, each a
  * snapshot"; pl011_tx_queued: "Bytes accepted by pl011_write and not yet handed to the FIFO
  * ... Context: any (a snapshot)". Core 1 asks while the ring is empty and stops between the
  * getter's two looks at the ring's indices (script: its point p); core 0 meanwhile writes

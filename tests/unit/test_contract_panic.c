@@ -93,7 +93,7 @@ static void arm_preempting_panic(unsigned at_level, unsigned nth)
 	pl011_model_set_preempt_hook(deliver_panic_at_owned_point, NULL);
 }
 
-/* include/pl011.h, pl011_write_panic: beside an owner it "waits for the FIFO to empty again
+/* docs/api.md, pl011_write_panic: beside an owner it "waits for the FIFO to empty again
  * before returning, so the preempted owner finds the FIFO no fuller than it left it".
  * Preempted as it writes its first character into an empty FIFO, the panic's five characters
  * are shifting out one behind the other; the owner must find the FIFO empty again, and the
@@ -120,7 +120,7 @@ static void test_panic_beside_an_owner_leaves_the_fifo_no_fuller_than_it_found_i
 	harness_teardown(&h);
 }
 
-/* include/pl011.h, pl011_write_panic: beside an owner "it writes one byte at a time, each only
+/* docs/api.md, pl011_write_panic: beside an owner "it writes one byte at a time, each only
  * when the FIFO is empty". The line stalled, the owner is preempted between the FR read that
  * showed one free entry (depth - 1 queued) and the DR write it allows: a FIFO that never
  * empties takes none of the panic's bytes, and the owner's character does not overflow. */
@@ -179,7 +179,7 @@ static void shutdown_wait_step(void *context)
 	pl011_model_advance(context, 2000u);
 }
 
-/* include/pl011.h, pl011_write_panic: "once a shutdown begins on another core it stops at its
+/* docs/api.md, pl011_write_panic: "once a shutdown begins on another core it stops at its
  * next burst", and its errors are "PL011_ESHUTDOWN when the port was never started, has been
  * shut down, or a shutdown on another core has taken TX". A panic that comes while shutdown
  * still drains (TX not taken) is not refused, and with the FIFO full it returns at once, not
@@ -214,7 +214,7 @@ static void test_panic_while_shutdown_drains_is_not_refused_and_stops_at_once(vo
 
 /* ---- POLLED: a panic that gave up waiting for the writer ---- */
 
-/* include/pl011.h, pl011_write: "Returns the count written (less than len only when the wait
+/* docs/api.md, pl011_write: "Returns the count written (less than len only when the wait
  * ran out or bound_us was 0)"; a panic that preempted the polled writer on its own core (no
  * config.core_id) asks it for TX, waits out its ownership wait, writes beside it and returns:
  * the writer then finishes its write well within a bound of 100 ms. */
@@ -267,7 +267,7 @@ static void deliver_inner_panic(void *context)
 	pl011_model_run_as_irq(h.model, inner_panic, NULL);
 }
 
-/* include/pl011.h, pl011_write_panic: "another panic that owns TX: that panic's own deadline,
+/* docs/api.md, pl011_write_panic: "another panic that owns TX: that panic's own deadline,
  * which it publishes, plus the same depth frames + 100 us for its last pass, then its own
  * backlog deadline of (bytes queued at the call + len) ..., then its last pass or its wait for
  * the FIFO to empty ((depth + 2) frames + 1 ms)". A panic over a panic it preempted (which
@@ -388,7 +388,7 @@ static void run_writer_beside_panic(enum panic_phase phase, size_t panic_len)
 	assert_int_equal(beside_writer.panic_result, (int)panic_len);
 }
 
-/* include/pl011.h, pl011_write_panic: it sends data, "then in a last pass what was queued
+/* docs/api.md, pl011_write_panic: it sends data, "then in a last pass what was queued
  * meanwhile (writers hold new bytes back during that pass ...)": while its data is still
  * going out (20 bytes into a 16-deep FIFO at 115,200) a writer on the other core queues
  * with PL011_NO_WAIT as ever, and the wire shows the panic's data, then the writer's bytes. */
@@ -407,7 +407,7 @@ static void test_writer_queues_while_a_panic_sends_its_data_and_follows_it(void 
 	harness_teardown(&h);
 }
 
-/* include/pl011.h, two cores: "While a panic on another core makes its last pass, a write
+/* docs/api.md, two cores: "While a panic on another core makes its last pass, a write
  * queues nothing new (PL011_NO_WAIT returns what it had queued ...)", "so that the pass (and
  * the panic) ends however fast they would queue". A writer offered a turn at every step of
  * the panic once its data is in the FIFO queues at most at the two looks at the owner word
@@ -458,7 +458,7 @@ static void polled_pair_body(int core, void *context)
 	polled_pair.panic_running = false;
 }
 
-/* include/pl011.h, pl011_write_panic: "in POLLED mode the writer lets it in at its next byte".
+/* docs/api.md, pl011_write_panic: "in POLLED mode the writer lets it in at its next byte".
  * A polled writer on core 0 keeps its FIFO full; once the panic on core 1 has been called, at
  * most one more of the writer's characters (and one in the balance of the two cores' steps)
  * enters the FIFO before the panic's, which follow together and in order. */
@@ -529,7 +529,7 @@ static void start_instant_line(enum pl011_tx_mode mode, unsigned depth)
 	assert_int_equal(harness_start(&h), 0);
 }
 
-/* docs/waiting.md / include/pl011.h, pl011_write: it "waits up to bound_us" (PL011_WAIT_AUTO:
+/* docs/waiting.md / docs/api.md, pl011_write: it "waits up to bound_us" (PL011_WAIT_AUTO:
  * the backlog deadline). On a line as fast as the CPU an owner lets go at each pass limit and
  * gives a panic that says it waits a moment to take TX; once a panic that waited for the
  * owner on the other core has taken TX and returned, nobody waits any more: a 4000-byte
@@ -634,7 +634,7 @@ static void restart_pair_body(int core, void *context)
 	restart_pair.init_result = harness_restart(&h);
 }
 
-/* include/pl011.h, pl011_write_panic: "PL011_ESHUTDOWN when the port was never started, has
+/* docs/api.md, pl011_write_panic: "PL011_ESHUTDOWN when the port was never started, has
  * been shut down, or a shutdown on another core has taken TX"; and pl011_restart of a running
  * port with a panic write is safe. A panic that passed its state check just before a restart
  * on the other core, and looks at TX once the restart has stopped the port, is refused: it
@@ -803,7 +803,7 @@ static void stop_pair_body(int core, void *context)
 
 /* lib/pl011_tx.c, beside_cut_off: a panic beside the owner stops "where shutdown ... has taken
  * TX (STOPPED): both wait for tx.beside to drop, so every byte counted here goes before the
- * UART is disabled"; include/pl011.h: each byte a panic returns "leaves the UART". The owner on
+ * UART is disabled"; docs/api.md: each byte a panic returns "leaves the UART". The owner on
  * core 0 is preempted by a panic on its own core, which core 0 then stops between its look at
  * STOPPED (clear) and its DR write; shutdown on core 1 waits out the owner twice, then waits
  * for the panic beside it with a wait of its own: core 0, resumed half a millisecond into that
@@ -865,7 +865,7 @@ static void deliver_panic_after_mis_read(void *context)
 	}
 }
 
-/* include/pl011.h, pl011_write_panic: "Context: any ... any interrupt (including one that
+/* docs/api.md, pl011_write_panic: "Context: any ... any interrupt (including one that
  * preempted another pl011 call ...)", and pl011_write with the interrupt handler and a panic
  * write is safe: every accepted byte reaches the wire once. lib/pl011_tx.c: a polling owner's
  * "writes void the next interrupt refill's blind count". The second TX interrupt is preempted
@@ -945,7 +945,7 @@ static void no_switch(void *context)
 	(void)context;
 }
 
-/* include/pl011.h, two cores: pl011_restart of a running port waits "for a handler already
+/* docs/api.md, two cores: pl011_restart of a running port waits "for a handler already
  * running on another core to return before they touch the RX FIFO or the rings, so every
  * received byte is in the (new) ring once and in order, or counted in stats.rx_discarded";
  * pl011_restart: "PL011_ESTALLED when such a handler did not return within that bound ...: the
@@ -1023,7 +1023,7 @@ static void drain_body(int core, void *context)
 	drain_pair.shutdown_result = pl011_shutdown(&h.uart, PL011_NO_WAIT);
 }
 
-/* include/pl011.h, pl011_shutdown with a panic write on another core: "every accepted byte is
+/* docs/api.md, pl011_shutdown with a panic write on another core: "every accepted byte is
  * on the wire once or counted in stats.tx_discarded, never both"; pl011_write_panic: "once a
  * shutdown begins on another core it stops at its next burst ... even on a line as fast as
  * the CPU". A panic that owns TX drains a 64 KiB ring on such a line when shutdown begins on
@@ -1129,7 +1129,7 @@ static void switch_pair_body(int core, void *context)
 	switch_pair.line_result = pl011_set_line(&h.uart, &line, 100000u);
 }
 
-/* include/pl011.h, pl011_set_line: "pl011_write_panic during the switch returns
+/* docs/api.md, pl011_set_line: "pl011_write_panic during the switch returns
  * PL011_ESHUTDOWN without writing (as during a shutdown), before or after it writes
  * normally", and a panic beside the owner that does not finish within the hold's wait makes
  * it PL011_ETIMEDOUT with nothing changed (docs/shutdown.md, known limit 3: the switch's FIFO
@@ -1234,7 +1234,7 @@ static void stuck_owner_body(int core, void *context)
 	stuck_owner.shutdown_result = pl011_shutdown(&h.uart, PL011_NO_WAIT);
 }
 
-/* include/pl011.h, two cores: "Only an owner stopped for both waits keeps the ring, which is
+/* docs/api.md, two cores: "Only an owner stopped for both waits keeps the ring, which is
  * counted as discarded without being consumed; if that core resumes, it finishes the pass it
  * was in (at most 2 x depth characters) and lets go: those characters ... may only reach the
  * wire (counted too) if it resumes before the disable". The TX interrupt's refill on core 0

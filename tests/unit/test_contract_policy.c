@@ -426,7 +426,7 @@ static void beside_run(void)
 }
 
 /*
- * include/pl011.h, struct pl011_stats: "Bytes that a panic write sends without owning TX are
+ * docs/api.md, struct pl011_stats: "Bytes that a panic write sends without owning TX are
  * counted with an atomic add and included in tx_bytes by pl011_get_stats"; tx_bytes is "bytes
  * written to DR, every path". A panic that preempted the owner writes beside it: the snapshot's
  * tx_bytes equals the DR writes the model saw.
@@ -444,7 +444,7 @@ static void test_get_stats_includes_the_bytes_a_panic_wrote_beside_the_owner(voi
 }
 
 /*
- * include/pl011.h, pl011_restart: "A running one is first shut down with PL011_WAIT_AUTO (its
+ * docs/api.md, pl011_restart: "A running one is first shut down with PL011_WAIT_AUTO (its
  * counters carry over ...)"; the panic's bytes are part of tx_bytes (above). After a panic
  * beside the owner, pl011_restart of the running port keeps tx_bytes equal to every DR write so
  * far.
@@ -621,7 +621,7 @@ test_measured_top_ups_end_after_256_that_found_at_most_one_character_of_room(voi
 }
 
 /*
- * include/pl011.h, MEASURED: "without a usable clock it stays there topping up (HYBRID)";
+ * docs/api.md, MEASURED: "without a usable clock it stays there topping up (HYBRID)";
  * docs/design.md: "a clock whose step exceeds the 1/2 trigger's headroom, or none, leaves
  * MEASURED at its starting level topping up every refill (HYBRID)". Without a clock, the same
  * stream under the same latency (5 us, 20 us for 20 entries) leaves the same wire, to the

@@ -64,7 +64,7 @@ static size_t read_over_frames(uint8_t *out, size_t want, uint64_t frames, size_
 }
 
 /*
- * include/pl011.h, enum pl011_rx_mode: "LOW_LATENCY  RX interrupt at 1/8 full plus receive
+ * docs/api.md, enum pl011_rx_mode: "LOW_LATENCY  RX interrupt at 1/8 full plus receive
  * timeout", "FEW_IRQS  RX interrupt at 3/4 full plus receive timeout". Characters back to
  * back (so the receive timeout never runs out): one fewer than the level raises nothing, the
  * level-th raises the RX interrupt, and the handler has then moved them all into the ring.
@@ -105,7 +105,7 @@ static void test_contract_rx_interrupt_at_one_eighth_for_low_latency_three_quart
 }
 
 /*
- * include/pl011.h, pl011_init: "disable, wait for BUSY to clear (two frames), flush the FIFOs
+ * docs/api.md, pl011_init: "disable, wait for BUSY to clear (two frames), flush the FIFOs
  * (FEN off), mask and clear all interrupts, IBRD, FBRD, LCR_H last, trigger levels, enable".
  * A boot loader left every interrupt unmasked and a CTS change latched: when init writes the
  * divisors, IMSC and RIS are already 0.
@@ -202,7 +202,7 @@ static void test_contract_with_rts_cts_nothing_is_lost_however_slow_the_reader(v
 }
 
 /*
- * include/pl011.h, enum pl011_rx_mode: "pl011_read / pl011_getc unmask them once the ring has
+ * docs/api.md, enum pl011_rx_mode: "pl011_read / pl011_getc unmask them once the ring has
  * room for a FIFO's worth"; docs/design.md: "the handler then takes in a full FIFO at once
  * instead of being paused again after every byte the reader takes". A 64-byte ring and a full
  * FIFO behind it: fifteen one-byte reads leave RX and RT masked and the FIFO where it is; the
@@ -310,7 +310,7 @@ static void test_contract_a_resume_finds_the_receive_timeout_still_latched(void 
 }
 
 /*
- * include/pl011.h, enum pl011_rx_mode: "unmask them once the ring has room for a FIFO's worth
+ * docs/api.md, enum pl011_rx_mode: "unmask them once the ring has room for a FIFO's worth
  * (or is empty, if it is smaller than a FIFO)". An 8-byte ring before a 16- and a 32-deep
  * FIFO: seven reads of one byte leave RX masked, the eighth empties the ring and resumes, and
  * every byte of ring plus FIFO is read in order.
@@ -348,7 +348,7 @@ static void test_contract_rx_resumes_when_a_ring_smaller_than_a_fifo_is_empty(vo
 
 /*
  * lib/pl011_rx.c, rx_pause: "Mask first, then say so, then look at the ring again: a reader
- * that freed room before it could see the pause is seen here"; include/pl011.h, pl011_read:
+ * that freed room before it could see the pause is seen here"; docs/api.md, pl011_read:
  * "a read that leaves room for a FIFO's worth resumes an RX paused by a full ring". The
  * reader (another core) empties the ring at the handler's first step after masking RX, before
  * the pause is published: the handler must resume RX itself, and the rest of the stream comes.
@@ -403,7 +403,7 @@ static void test_contract_a_reader_that_frees_room_before_the_pause_shows_is_see
 }
 
 /*
- * include/pl011.h, pl011_read: "In RX_POLLED mode characters with errors are counted and
+ * docs/api.md, pl011_read: "In RX_POLLED mode characters with errors are counted and
  * skipped, and RSR is read once after the characters, so that an overrun no later character
  * reports is counted too". A FIFO of framing errors overruns: the read that skips them all
  * (and returns 0) has counted the overrun.
@@ -464,7 +464,7 @@ static void test_contract_shutdown_counts_unread_good_bytes_as_discarded_bad_one
 }
 
 /*
- * include/pl011.h, pl011_restart: "The new rx_buffer may be the old one (the bytes stay where
+ * docs/api.md, pl011_restart: "The new rx_buffer may be the old one (the bytes stay where
  * they are) or storage that does not overlap it"; what it received and nobody read "goes into the
  * new RX ring". Storage that ends where the old ring starts, or starts where it ends, does not
  * overlap it: the unread bytes move across each time, none discarded.
@@ -498,7 +498,7 @@ static void test_contract_init_moves_unread_bytes_into_an_adjacent_new_ring(void
 }
 
 /*
- * include/pl011.h, pl011_tx_queued: "Bytes accepted by pl011_write and not yet handed to the
+ * docs/api.md, pl011_tx_queued: "Bytes accepted by pl011_write and not yet handed to the
  * FIFO (the TX ring's count ...). Context: any (a snapshot)." A snapshot taken beside both
  * sides of the ring, between its two index loads (the TX interrupt takes bytes out, the writer
  * puts as many back), is still a count the ring can hold: at most its 16 bytes.

@@ -14,7 +14,7 @@
 #define STREAM_LEN 64u
 
 /*
- * include/pl011.h: "pl011_restart of a running port with the handler or a panic write: safe". Core
+ * docs/api.md: "pl011_restart of a running port with the handler or a panic write: safe". Core
  * 0 streams in MEASURED and re-inits the port in another mode; core 1 panics while core 0's
  * shutdown holds TX, so it goes beside, and is held after it left "beside" until the re-init
  * returned: it then finds the ring's bytes and owns TX in whatever mode the port runs now,

@@ -871,7 +871,7 @@ static void test_modem_lines_by_hand_and_status(void **state)
 	assert_int_equal(pl011_set_modem_lines(&h.uart, PL011_MODEM_DTR, 0), 0);
 	assert_int_equal(pl011_model_peek(h.model, PL011_CR), cr & ~PL011_CR_DTR);
 	/* RTS was deasserted by hand before flow control: leaving flow control asserts it (as
-	 * pl011_init does), as include/pl011.h says; DTR stays as set. */
+	 * pl011_init does), as docs/api.md says; DTR stays as set. */
 	assert_int_equal(pl011_set_line(&h.uart, &line, PL011_WAIT_AUTO), 0);
 	assert_int_equal(pl011_model_peek(h.model, PL011_CR) &
 				 (PL011_CR_RTS | PL011_CR_DTR | PL011_CR_RTSEN),

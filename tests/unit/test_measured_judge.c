@@ -248,7 +248,7 @@ static void test_measured_leaves_a_level_that_runs_dry_whatever_the_clock_says(v
 }
 
 /* docs/design.md: "256 samples in a row that fit the next level down (with the same margin)
- * lower it by one". A sample is one clock read at a handler entry (include/pl011.h: "one clock
+ * lower it by one". A sample is one clock read at a handler entry (docs/api.md: "one clock
  * read per sampled entry"), so the test counts them: entries 20 us late (too late for 1/4,
  * within 1/2) come in short runs among 1 us ones, and at every lowering at least 256 clock
  * reads must separate it from the last late entry that was sampled. Counting calm samples in
@@ -338,7 +338,7 @@ static void test_measured_doubles_its_patience_only_when_it_leaves_a_lowered_lev
 	harness_teardown(&h);
 }
 
-/* include/pl011.h: the clock "may wrap (each step ... adds the difference modulo 2^32)"; the
+/* docs/api.md: the clock "may wrap (each step ... adds the difference modulo 2^32)"; the
  * judge's intervals too. A line that turns late must be raised as soon across the wrap as
  * without it: 1/4 at the start (the configured level, so the prompt entries first lower
  * nothing for 256 samples), 1 us of latency for 50 entries, then 13 us (late for 1/4 with the

@@ -261,7 +261,7 @@ static void drainer_hook(void *context)
 /* docs/shutdown.md, known limit 2, on one core: task A (low) owns TX as a panic draining
  * 1,000 queued bytes (POLLED: writing 300 of its own), task B (high) calls
  * pl011_shutdown(0) and pl011_init. A kept the ring through both of shutdown's waits, so the
- * count shutdown returns cannot be exact: PL011_ESTALLED (include/pl011.h), every old byte on
+ * count shutdown returns cannot be exact: PL011_ESTALLED (docs/api.md), every old byte on
  * the wire in order or counted discarded, at most a pass of them both. And nothing of the old
  * run leaves after the restart. */
 static void test_restart_by_a_higher_task_over_a_panic_draining_the_ring(void **state)
@@ -381,7 +381,7 @@ static int shutdown_with_panic_at(enum pl011_tx_mode mode, uint64_t at, int *acc
 #define DISABLE_STEPS 4u
 
 /*
- * include/pl011.h, pl011_write_panic, with config.core_id: a panic that preempts a shutdown
+ * docs/api.md, pl011_write_panic, with config.core_id: a panic that preempts a shutdown
  * on its own core cannot race it (the shutdown goes on only when the panic returns), so it
  * writes its bytes, within its bound, into the UART the shutdown has not disabled yet. At
  * every point of a shutdown (PL011_WAIT_AUTO, 40 bytes queued, 3 Mbaud) in every mode: the

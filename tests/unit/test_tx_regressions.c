@@ -198,7 +198,7 @@ static void test_same_core_panic_writes_beside_a_preempted_owner_at_once(void **
 	}
 }
 
-/* include/pl011.h: beside an owner the panic "writes one byte at a time, each only when the FIFO
+/* docs/api.md: beside an owner the panic "writes one byte at a time, each only when the FIFO
  * is empty, and waits for the FIFO to empty again before returning, so the preempted owner
  * finds the FIFO no fuller than it left it": preempted with a full FIFO, no overflow, and
  * every byte on the wire. */
@@ -353,7 +353,7 @@ static void test_panic_beside_a_stopped_owner_on_another_core_never_overflows(vo
 	harness_teardown(&h);
 }
 
-/* include/pl011.h: every byte a panic reports "leaves the UART"; shutdown "waits for a panic
+/* docs/api.md: every byte a panic reports "leaves the UART"; shutdown "waits for a panic
  * beside it to finish" (docs/design.md's table). The panic beside a stopped owner is itself
  * stopped before its DR write while the owner's core finishes its write and shuts down; it
  * resumes 1-200 points after shutdown took TX, while shutdown waits for it. */
