@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "harness.h"
+#include "pl011_regs.h"
 
 static struct harness rh;
 static size_t idle_events;
@@ -140,6 +141,82 @@ static void test_frozen_clock_ticks_stop(void **state)
 	harness_teardown(h);
 }
 
+
+/* Errors only after a burst that was given: a framing-error character (dropped by the driver)
+ * is no byte received; "once per burst" (bytes received since the last RX idle) says no
+ * second RX_IDLE. Whether one comes must not depend on whether the reader emptied the ring. */
+static size_t idles_after_error_char(bool read_first, unsigned errors)
+{
+	struct harness *h = &rh;
+	setup_rx(h, PL011_RX_LOW_LATENCY);
+	assert_int_equal(harness_start(h), 0);
+	uint64_t frame = pl011_model_frame_ns(h->model);
+	uint64_t last = pl011_model_rx_inject_stream(h->model, data, 10, pl011_model_now_ns(h->model));
+	harness_advance_with_timer(h, last + 20u * frame);
+	assert_int_equal(idle_events, 1);
+	if (read_first) {
+		uint8_t out[16];
+		assert_int_equal(pl011_read(&h->uart, out, sizeof out, 0), 10);
+	}
+	uint64_t now = pl011_model_now_ns(h->model);
+	pl011_model_rx_inject(h->model, 0, errors, now + frame);
+	harness_advance_with_timer(h, now + 40u * frame);
+	size_t after = idle_events - 1u;
+	print_message("error char 0x%x, ring %s: %zu RX_IDLE after it\n", errors,
+		      read_first ? "read" : "unread", after);
+	harness_teardown(h);
+	return after;
+}
+
+static void test_framing_error_only_no_second_idle(void **state)
+{
+	(void)state;
+	size_t read = idles_after_error_char(true, PL011_DR_FE);
+	size_t unread = idles_after_error_char(false, PL011_DR_FE);
+	assert_int_equal(read, 0);
+	assert_int_equal(unread, 0);
+}
+
+static void test_break_only_no_second_idle(void **state)
+{
+	(void)state;
+	size_t read = idles_after_error_char(true, PL011_DR_BE | PL011_DR_FE);
+	size_t unread = idles_after_error_char(false, PL011_DR_BE | PL011_DR_FE);
+	assert_int_equal(read, 0);
+	assert_int_equal(unread, 0);
+}
+
+/* RX paused by a full ring (16 bytes) during a 40-byte burst; the reader drains the ring only
+ * after the line went quiet. The burst's last bytes then come out of the FIFO: one RX_IDLE
+ * must still come after the last byte was taken. */
+static void test_paused_ring_idle_after_resume(void **state)
+{
+	(void)state;
+	struct harness *h = &rh;
+	setup_rx(h, PL011_RX_LOW_LATENCY);
+	h->config.rx_buffer_size = 16;
+	assert_int_equal(harness_start(h), 0);
+	uint64_t frame = pl011_model_frame_ns(h->model);
+	uint64_t last = pl011_model_rx_inject_stream(h->model, data, 30, pl011_model_now_ns(h->model));
+	harness_advance_with_timer(h, last + 20u * frame);
+	size_t before = idle_events;
+	size_t got = 0;
+	uint8_t out[64];
+	for (int i = 0; i < 20 && got < 30; i++) {
+		int n = pl011_read(&h->uart, out + got, sizeof out - got, 0);
+		assert_true(n >= 0);
+		got += (size_t)n;
+		harness_advance_with_timer(h, pl011_model_now_ns(h->model) + 3u * frame);
+	}
+	harness_advance_with_timer(h, pl011_model_now_ns(h->model) + 20u * frame);
+	print_message("paused: %zu bytes read, %zu RX_IDLE before the reads, %zu in all, armed %d\n",
+		      got, before, idle_events, harness_timer.armed);
+	assert_int_equal(got, 30);
+	assert_true(idle_events >= 1);
+	assert_false(harness_timer.armed);
+	harness_teardown(h);
+}
+
 int main(void)
 {
 	for (size_t i = 0; i < sizeof data; i++)
@@ -149,6 +226,9 @@ int main(void)
 		HARNESS_TEST(test_exact_clock_no_idle_mid_stream, &rh),
 		HARNESS_TEST(test_coarse_clock_no_idle_mid_stream, &rh),
 		HARNESS_TEST(test_frozen_clock_ticks_stop, &rh),
+		HARNESS_TEST(test_framing_error_only_no_second_idle, &rh),
+		HARNESS_TEST(test_break_only_no_second_idle, &rh),
+		HARNESS_TEST(test_paused_ring_idle_after_resume, &rh),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
