@@ -36,6 +36,11 @@ static uint32_t coarse_clock(void *model)
 	return us - us % coarse_step_us;
 }
 
+static uint32_t wrapping_clock(void *model)
+{
+	return pl011_model_clock_us(model) + (0xFFFFFFFFu - 3000u);
+}
+
 static uint32_t frozen_clock(void *model)
 {
 	(void)model;
@@ -269,6 +274,21 @@ static void test_set_line_takes_a_burst_from_the_fifo(void **state)
 	harness_teardown(h);
 }
 
+
+/* Guard: a clock that wraps at 2^32 us in the middle of a burst (3 ms after init): the stream
+ * above gets none in it and one after it. */
+static void test_wrapping_clock_one_idle(void **state)
+{
+	(void)state;
+	struct harness *h = &rh;
+	setup_rx(h, PL011_RX_LOW_LATENCY);
+	h->config.clock = wrapping_clock;
+	h->config.clock_context = h->model;
+	assert_int_equal(idles_mid_stream(h), 0);
+	assert_int_equal(idle_events, 1);
+	harness_teardown(h);
+}
+
 int main(void)
 {
 	for (size_t i = 0; i < sizeof data; i++)
@@ -277,6 +297,7 @@ int main(void)
 		HARNESS_TEST(test_baseline_one_idle, &rh),
 		HARNESS_TEST(test_exact_clock_no_idle_mid_stream, &rh),
 		HARNESS_TEST(test_coarse_clock_no_idle_mid_stream, &rh),
+		HARNESS_TEST(test_wrapping_clock_one_idle, &rh),
 		HARNESS_TEST(test_frozen_clock_ticks_stop, &rh),
 		HARNESS_TEST(test_framing_error_only_no_second_idle, &rh),
 		HARNESS_TEST(test_break_only_no_second_idle, &rh),
