@@ -247,6 +247,10 @@ uint32_t pl011_level_entries(uint32_t depth, uint32_t level);
  * saturated below PL011_WAIT_AUTO. */
 uint32_t pl011_frames_us(const struct pl011 *uart, uint64_t frames);
 
+/* Microseconds between two ticks of config.clock, timed at init by MEASURED and by RX idle
+ * from the timer; 0 without a clock or if it does not move within 2^17 reads. */
+uint32_t pl011_clock_step_us(const struct pl011 *uart);
+
 /*
  * A bounded wait. With a clock, elapsed time is the sum of the clock's steps (each taken
  * modulo 2^32, so no bound is lost to a wrap); if the clock stops advancing for
