@@ -519,6 +519,9 @@ struct pl011_events {
 	uint32_t rx_last_us;      /* atomic: config.clock at the end of the last of them */
 	uint32_t rx_idle_drains;  /* atomic: rx_drains when RX_IDLE was last given */
 	uint32_t rx_tick;         /* atomic: a tick is due to look at RX idle */
+	uint32_t rx_step_us;      /* init: config.clock's step, added to the silence asked for */
+	uint32_t rx_look_drains;  /* the tick: rx_drains at its last look at the clock */
+	uint32_t rx_waited_us;    /* the tick: the timer's time since then, if the next tick is its own */
 };
 
 /* Receive state: the ring, whose producer is the interrupt and consumer the reader. */

@@ -365,6 +365,12 @@ struct pl011_event_driver {
 	void (*give_tx_space)(struct pl011 *uart);
 	/* PL011_EVENT_TX_DONE: pl011_events_tx_emptied opens its drain. */
 	void (*tx_emptied)(struct pl011 *uart);
+	/* Init before programming: RX idle's clock step, a burst for bytes no handler saw (took:
+	 * the FIFO flush put some in the ring); returns the timer delay to arm once running. */
+	uint32_t (*start)(struct pl011 *uart, bool took);
+	/* pl011_set_line put FIFO bytes in the ring: the handlers out (resumed false), then TX
+	 * let go (true). */
+	void (*rx_taken)(struct pl011 *uart, bool resumed);
 };
 
 /* The TX owner, the ring just emptied: open a TX_DONE drain (lib/pl011_events.c), which the
@@ -394,6 +400,28 @@ static inline void pl011_events_end(struct pl011 *uart, const struct pl011_event
 {
 	if (watch->active)
 		uart->config->event_driver->end(uart, watch);
+}
+
+static inline uint32_t pl011_events_start(struct pl011 *uart, bool took)
+{
+	const struct pl011_event_driver *driver = uart->config->event_driver;
+	return driver != NULL ? driver->start(uart, took) : 0u;
+}
+
+/* Restart, the handlers out: whether an RX burst is open (bytes since the last RX_IDLE). */
+static inline bool pl011_events_rx_open(struct pl011 *uart)
+{
+	pl011_io_atomic_point();
+	uint32_t drains = pl011_atomic_load(&uart->events.rx_drains, __ATOMIC_SEQ_CST);
+	pl011_io_atomic_point();
+	return drains != pl011_atomic_load(&uart->events.rx_idle_drains, __ATOMIC_SEQ_CST);
+}
+
+static inline void pl011_events_rx_taken(struct pl011 *uart, bool resumed)
+{
+	const struct pl011_event_driver *driver = uart->config->event_driver;
+	if (driver != NULL)
+		driver->rx_taken(uart, resumed);
 }
 
 static inline void pl011_events_want_tx_space(struct pl011 *uart)
