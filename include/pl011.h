@@ -520,8 +520,8 @@ struct pl011_events {
 	uint32_t rx_idle_drains;  /* atomic: rx_drains when RX_IDLE was last given */
 	uint32_t rx_tick;         /* atomic: a tick is due to look at RX idle */
 	uint32_t rx_step_us;      /* init: config.clock's step, added to the silence asked for */
-	uint32_t rx_look_drains;  /* the tick: rx_drains at its last look at the clock */
-	uint32_t rx_waited_us;    /* the tick: the timer's time since then, if the next tick is its own */
+	uint32_t rx_look_drains;  /* the tick: rx_drains when its last look armed for the rest */
+	uint32_t rx_look_us;      /* the tick: config.clock at that look (a stopped clock: the same) */
 };
 
 /* Receive state: the ring, whose producer is the interrupt and consumer the reader. */

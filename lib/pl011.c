@@ -382,7 +382,7 @@ void pl011_start_finish(struct pl011 *uart, const struct pl011_plan *plan, uint6
 	 * stall passes racing a late interrupt) are sensitive to that phase. */
 	pl011_tx_prepare(uart);
 	/* RX idle's clock step and a burst for bytes carried, before the UART can interrupt. */
-	uint32_t rx_idle_us = pl011_events_start(uart, uart->rx.ring.head != head);
+	uint32_t rx_idle_us = pl011_events_start(uart, head);
 	uart->imsc = plan->imsc; /* no other context runs yet */
 	program_uart(uart, plan);
 	/* Last: it frees the owner word, and nothing may write the FIFO before it is programmed. */

@@ -98,9 +98,10 @@ static void events_deliver(struct pl011 *uart, uint32_t kinds)
  *    an RX entry that finds it clear with the burst open sets it and arms. So the tick need
  *    not come back while the FIFO holds a character (the drain that takes it arms), and no
  *    tick comes while RX is paused by a full ring, nor on a quiet line.
- * The tick's own words (rx_look_drains, rx_waited_us; ticks come one at a time): a clock that
- * has not moved since the stamp (stopped) shows no silence, so the timer's time counts
- * instead, summed over the ticks this one armed with no drain between.
+ * The tick's own words (rx_look_drains, rx_look_us; ticks come one at a time): a look at the
+ * clock that finds it short arms for the rest of the silence. A clock stopped since (the
+ * same reading, no drain between) can never show that rest; the timer's time has, if this
+ * tick is the one that look armed. So a stopped clock ends a burst too, and the ticks stop.
  */
 static bool rx_idle_timed(const struct pl011_config *config)
 {
@@ -205,11 +206,10 @@ static uint32_t rx_idle_check(struct pl011 *uart, bool own)
 	uint32_t drains = pl011_atomic_load(&uart->events.rx_drains, __ATOMIC_SEQ_CST);
 	pl011_io_atomic_point();
 	uint32_t given = pl011_atomic_load(&uart->events.rx_idle_drains, __ATOMIC_SEQ_CST);
-	/* The timer's time since the last look counts only for the tick that look armed (own: no
-	 * TX done or release armed beside it) with no drain since. */
-	uint32_t waited = own && drains == uart->events.rx_look_drains ? uart->events.rx_waited_us : 0u;
-	uart->events.rx_look_drains = drains;
-	uart->events.rx_waited_us = 0;
+	/* Whether the last look at the clock armed this tick (own: no TX done or release armed
+	 * beside it) with no drain since; any other look ends that. */
+	bool armed_by_look = own && drains == uart->events.rx_look_drains;
+	uart->events.rx_look_drains = given;
 	if (drains == given)
 		return 0;
 	uint32_t quiet_us = rx_quiet_us(uart);
@@ -227,9 +227,11 @@ static uint32_t rx_idle_check(struct pl011 *uart, bool own)
 	pl011_io_atomic_point();
 	uint32_t last = pl011_atomic_load(&uart->events.rx_last_us, __ATOMIC_SEQ_CST);
 	uint32_t now = clock_now(uart);
-	uint32_t quiet = now == last ? waited : now - last;
-	if (quiet < quiet_us) {
-		uart->events.rx_waited_us = quiet_us;
+	uint32_t quiet = now - last;
+	bool stopped = armed_by_look && now == uart->events.rx_look_us;
+	if (quiet < quiet_us && !stopped) {
+		uart->events.rx_look_drains = drains;
+		uart->events.rx_look_us = now;
 		return quiet_us - quiet;
 	}
 	/* Drains after our first look found rx_tick clear and armed for the next burst. */
@@ -371,16 +373,17 @@ void pl011_event_tick(struct pl011 *uart)
 }
 
 /* Init, before the UART is programmed, nothing else running: the clock's step; a burst open
- * for bytes no handler saw (took: this start's FIFO flush put some in the ring) or carried by
- * a restart with its burst open (rx_drains 1, lib/pl011_restart.c). Returns the delay the
- * caller arms once the port runs (a tick before would find it stopped), 0 for none. */
-static uint32_t events_start(struct pl011 *uart, bool took)
+ * for bytes no handler saw (this start's FIFO flush moved the ring's head from rx_head) or
+ * carried by a restart with its burst open (rx_drains 1, lib/pl011_restart.c). Returns the
+ * delay the caller arms once the port runs (a tick before would find it stopped), 0: none. */
+static uint32_t events_start(struct pl011 *uart, uint32_t rx_head)
 {
 	if (!rx_idle_timed(uart->config))
 		return 0;
 	uart->events.rx_step_us = pl011_clock_step_us(uart);
 	pl011_io_atomic_point();
-	if (!took && pl011_atomic_load(&uart->events.rx_drains, __ATOMIC_SEQ_CST) == 0)
+	if (uart->rx.ring.head == rx_head &&
+	    pl011_atomic_load(&uart->events.rx_drains, __ATOMIC_SEQ_CST) == 0)
 		return 0; /* rx_idle_drains is 0 after init's clearing */
 	pl011_atomic_store(&uart->events.rx_last_us, clock_now(uart), __ATOMIC_SEQ_CST);
 	pl011_atomic_store(&uart->events.rx_drains, 1u, __ATOMIC_SEQ_CST);

@@ -365,9 +365,9 @@ struct pl011_event_driver {
 	void (*give_tx_space)(struct pl011 *uart);
 	/* PL011_EVENT_TX_DONE: pl011_events_tx_emptied opens its drain. */
 	void (*tx_emptied)(struct pl011 *uart);
-	/* Init before programming: RX idle's clock step, a burst for bytes no handler saw (took:
-	 * the FIFO flush put some in the ring); returns the timer delay to arm once running. */
-	uint32_t (*start)(struct pl011 *uart, bool took);
+	/* Init before programming: RX idle's clock step, a burst for bytes no handler saw (the
+	 * FIFO flush moved the ring's head from rx_head); returns the delay to arm once running. */
+	uint32_t (*start)(struct pl011 *uart, uint32_t rx_head);
 	/* pl011_set_line put FIFO bytes in the ring: the handlers out (resumed false), then TX
 	 * let go (true). */
 	void (*rx_taken)(struct pl011 *uart, bool resumed);
@@ -402,10 +402,10 @@ static inline void pl011_events_end(struct pl011 *uart, const struct pl011_event
 		uart->config->event_driver->end(uart, watch);
 }
 
-static inline uint32_t pl011_events_start(struct pl011 *uart, bool took)
+static inline uint32_t pl011_events_start(struct pl011 *uart, uint32_t rx_head)
 {
 	const struct pl011_event_driver *driver = uart->config->event_driver;
-	return driver != NULL ? driver->start(uart, took) : 0u;
+	return driver != NULL ? driver->start(uart, rx_head) : 0u;
 }
 
 /* Restart, the handlers out: whether an RX burst is open (bytes since the last RX_IDLE). */

@@ -58,6 +58,14 @@ static uint32_t frozen_clock(void *model)
 	return frozen_us;
 }
 
+/* Moves until stop_us, then stays there. */
+static uint32_t stop_us;
+static uint32_t stopping_clock(void *model)
+{
+	uint32_t us = pl011_model_clock_us(model);
+	return us < stop_us ? us : stop_us;
+}
+
 static void setup_rx(struct harness *h)
 {
 	memset(&harness_timer, 0, sizeof harness_timer);
@@ -142,26 +150,33 @@ static void test_no_idle_in_a_stream_whatever_the_clock(void **state)
 }
 
 /* A clock that does not move shows no silence: the timer's time counts instead. One RX_IDLE
- * after the burst, a few ticks, none left armed. */
+ * after the burst, a few ticks, none left armed: with a clock stopped from the start, and with
+ * one that stops in the middle of the burst. */
 static void test_stopped_clock_idle_once_and_ticks_stop(void **state)
 {
 	(void)state;
-	struct harness *h = &rh;
-	setup_rx(h);
-	frozen_us = 12345u;
-	h->config.clock = frozen_clock;
-	h->config.clock_context = h->model;
-	assert_int_equal(harness_start(h), 0);
-	uint64_t frame = pl011_model_frame_ns(h->model);
-	uint64_t last = pl011_model_rx_inject_stream(h->model, data, 40, pl011_model_now_ns(h->model));
-	harness_advance_with_timer(h, last + 2000u * frame);
-	print_message("stopped clock: %zu RX_IDLE, %zu ticks over 2,000 frames\n", idle_events,
-		      harness_timer.ticks);
-	assert_int_equal(idle_events, 1);
-	assert_true(idle_at_ns[0] >= last + 5u * frame);
-	assert_true(harness_timer.ticks < 20u);
-	assert_false(harness_timer.armed);
-	harness_teardown(h);
+	for (int midway = 0; midway < 2; midway++) {
+		struct harness *h = &rh;
+		setup_rx(h);
+		frozen_us = 12345u;
+		h->config.clock = midway ? stopping_clock : frozen_clock;
+		h->config.clock_context = h->model;
+		stop_us = UINT32_MAX;
+		assert_int_equal(harness_start(h), 0);
+		uint64_t frame = pl011_model_frame_ns(h->model);
+		uint64_t now = pl011_model_now_ns(h->model);
+		stop_us = (uint32_t)((now + 20u * frame) / 1000u);
+		uint64_t last = pl011_model_rx_inject_stream(h->model, data, 40, now);
+		harness_advance_with_timer(h, last + 2000u * frame);
+		print_message("clock stopped %s: %zu RX_IDLE, %zu ticks over 2,000 frames\n",
+			      midway ? "in the burst" : "from the start", idle_events,
+			      harness_timer.ticks);
+		assert_int_equal(idle_events, 1);
+		assert_true(idle_at_ns[0] >= last + 5u * frame);
+		assert_true(harness_timer.ticks < 20u);
+		assert_false(harness_timer.armed);
+		harness_teardown(h);
+	}
 }
 
 /* A character with a framing error, or a break, after a burst that was given is no byte
