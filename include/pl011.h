@@ -244,9 +244,11 @@ typedef uint32_t (*pl011_core_fn)(void *context);
 #define PL011_EVENT_RX_DATA (1u << 2)
 /* The line went quiet after a burst, once per burst: the receive timeout fired with bytes
  * queued (no character for 32 bit periods, TRM 2.8, UARTRTINTR), or, with config.event_timer
- * and config.clock, the tick saw the FIFO empty 5 frame times after the last drain (RT never
- * comes on QEMU, nor when a drain at the trigger level emptied the FIFO). Without the timer or
- * the clock, RT alone (docs/events.md). Needs an interrupt RX mode. */
+ * and config.clock, the tick saw the FIFO empty 5 frame times plus the clock's step after the
+ * last drain (RT never comes on QEMU, nor when a drain at the trigger level emptied the FIFO;
+ * a stopped clock: the timer's time). Bytes pl011_restart carries with their burst open, or
+ * pl011_set_line takes from the FIFO, get theirs too. Without the timer or the clock, RT
+ * alone (docs/events.md). Needs an interrupt RX mode. */
 #define PL011_EVENT_RX_IDLE (1u << 3)
 /* A break was received (stats.rx_break grew): one per break, as the PL011 loads a single 0
  * character for a break however long it lasts (TRM 3.3.1, DR.BE). Interrupt RX modes. */
@@ -980,7 +982,7 @@ int pl011_get_modem_status(const struct pl011 *uart);
  * The TX_DONE and RX_IDLE timer's call (config.event_timer): one FR read for each pending;
  * gives TX_DONE if the drain under way has ended, else arms the timer again (two frames while
  * the FIFO holds data, one once TXFE is set); gives RX_IDLE if an RX burst is open and the
- * line has been quiet 5 frames, else arms for what is left. Does nothing for NULL, a stopped
+ * line has been quiet 5 frames (plus the clock's step), else arms for what is left. Does nothing for NULL, a stopped
  * port, or nothing pending, so a stray, early or late call is harmless. Context: an interrupt, or wherever the event callback may run.
  */
 void pl011_event_tick(struct pl011 *uart);
