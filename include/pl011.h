@@ -982,8 +982,9 @@ int pl011_get_modem_status(const struct pl011 *uart);
  * The TX_DONE and RX_IDLE timer's call (config.event_timer): one FR read for each pending;
  * gives TX_DONE if the drain under way has ended, else arms the timer again (two frames while
  * the FIFO holds data, one once TXFE is set); gives RX_IDLE if an RX burst is open and the
- * line has been quiet 5 frames (plus the clock's step), else arms for what is left. Does nothing for NULL, a stopped
- * port, or nothing pending, so a stray, early or late call is harmless. Context: an interrupt, or wherever the event callback may run.
+ * line has been quiet 5 frames (plus the clock's step), else arms for what is left. Does
+ * nothing for NULL, a stopped port, or nothing pending, so a stray, early or late call is
+ * harmless. Context: an interrupt, or wherever the event callback may run.
  */
 void pl011_event_tick(struct pl011 *uart);
 
