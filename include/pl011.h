@@ -377,8 +377,8 @@ int pl011_set_modem_lines(struct pl011 *uart, uint32_t mask, uint32_t values);
 int pl011_get_modem_status(const struct pl011 *uart);
 
 /* ---- events and the console (docs/events.md) ---- */
-/* config.event_timer's call: TX_DONE if the drain ended, RX_IDLE after 5 quiet frames, else
- * the timer again for the earlier. Harmless for NULL, a stopped port, nothing pending, an
+/* config.event_timer's call: TX_DONE if the drain ended, RX_IDLE after 5 quiet frames (and
+ * the clock's step), else the timer again for the earlier. Harmless for NULL, a stopped port, nothing pending, an
  * early or late call. Context: where events may run. */
 void pl011_event_tick(struct pl011 *uart);
 /* pl011_write for text, "\n" as "\r\n", bound_us per piece (at most (2 x newlines + 1) x

@@ -111,6 +111,9 @@ struct pl011_events {
 	uint32_t rx_last_us;      /* atomic: config.clock at the end of the last of them */
 	uint32_t rx_idle_drains;  /* atomic: rx_drains when RX_IDLE was last given */
 	uint32_t rx_tick;         /* atomic: a tick is due to look at RX idle */
+	uint32_t rx_step_us;      /* init: config.clock's step, added to the silence asked for */
+	uint32_t rx_look_drains;  /* the tick: rx_drains when its last look armed for the rest */
+	uint32_t rx_look_us;      /* the tick: config.clock at that look (a stopped clock: the same) */
 };
 
 /* Receive state: the ring, whose producer is the interrupt and consumer the reader. */

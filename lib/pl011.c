@@ -463,6 +463,7 @@ uint64_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config
 
 void pl011_start_finish(struct pl011 *uart, const struct pl011_plan *plan, uint64_t frame_ns)
 {
+	uint32_t head = uart->rx.ring.head;
 	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u,
 			 plan->rx != NULL ? &uart->rx.ring : NULL, plan->rx);
 	uart->line.frame_ns = frame_ns;
@@ -471,11 +472,15 @@ void pl011_start_finish(struct pl011 *uart, const struct pl011_plan *plan, uint6
 	 * on set the clock's phase against the line, and its waiting-writer cells (the writer's
 	 * stall passes racing a late interrupt) are sensitive to that phase. */
 	pl011_tx_prepare(uart);
+	/* RX idle's clock step and a burst for bytes carried, before the UART can interrupt. */
+	uint32_t rx_idle_us = pl011_events_start(uart, head);
 	uart->imsc = plan->imsc; /* no other context runs yet */
 	program_uart(uart, plan);
 	/* Last: it frees the owner word, and nothing may write the FIFO before it is programmed. */
 	pl011_tx_reset(uart, plan->tx_level);
 	pl011_state_set(uart, PL011_STATE_RUNNING);
+	if (rx_idle_us != 0)
+		uart->config->event_timer(rx_idle_us, uart->config->event_timer_context);
 }
 
 /* The first start: a running port is refused (pl011_restart stops it first), so nothing of a

@@ -85,10 +85,13 @@ static void events_deliver(struct pl011 *uart, uint32_t kinds)
  * QEMU, whose PL011 has none, and not for a burst whose last character a drain at the trigger
  * level took. So, with config.event_timer and config.clock, the tick gives it too, once the
  * line has been quiet RX_IDLE_FRAMES since the last RX entry of the handler, and once per
- * burst whichever of the two comes first. Shared words (struct pl011_events), all through the
+ * burst whichever of the two comes first. The silence asked for is 5 frames plus the clock's
+ * step (timed at init): a clock that moves in steps reads a step as that much time, which a
+ * stream never leaves silent otherwise. Shared words (struct pl011_events), all through the
  * atomic helpers:
- *  - rx_drains: drains that took bytes; written by the UART handler only (one at a time).
- *  - rx_last_us: the clock at the end of the last RX entry; handler only, stored before
+ *  - rx_drains: drains that took bytes; written by the UART handler (one at a time), and by
+ *    init and pl011_set_line with the handlers out when they put FIFO bytes in the ring.
+ *  - rx_last_us: the clock at the end of the last RX entry; same writers, stored before
  *    rx_drains moves, so a tick that sees the count sees the time.
  *  - rx_idle_drains: rx_drains when RX idle was last given. The burst is open while the two
  *    differ. The handler stores it at RT's idle, the tick compares-and-swaps it: a tick whose
@@ -97,6 +100,10 @@ static void events_deliver(struct pl011 *uart, uint32_t kinds)
  *    an RX entry that finds it clear with the burst open sets it and arms. So the tick need
  *    not come back while the FIFO holds a character (the drain that takes it arms), and no
  *    tick comes while RX is paused by a full ring, nor on a quiet line.
+ * The tick's own words (rx_look_drains, rx_look_us; ticks come one at a time): a look at the
+ * clock that finds it short arms for the rest of the silence. A clock stopped since (the
+ * same reading, no drain between) can never show that rest; the timer's time has, if this
+ * tick is the one that look armed. So a stopped clock ends a burst too, and the ticks stop.
  */
 static bool rx_idle_timed(const struct pl011_config *config)
 {
@@ -111,12 +118,19 @@ static uint32_t clock_now(const struct pl011 *uart)
 
 static uint32_t rx_quiet_us(const struct pl011 *uart)
 {
-	return pl011_frames_us(uart, RX_IDLE_FRAMES);
+	return pl011_frames_us(uart, RX_IDLE_FRAMES) + uart->events.rx_step_us;
+}
+
+static uint32_t tx_done_arm(struct pl011 *uart, uint32_t frames)
+{
+	uint32_t delay_us = pl011_frames_us(uart, frames);
+	uart->config->event_timer(delay_us, uart->config->event_timer_context);
+	return delay_us;
 }
 
 /* Whether a tick is sure to come without our arming it: TX done and the RS-485 release set
  * their word and then arm. Arming over them would delay TX done, or bring the release tick
- * early (it releases DE when it comes): so the RX side arms over neither. */
+ * early (it releases DE when it comes): so the RX side arms over neither (rx_arm). */
 static bool release_coming(struct pl011 *uart)
 {
 	pl011_io_atomic_point();
@@ -130,18 +144,30 @@ static bool tick_coming(struct pl011 *uart)
 	       release_coming(uart);
 }
 
-/* The handler, after an entry that serviced RX causes. From the handler a release may be
- * armed on the other core between our look and our call: never fire before it (RS-485's
- * after-delay). */
-static void rx_idle_note(struct pl011 *uart, const struct pl011_event_watch *watch, bool rt_idle)
+/* Arm for RX idle, then look again: TX done or a release armed on the other core between
+ * our look and our call was replaced by ours. Arm again for it: TX done's two frames (an early
+ * TX look only looks again; its bytes void a release), else the release's whole after-delay
+ * (never early; late by this window only). tx_armed: TX done's tick is due and ours is
+ * earlier. */
+static void rx_arm(struct pl011 *uart, uint32_t delay_us, bool tx_armed)
 {
-	if ((watch->mis & (PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS)) == 0 ||
-	    !rx_idle_timed(uart->config))
-		return;
+	uart->config->event_timer(delay_us, uart->config->event_timer_context);
+	pl011_io_atomic_point();
+	if (!tx_armed && pl011_atomic_load(&uart->events.tx_done_pending, __ATOMIC_SEQ_CST) != 0)
+		(void)tx_done_arm(uart, 2u);
+	else if (release_coming(uart))
+		uart->config->event_timer(uart->events.rs485.delay_after_us + 1u,
+					 uart->config->event_timer_context);
+}
+
+/* A drain (took: it put bytes in the ring) at its end: stamp, count, and arm a tick if a
+ * burst is open and none is due. */
+static void rx_drained(struct pl011 *uart, bool took, bool rt_idle)
+{
 	pl011_io_atomic_point();
 	uint32_t drains = pl011_atomic_load(&uart->events.rx_drains, __ATOMIC_SEQ_CST);
 	pl011_atomic_store(&uart->events.rx_last_us, clock_now(uart), __ATOMIC_SEQ_CST);
-	if (uart->rx.ring.head != watch->rx_head)
+	if (took)
 		pl011_atomic_store(&uart->events.rx_drains, ++drains, __ATOMIC_SEQ_CST);
 	if (rt_idle) {
 		pl011_atomic_store(&uart->events.rx_idle_drains, drains, __ATOMIC_SEQ_CST);
@@ -156,15 +182,21 @@ static void rx_idle_note(struct pl011 *uart, const struct pl011_event_watch *wat
 					 __ATOMIC_SEQ_CST) ||
 	    tick_coming(uart))
 		return; /* a tick is due already */
-	uint32_t delay = rx_quiet_us(uart);
-	if (uart->events.rs485_driver != NULL && uart->events.rs485.delay_after_us + 1u > delay)
-		delay = uart->events.rs485.delay_after_us + 1u;
-	uart->config->event_timer(delay, uart->config->event_timer_context);
+	rx_arm(uart, rx_quiet_us(uart), false);
+}
+
+/* The handler, after an entry that serviced RX causes. */
+static void rx_idle_note(struct pl011 *uart, const struct pl011_event_watch *watch, bool rt_idle)
+{
+	if ((watch->mis & (PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS)) == 0 ||
+	    !rx_idle_timed(uart->config))
+		return;
+	rx_drained(uart, uart->rx.ring.head != watch->rx_head, rt_idle);
 }
 
 /* The tick: RX idle if the burst's line has been quiet long enough. Returns the microseconds
  * to wait for the next look, 0 when this tick need not come back. */
-static uint32_t rx_idle_check(struct pl011 *uart)
+static uint32_t rx_idle_check(struct pl011 *uart, bool own)
 {
 	if (!rx_idle_timed(uart->config))
 		return 0;
@@ -176,6 +208,10 @@ static uint32_t rx_idle_check(struct pl011 *uart)
 	uint32_t drains = pl011_atomic_load(&uart->events.rx_drains, __ATOMIC_SEQ_CST);
 	pl011_io_atomic_point();
 	uint32_t given = pl011_atomic_load(&uart->events.rx_idle_drains, __ATOMIC_SEQ_CST);
+	/* Whether the last look at the clock armed this tick (own: no TX done or release armed
+	 * beside it) with no drain since; any other look ends that. */
+	bool armed_by_look = own && drains == uart->events.rx_look_drains;
+	uart->events.rx_look_drains = given;
 	if (drains == given)
 		return 0;
 	uint32_t quiet_us = rx_quiet_us(uart);
@@ -192,9 +228,14 @@ static uint32_t rx_idle_check(struct pl011 *uart)
 	/* The stamp before the clock: a later stamp would make the difference wrap. */
 	pl011_io_atomic_point();
 	uint32_t last = pl011_atomic_load(&uart->events.rx_last_us, __ATOMIC_SEQ_CST);
-	uint32_t quiet = clock_now(uart) - last;
-	if (quiet < quiet_us)
+	uint32_t now = clock_now(uart);
+	uint32_t quiet = now - last;
+	bool stopped = armed_by_look && now == uart->events.rx_look_us;
+	if (quiet < quiet_us && !stopped) {
+		uart->events.rx_look_drains = drains;
+		uart->events.rx_look_us = now;
 		return quiet_us - quiet;
+	}
 	/* Drains after our first look found rx_tick clear and armed for the next burst. */
 	pl011_io_atomic_point();
 	if (__atomic_compare_exchange_n(&uart->events.rx_idle_drains, &given, drains, false,
@@ -255,13 +296,6 @@ static void events_give_tx_space(struct pl011 *uart)
 
 /* ---- TX done ---- */
 
-static uint32_t tx_done_arm(struct pl011 *uart, uint32_t frames)
-{
-	uint32_t delay_us = pl011_frames_us(uart, frames);
-	uart->config->event_timer(delay_us, uart->config->event_timer_context);
-	return delay_us;
-}
-
 /*
  * Owner only, the ring just emptied. Only bytes sent since the last emptying open a drain, so
  * a pass that sent nothing opens none and TX_DONE never comes twice for one drain. Our DR
@@ -319,6 +353,8 @@ void pl011_event_tick(struct pl011 *uart)
 	pl011_presence_enter(&uart->handlers_inside);
 	pl011_io_atomic_point();
 	if (pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST) == PL011_STATE_RUNNING) {
+		/* Before the others take their words: whether this tick may be one RX idle armed. */
+		bool own = rx_idle_timed(uart->config) && !tick_coming(uart);
 		const struct pl011_rs485_driver *driver = uart->events.rs485_driver;
 		if (driver != NULL)
 			driver->tick(uart);
@@ -326,17 +362,46 @@ void pl011_event_tick(struct pl011 *uart)
 		/* After TX done's look, which armed again if it must: one timer for both, armed
 		 * for the earlier. An early TX tick only looks again; a release tick must not
 		 * come early, nor a TX tick a writer armed meanwhile late. */
-		uint32_t rx_wait_us = rx_idle_check(uart);
+		uint32_t rx_wait_us = rx_idle_check(uart, own);
 		if (rx_wait_us != 0) {
 			pl011_atomic_store(&uart->events.rx_tick, 1u, __ATOMIC_SEQ_CST);
 			if (tx_wait_us != 0 ? rx_wait_us < tx_wait_us && !release_coming(uart)
 					    : !tick_coming(uart))
-				uart->config->event_timer(rx_wait_us,
-							 uart->config->event_timer_context);
+				rx_arm(uart, rx_wait_us, tx_wait_us != 0);
 		}
 		pl011_events_tx_space_freed(uart);
 	}
 	pl011_presence_leave(&uart->handlers_inside);
+}
+
+/* Init, before the UART is programmed, nothing else running: the clock's step; a burst open
+ * for bytes no handler saw (this start's FIFO flush moved the ring's head from rx_head) or
+ * carried by a restart with its burst open (rx_drains 1, lib/pl011_restart.c). Returns the
+ * delay the caller arms once the port runs (a tick before would find it stopped), 0: none. */
+static uint32_t events_start(struct pl011 *uart, uint32_t rx_head)
+{
+	if (!rx_idle_timed(uart->config))
+		return 0;
+	uart->events.rx_step_us = pl011_clock_step_us(uart);
+	pl011_io_atomic_point();
+	if (uart->rx.ring.head == rx_head &&
+	    pl011_atomic_load(&uart->events.rx_drains, __ATOMIC_SEQ_CST) == 0)
+		return 0; /* rx_idle_drains is 0 after init's clearing */
+	pl011_atomic_store(&uart->events.rx_last_us, clock_now(uart), __ATOMIC_SEQ_CST);
+	pl011_atomic_store(&uart->events.rx_drains, 1u, __ATOMIC_SEQ_CST);
+	pl011_atomic_store(&uart->events.rx_tick, 1u, __ATOMIC_SEQ_CST);
+	return rx_quiet_us(uart);
+}
+
+/* pl011_set_line moved what the RX FIFO held into the ring, where no handler saw it: first,
+ * the handlers out, its drain (which the FEN flush leaves no timeout to end); then, TX let
+ * go, its RX_DATA. */
+static void events_rx_taken(struct pl011 *uart, bool resumed)
+{
+	if (resumed)
+		events_deliver(uart, PL011_EVENT_RX_DATA);
+	else if (rx_idle_timed(uart->config))
+		rx_drained(uart, true, false);
 }
 
 const struct pl011_event_driver pl011_event_driver = {
@@ -346,4 +411,6 @@ const struct pl011_event_driver pl011_event_driver = {
 	.want_tx_space = events_want_tx_space,
 	.give_tx_space = events_give_tx_space,
 	.tx_emptied = pl011_events_tx_emptied,
+	.start = events_start,
+	.rx_taken = events_rx_taken,
 };

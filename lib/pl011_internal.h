@@ -307,6 +307,10 @@ uint32_t pl011_level_entries(uint32_t depth, uint32_t level);
  * saturated below PL011_WAIT_AUTO. */
 uint32_t pl011_frames_us(const struct pl011 *uart, uint64_t frames);
 
+/* Microseconds between two ticks of config.clock, timed at init by MEASURED and by RX idle
+ * from the timer; 0 without a clock or if it does not move within 2^17 reads. */
+uint32_t pl011_clock_step_us(const struct pl011 *uart);
+
 /*
  * A bounded wait. With a clock, elapsed time is the sum of the clock's steps (each taken
  * modulo 2^32, so no bound is lost to a wrap); if the clock stops advancing for
@@ -425,6 +429,12 @@ struct pl011_event_driver {
 	void (*give_tx_space)(struct pl011 *uart);
 	/* PL011_EVENT_TX_DONE: pl011_events_tx_emptied opens its drain. */
 	void (*tx_emptied)(struct pl011 *uart);
+	/* Init before programming: RX idle's clock step, a burst for bytes no handler saw (the
+	 * FIFO flush moved the ring's head from rx_head); returns the delay to arm once running. */
+	uint32_t (*start)(struct pl011 *uart, uint32_t rx_head);
+	/* pl011_set_line put FIFO bytes in the ring: the handlers out (resumed false), then TX
+	 * let go (true). */
+	void (*rx_taken)(struct pl011 *uart, bool resumed);
 };
 
 /* The TX owner, the ring just emptied: open a TX_DONE drain (lib/pl011_events.c), which the
@@ -456,6 +466,28 @@ static inline void pl011_events_end(struct pl011 *uart, const struct pl011_event
 {
 	if (watch->active)
 		uart->config->event_driver->end(uart, watch);
+}
+
+static inline uint32_t pl011_events_start(struct pl011 *uart, uint32_t rx_head)
+{
+	const struct pl011_event_driver *driver = uart->config->event_driver;
+	return driver != NULL ? driver->start(uart, rx_head) : 0u;
+}
+
+/* Restart, the handlers out: whether an RX burst is open (bytes since the last RX_IDLE). */
+static inline bool pl011_events_rx_open(struct pl011 *uart)
+{
+	pl011_io_atomic_point();
+	uint32_t drains = pl011_atomic_load(&uart->events.rx_drains, __ATOMIC_SEQ_CST);
+	pl011_io_atomic_point();
+	return drains != pl011_atomic_load(&uart->events.rx_idle_drains, __ATOMIC_SEQ_CST);
+}
+
+static inline void pl011_events_rx_taken(struct pl011 *uart, bool resumed)
+{
+	const struct pl011_event_driver *driver = uart->config->event_driver;
+	if (driver != NULL)
+		driver->rx_taken(uart, resumed);
 }
 
 static inline void pl011_events_want_tx_space(struct pl011 *uart)

@@ -190,9 +190,16 @@ int pl011_set_line(struct pl011 *uart, const struct pl011_line_config *line, uin
 		resume(uart);
 		return err;
 	}
+	uint32_t head = uart->rx.ring.head;
 	switch_line(uart, &plan, line);
+	/* What the FIFO held went into the ring here, not through a handler: its events. */
+	bool took = pl011_rx_uses_ring(uart) && uart->rx.ring.head != head;
+	if (took)
+		pl011_events_rx_taken(uart, false);
 	remember_line(uart, &wanted);
 	resume(uart);
+	if (took)
+		pl011_events_rx_taken(uart, true);
 	return 0;
 }
 

@@ -5,9 +5,8 @@
  * (doubled each time a lowered level had to be left again); the refills between sampling
  * bursts, at first and at most (fourfold after each burst that moved nothing), and at the
  * lowest level; the frames a chain may span before a fresh full FIFO restarts it (each frame
- * may add 1 ns of rounding to the lateness); the clock reads that init may spend timing the
- * clock's step (twice: to the next tick, then one tick); the top-ups in a row that found the
- * FIFO barely drained before top-ups stop. */
+ * may add 1 ns of rounding to the lateness); the top-ups in a row that found the FIFO barely
+ * drained before top-ups stop. */
 #define MEASURED_CALM_SAMPLES 256u
 #define MEASURED_MAX_CALM_SAMPLES 4096u
 #define MEASURED_FIRST_PAUSE 16u
@@ -15,7 +14,6 @@
 #define MEASURED_FLOOR_PAUSE 16u
 #define MEASURED_CHAIN_FRAMES 1024u
 #define MEASURED_PROMPT_REFILLS 256u
-#define MEASURED_STEP_READS (1u << 17)
 
 /*
  * MEASURED: the driver times its own interrupt latency with the clock it already has and uses
@@ -178,30 +176,10 @@ static uint32_t pl011_tx_measured_refill(struct pl011 *uart, uint32_t guaranteed
 	return written;
 }
 
-/* Microseconds between two ticks of the clock; 0 without a clock or if it does not move within
- * MEASURED_STEP_READS reads (then MEASURED cannot time anything). */
-static uint32_t measured_clock_step(struct pl011 *uart)
-{
-	pl011_clock_fn clock = uart->config->clock;
-	if (clock == NULL)
-		return 0;
-	uint32_t ticks[3];
-	ticks[0] = clock(uart->config->clock_context);
-	for (uint32_t tick = 1; tick < 3u; tick++) {
-		uint32_t reads = 0;
-		do
-			ticks[tick] = clock(uart->config->clock_context);
-		while (ticks[tick] == ticks[tick - 1u] && ++reads < MEASURED_STEP_READS);
-		if (ticks[tick] == ticks[tick - 1u])
-			return 0;
-	}
-	return ticks[2] - ticks[1];
-}
-
 /* Before the UART is programmed: the step, which measured_reset uses. */
 static void measured_prepare(struct pl011 *uart)
 {
-	uart->tx.policy.measured.clock_step_us = measured_clock_step(uart);
+	uart->tx.policy.measured.clock_step_us = pl011_clock_step_us(uart);
 }
 
 /* MEASURED's table: per level, the headroom ((trigger + 1) entries: the line stays busy that

@@ -10,6 +10,27 @@
  * leaves room for a coarse clock and still ends a wait whose clock died. */
 #define PL011_FROZEN_CLOCK_STEPS 1000000u
 
+/* Clock reads init may spend timing the clock's step (twice: to the next tick, then one). */
+#define PL011_STEP_READS (1u << 17)
+
+uint32_t pl011_clock_step_us(const struct pl011 *uart)
+{
+	pl011_clock_fn clock = uart->config->clock;
+	if (clock == NULL)
+		return 0;
+	uint32_t ticks[3];
+	ticks[0] = clock(uart->config->clock_context);
+	for (uint32_t tick = 1; tick < 3u; tick++) {
+		uint32_t reads = 0;
+		do
+			ticks[tick] = clock(uart->config->clock_context);
+		while (ticks[tick] == ticks[tick - 1u] && ++reads < PL011_STEP_READS);
+		if (ticks[tick] == ticks[tick - 1u])
+			return 0;
+	}
+	return ticks[2] - ticks[1];
+}
+
 /*
  * Restoring division, one quotient bit per step, high bit first: after step i, `rest` is the
  * dividend's top i bits modulo the divisor, so it stays below the divisor (< 2^63) and its
