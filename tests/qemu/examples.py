@@ -73,14 +73,14 @@ def run_shutdown_drain(session, board, machine):
     return problems
 
 
-# The 1 MiB echo soak takes about a minute per machine under QEMU, so `make test` runs a 64 KiB
+# The 1 MiB echo soak takes about a minute per machine under QEMU, so `make test` runs a 32 KiB
 # soak everywhere (LONG_SOAK_MACHINES: where it would run 1 MiB); `make test-full` runs the 1 MiB
 # one on one machine per architecture (versatilepb, virt64, lm3s6965evb) and `make
 # qemu-test-full` (run_qemu_tests.py --full-soak, LONG_SOAK_EVERYWHERE) on every machine.
 LONG_SOAK_MACHINES = set()
 LONG_SOAK_EVERYWHERE = False
 LONG_SOAK_BYTES = 1 << 20
-SHORT_SOAK_BYTES = 1 << 16
+SHORT_SOAK_BYTES = 1 << 15
 
 
 def soak_bytes(board, machine):

@@ -249,3 +249,19 @@ void harness_timer_wait_step(void *harness)
 	struct harness *h = harness;
 	harness_advance_with_timer(h, pl011_model_now_ns(h->model) + 2000u);
 }
+
+void harness_setup_timed_events(struct harness *h, pl011_event_fn event)
+{
+	memset(&harness_timer, 0, sizeof harness_timer);
+	harness_setup(h, 24000000u, 16);
+	h->config.tx_mode = PL011_TX_MEASURED;
+	h->config.rx_mode = PL011_RX_LOW_LATENCY;
+	h->config.event_mask = PL011_EVENT_RX_IDLE | PL011_EVENT_RX_DATA | PL011_EVENT_TX_DONE;
+	h->config.event = event;
+	h->config.event_context = h;
+	h->config.event_driver = &pl011_event_driver;
+	h->config.event_timer = harness_timer_arm;
+	h->config.event_timer_context = h;
+	h->config.wait_hook = harness_timer_wait_step;
+	h->config.wait_context = h;
+}

@@ -100,6 +100,9 @@ void harness_timer_arm(uint32_t delay_us, void *harness);
 /* Advance to end_ns in 1 us steps, running the timer's tick whenever it is due. */
 void harness_advance_with_timer(struct harness *h, uint64_t end_ns);
 void harness_timer_wait_step(void *harness);
+/* A port at 24 MHz, FIFO 16, MEASURED and LOW_LATENCY, with RX idle, RX data and TX done given to
+ * event (context h) and the timer above cleared and wired in (not yet started). */
+void harness_setup_timed_events(struct harness *h, pl011_event_fn event);
 
 /* Copy the wire into out (up to max bytes); returns the wire length. */
 size_t harness_wire(const struct harness *h, uint8_t *out, size_t max);

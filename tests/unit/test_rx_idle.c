@@ -68,20 +68,9 @@ static uint32_t stopping_clock(void *model)
 
 static void setup_rx(struct harness *h)
 {
-	memset(&harness_timer, 0, sizeof harness_timer);
 	idle_events = data_events = done_events = 0;
 	done_ns = 0;
-	harness_setup(h, 24000000u, 16);
-	h->config.tx_mode = PL011_TX_MEASURED;
-	h->config.rx_mode = PL011_RX_LOW_LATENCY;
-	h->config.event_mask = PL011_EVENT_RX_IDLE | PL011_EVENT_RX_DATA | PL011_EVENT_TX_DONE;
-	h->config.event = on_event;
-	h->config.event_context = h;
-	h->config.event_driver = &pl011_event_driver;
-	h->config.event_timer = harness_timer_arm;
-	h->config.event_timer_context = h;
-	h->config.wait_hook = harness_timer_wait_step;
-	h->config.wait_context = h;
+	harness_setup_timed_events(h, on_event);
 }
 
 static uint8_t data[4096];
