@@ -4,8 +4,9 @@
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 
 # Every check runs even after one failed, so that one run shows every problem.
-# The quick mutant set runs in make test-full (CI runs both): make test stays under 15 minutes.
-TEST_CHECKS := docs-check layers-check installer-check analyze unit-test unit-test-32-quick bench-smoke spin-check \
+# The quick mutant set and the 32-bit build of the tests run in make test-full (CI runs both):
+# make test stays under 15 minutes.
+TEST_CHECKS := docs-check layers-check installer-check analyze unit-test bench-smoke spin-check \
 	fuzz-quick qemu-test console-test consumer-test openocd-check board-check size-check
 # A line as each check starts and one with its time as it ends: a newcomer sees where it is.
 # The last line counts the checks, in the plain "N passed, N failed" form CI reads.

@@ -121,12 +121,13 @@ unit-test: $(UNIT_BINS) $(TSAN_RING) stats-link-test
 LONG_UNIT_TESTS := test_call_matrix test_preemption test_random_ops test_regimes test_shutdown \
 	test_stop_preempted test_two_cores
 # The SPIN runs make test searches on a smaller instance come here as written, the quick mutant
-# set (make mutate-quick), and the 1 MiB echo soak on one QEMU machine per architecture (make
-# test soaks 32 KiB).
+# set (make mutate-quick), the tests built for 32 bits (make unit-test-32-quick), and the 1 MiB
+# echo soak on one QEMU machine per architecture (make test soaks 32 KiB).
 test-full: $(LONG_UNIT_TESTS:%=$(HOST_OUT)/%)
 	$(Q)PL011_TEST_DEPTH=full $(PYTHON) tests/run_unit.py $(LONG_UNIT_TESTS:%=$(HOST_OUT)/%)
 	$(Q)$(MAKE) --no-print-directory spin-check PL011_TEST_DEPTH=full
 	$(Q)$(MAKE) --no-print-directory mutate-quick
+	$(Q)$(MAKE) --no-print-directory unit-test-32-quick
 	$(Q)$(MAKE) --no-print-directory qemu-test-full TEST_BOARDS="versatilepb virt64 lm3s6965" \
 		TEST_EXAMPLES=echo
 .PHONY: test-full
