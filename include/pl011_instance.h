@@ -152,8 +152,17 @@ struct pl011_rx_ring_driver;
 extern const struct pl011_rx_ring_driver pl011_rx_ring_driver;
 struct pl011_adopt_driver;
 extern const struct pl011_adopt_driver pl011_adopt_driver;
+/* The rings' rules (lib/pl011_rings_check.c): buffers, sizes, overlaps. */
+typedef uint32_t (*pl011_check_rings_fn)(const struct pl011 *uart,
+					 const struct pl011_config *config);
+uint32_t pl011_check_rings(const struct pl011 *uart, const struct pl011_config *config);
+static inline bool pl011_config_uses_rings(const struct pl011_config *config)
+{
+	return config->tx_mode != PL011_TX_POLLED || config->rx_mode != PL011_RX_POLLED;
+}
 struct pl011_parts {
 	const struct pl011_tx_strategy *tx_strategy; /* config.tx_mode's; NULL for PL011_TX_POLLED */
+	pl011_check_rings_fn check_rings;            /* pl011_check_rings; NULL: no ring */
 	const struct pl011_rx_ring_driver *rx_ring;  /* &pl011_rx_ring_driver; NULL: RX polled */
 	const struct pl011_adopt_driver *adopt;      /* &pl011_adopt_driver; NULL: no ADOPT_LINE */
 };
@@ -188,6 +197,7 @@ static inline int pl011_init(struct pl011 *uart, const struct pl011_config *conf
 		return pl011_init_parts(uart, config, NULL);
 	const struct pl011_parts parts = {
 		.tx_strategy = pl011_tx_strategy_for_mode(config->tx_mode),
+		.check_rings = pl011_config_uses_rings(config) ? pl011_check_rings : NULL,
 		.rx_ring = config->rx_mode != PL011_RX_POLLED ? &pl011_rx_ring_driver : NULL,
 		.adopt = (config->flags & PL011_FLAG_ADOPT_LINE) != 0 ? &pl011_adopt_driver : NULL,
 	};

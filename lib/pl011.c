@@ -56,24 +56,6 @@ static bool level_valid(enum pl011_level level)
 	return (unsigned)level <= (unsigned)PL011_LEVEL_7_8;
 }
 
-/* PL011_RULE_TX_BUFFER / _RX_BUFFER for a missing buffer, the next rule for a bad size. */
-static uint32_t check_ring_buffer(const uint8_t *buffer, size_t size, uint32_t buffer_rule)
-{
-	if (buffer == NULL)
-		return buffer_rule;
-	if (size < 2 || size > ((size_t)1 << 31) || (size & (size - 1)) != 0)
-		return buffer_rule + 1u;
-	return 0;
-}
-
-/* Unsigned differences: no sum that could wrap at the top of the address space. An empty
- * range overlaps nothing, wherever it points. */
-static bool overlaps(const void *a, size_t a_size, const void *b, size_t b_size)
-{
-	uintptr_t from = (uintptr_t)a, to = (uintptr_t)b;
-	return a_size != 0 && b_size != 0 && (from - to < b_size || to - from < a_size);
-}
-
 /* The line fields, which an adopted line (PL011_FLAG_ADOPT_LINE) does not use. 0 data or stop
  * bits mean 8 and 1 (8N1, as a zeroed config elsewhere means). */
 uint32_t pl011_check_format(const struct pl011_config *config)
@@ -89,32 +71,10 @@ uint32_t pl011_check_format(const struct pl011_config *config)
 	return 0;
 }
 
-/* The rings: each its own storage, neither over the instance (uart NULL: not checked), so no
- * write into one can change the other or the driver's state. A ring its mode does not use
- * counts as empty. */
-static uint32_t check_rings(const struct pl011 *uart, const struct pl011_config *config)
-{
-	size_t tx_size = 0, rx_size = 0;
-	uint32_t rule = 0;
-	if (config->tx_mode != PL011_TX_POLLED) {
-		tx_size = config->tx_buffer_size;
-		rule = check_ring_buffer(config->tx_buffer, tx_size, PL011_RULE_TX_BUFFER);
-	}
-	if (rule == 0 && config->rx_mode != PL011_RX_POLLED) {
-		rx_size = config->rx_buffer_size;
-		rule = check_ring_buffer(config->rx_buffer, rx_size, PL011_RULE_RX_BUFFER);
-	}
-	size_t uart_size = uart != NULL ? sizeof *uart : 0u;
-	if (rule == 0 && overlaps(config->tx_buffer, tx_size, config->rx_buffer, rx_size))
-		rule = PL011_RULE_RINGS_OVERLAP;
-	if (rule == 0 && overlaps(config->tx_buffer, tx_size, uart, uart_size))
-		rule = PL011_RULE_TX_BUFFER_OVER_UART;
-	if (rule == 0 && overlaps(config->rx_buffer, rx_size, uart, uart_size))
-		rule = PL011_RULE_RX_BUFFER_OVER_UART;
-	return rule;
-}
-
-static uint32_t check_config(const struct pl011 *uart, const struct pl011_config *config)
+/* `check_rings`: the rings' rules (pl011_check_rings), NULL where the rings are not new (a line
+ * change). */
+static uint32_t check_config(const struct pl011 *uart, const struct pl011_config *config,
+			     pl011_check_rings_fn check_rings)
 {
 	if (config->base == 0 || (config->base & 3u) != 0)
 		return PL011_RULE_BASE;
@@ -143,25 +103,10 @@ static uint32_t check_config(const struct pl011 *uart, const struct pl011_config
 		return PL011_RULE_FIFO_DEPTH_NO_ID;
 	if (config->spins_per_us > PL011_SPINS_PER_US_MAX)
 		return PL011_RULE_SPINS_PER_US;
-	rule = check_rings(uart, config);
-	if (rule == 0)
-		rule = pl011_events_check(config);
+	if (check_rings != NULL && (rule = check_rings(uart, config)) != 0)
+		return rule;
+	rule = pl011_events_check(config);
 	return rule != 0 ? rule : pl011_rs485_check(config);
-}
-
-/* TX done is wanted for the event, or by RS-485 (which ends a send on it); each driver names
- * the code that opens its drain, so a firmware with neither links none of it. */
-void pl011_rs485_adopt(struct pl011 *uart, const struct pl011_rs485 *rs485)
-{
-	uart->events.tx_done_open = (uart->config->event_mask & PL011_EVENT_TX_DONE) != 0
-					    ? uart->config->event_driver->tx_emptied
-					    : NULL;
-	uart->events.rs485_driver = NULL;
-	if (rs485 == NULL)
-		return;
-	uart->events.rs485 = *rs485;
-	uart->events.rs485_driver = rs485->driver;
-	uart->events.tx_done_open = rs485->driver->tx_emptied;
 }
 
 /* LCR_H's parity bits per enum pl011_parity (checked in range), a table rather than a switch
@@ -199,10 +144,9 @@ static bool is_primecell(uintptr_t base)
  * before an adopted line's registers are read (through `adopt`, the part that reads them: the
  * callers name it with PL011_FLAG_ADOPT_LINE). */
 static uint32_t plan_rule(const struct pl011 *uart, const struct pl011_config *config,
-			  const struct pl011_adopt_driver *adopt, struct pl011_plan *plan,
-			  bool identify)
+			  const struct pl011_parts *parts, struct pl011_plan *plan, bool identify)
 {
-	uint32_t rule = check_config(uart, config);
+	uint32_t rule = check_config(uart, config, parts != NULL ? parts->check_rings : NULL);
 	if (rule != 0)
 		return rule;
 	bool adopted = (config->flags & PL011_FLAG_ADOPT_LINE) != 0;
@@ -214,7 +158,7 @@ static uint32_t plan_rule(const struct pl011 *uart, const struct pl011_config *c
 	}
 	if (identify && (config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base))
 		return PL011_RULE_NOT_PL011;
-	if (adopted && adopt->read_line(config, &plan->baud, &plan->lcr_h) != 0)
+	if (adopted && parts->adopt->read_line(config, &plan->baud, &plan->lcr_h) != 0)
 		return PL011_RULE_ADOPT_UNPROGRAMMED;
 	/* RTS asserted, as for a modem; under RS-485 DE released. */
 	plan->cr = PL011_CR_UARTEN | PL011_CR_TXE | PL011_CR_RXE |
@@ -238,10 +182,9 @@ static uint32_t plan_rule(const struct pl011 *uart, const struct pl011_config *c
 	return 0;
 }
 
-int pl011_make_plan(const struct pl011_config *config, const struct pl011_adopt_driver *adopt,
-		    struct pl011_plan *plan)
+int pl011_make_plan(const struct pl011_config *config, struct pl011_plan *plan)
 {
-	return pl011_rule_error(plan_rule(NULL, config, adopt, plan, false));
+	return pl011_rule_error(plan_rule(NULL, config, NULL, plan, false));
 }
 
 static uint32_t fifo_depth_from_id(const struct pl011 *uart)
@@ -368,7 +311,7 @@ uint32_t pl011_start_rule(const struct pl011 *uart, const struct pl011_config *c
 	/* A part the config does not use is left out, so the start never reaches it. */
 	plan->strategy = parts->tx_strategy;
 	plan->rx = config->rx_mode != PL011_RX_POLLED ? parts->rx_ring : NULL;
-	return plan_rule(uart, config, parts->adopt, plan, true);
+	return plan_rule(uart, config, parts, plan, true);
 }
 
 int pl011_start_plan(const struct pl011 *uart, const struct pl011_config *config,
@@ -376,6 +319,7 @@ int pl011_start_plan(const struct pl011 *uart, const struct pl011_config *config
 {
 	/* pl011_init names the parts its config needs; pl011_init_parts called without them. */
 	if (parts == NULL ||
+	    (config != NULL && pl011_config_uses_rings(config) && parts->check_rings == NULL) ||
 	    (config != NULL && config->rx_mode != PL011_RX_POLLED && parts->rx_ring == NULL) ||
 	    (config != NULL && (config->flags & PL011_FLAG_ADOPT_LINE) != 0 && parts->adopt == NULL))
 		return PL011_EINVAL;
@@ -447,7 +391,12 @@ uint64_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config
 	uart->line.rx_imsc = plan->imsc;
 	uart->line.irq_passes = plan->tx_level > PL011_LEVEL_1_2 ? 4u : 1u;
 	uart->line.fifo_depth = fifo_depth_from_id(uart);
-	pl011_rs485_adopt(uart, config->rs485);
+	/* (Both cleared above.) Each reached through its driver: a firmware with neither links
+	 * none of it. */
+	if ((config->event_mask & PL011_EVENT_TX_DONE) != 0)
+		uart->events.tx_done_open = config->event_driver->tx_emptied;
+	if (config->rs485 != NULL)
+		config->rs485->driver->adopt(uart, config->rs485);
 
 	/* The character in flight runs at the old rate: budget by the slower of the two. */
 	uint64_t old_frame_ns = frame_ns_in_hardware(uart);
@@ -508,6 +457,7 @@ int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
 {
 	const struct pl011_parts parts = {
 		.tx_strategy = strategy,
+		.check_rings = pl011_check_rings,
 		.rx_ring = &pl011_rx_ring_driver,
 		.adopt = &pl011_adopt_driver,
 	};

@@ -69,7 +69,11 @@ static int explain(const struct pl011 *uart, const struct pl011_config *config,
 		   enum pl011_tx_mode strategy_mode, const struct pl011_tx_strategy *strategy,
 		   struct pl011_config_fault *fault)
 {
-	const struct pl011_parts parts = {.tx_strategy = strategy, .adopt = &pl011_adopt_driver};
+	const struct pl011_parts parts = {
+		.tx_strategy = strategy,
+		.check_rings = pl011_check_rings,
+		.adopt = &pl011_adopt_driver,
+	};
 	struct pl011_plan plan;
 	uint32_t rule = pl011_start_rule(uart, config, strategy_mode, &parts, &plan);
 	if (fault != NULL)

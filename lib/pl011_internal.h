@@ -526,6 +526,8 @@ static inline void pl011_events_tx_ring_emptied(struct pl011 *uart)
 struct pl011_rs485_driver {
 	/* pl011_init: the rule an RS-485 setting the config cannot serve breaks. */
 	uint32_t (*check)(const struct pl011_config *config);
+	/* pl011_init: the settings copied in (pl011_rs485_adopt). */
+	void (*adopt)(struct pl011 *uart, const struct pl011_rs485 *rs485);
 	/* The TX owner, before the first DR write of a send: DE asserted, the before-delay (not
 	 * named assert: newlib-nano's string.h brings the assert macro into lib/'s sources). */
 	void (*assert_de)(struct pl011 *uart);
@@ -549,7 +551,7 @@ static inline uint32_t pl011_rs485_check(const struct pl011_config *config)
 }
 
 /* pl011_init once the config is the port's, or pl011_set_line with TX held and DE released:
- * copy the settings in (NULL = off), TX done wanted as they need it (lib/pl011.c). */
+ * copy the settings in (NULL = off), TX done wanted as they need it (lib/pl011_rs485.c). */
 void pl011_rs485_adopt(struct pl011 *uart, const struct pl011_rs485 *rs485);
 
 /* CR.RTS drives nUARTRTS low (TRM 3.3.8): for DE asserted (sending) or released, set while
@@ -714,16 +716,15 @@ struct pl011_adopt_driver {
 	int (*read_line)(const struct pl011_config *config, struct pl011_baud *baud, uint32_t *lcr_h);
 };
 
-/* Check a config and compute what programming it means (lib/pl011.c); 0 or PL011_EINVAL,
- * PL011_EBAUD. An adopted line (PL011_FLAG_ADOPT_LINE) is read through `adopt`, the only case
- * that reads registers. */
-int pl011_make_plan(const struct pl011_config *config, const struct pl011_adopt_driver *adopt,
-		    struct pl011_plan *plan);
+/* Check a new line's config (its rings are the running port's, not checked again) and compute
+ * what programming it means (lib/pl011.c); 0 or PL011_EINVAL, PL011_EBAUD. No register is read:
+ * the config must not ask for PL011_FLAG_ADOPT_LINE. */
+int pl011_make_plan(const struct pl011_config *config, struct pl011_plan *plan);
 /* The rule broken by baud, data_bits, stop_bits or parity; 0 when none is. */
 uint32_t pl011_check_format(const struct pl011_config *config);
 /* pl011_start_plan's checks as a rule number, the strategy given by its mode (parts'
  * tx_strategy is only stored): the rules of the config, its rings against each other and
- * against *uart, then the PrimeCell ID at base (reads only) unless PL011_FLAG_NO_ID, then an
+ * against *uart (through parts->check_rings), then the PrimeCell ID at base (reads only) unless PL011_FLAG_NO_ID, then an
  * adopted line through parts->adopt. pl011_config_check explains the number. */
 uint32_t pl011_start_rule(const struct pl011 *uart, const struct pl011_config *config,
 			  enum pl011_tx_mode strategy_mode, const struct pl011_parts *parts,

@@ -61,7 +61,7 @@ static int plan_line(const struct pl011 *uart, const struct pl011_line_config *l
 	 * are still PL011_EINVAL first, as with a clock. */
 	if (wanted->clock_hz == 0)
 		return pl011_check_format(wanted) != 0 ? PL011_EINVAL : PL011_EBAUD;
-	return pl011_make_plan(wanted, NULL, plan); /* no longer adopted */
+	return pl011_make_plan(wanted, plan); /* no longer adopted */
 }
 
 /* The divisors are ours now, so a later shutdown or line change treats the port as not

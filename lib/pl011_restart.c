@@ -21,6 +21,7 @@ int pl011_restart_port(struct pl011 *uart, const struct pl011_config *config,
 	/* Every part named: the old run's ring is carried over whatever the new config. */
 	const struct pl011_parts parts = {
 		.tx_strategy = strategy,
+		.check_rings = pl011_check_rings,
 		.rx_ring = &pl011_rx_ring_driver,
 		.adopt = &pl011_adopt_driver,
 	};

@@ -109,8 +109,24 @@ static void rs485_stop(struct pl011 *uart)
 	de_set(uart, false);
 }
 
+/* TX done is wanted for the event, or by RS-485 (which ends a send on it); each driver names
+ * the code that opens its drain. */
+void pl011_rs485_adopt(struct pl011 *uart, const struct pl011_rs485 *rs485)
+{
+	uart->events.tx_done_open = (uart->config->event_mask & PL011_EVENT_TX_DONE) != 0
+					    ? uart->config->event_driver->tx_emptied
+					    : NULL;
+	uart->events.rs485_driver = NULL;
+	if (rs485 == NULL)
+		return;
+	uart->events.rs485 = *rs485;
+	uart->events.rs485_driver = rs485->driver;
+	uart->events.tx_done_open = rs485->driver->tx_emptied;
+}
+
 const struct pl011_rs485_driver pl011_rs485_driver = {
 	.check = rs485_check,
+	.adopt = pl011_rs485_adopt,
 	.assert_de = rs485_assert,
 	.drain_ended = rs485_drain_ended,
 	.tick = rs485_tick,

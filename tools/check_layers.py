@@ -30,8 +30,8 @@ LAYERS = [
     ("registers and time", ["pl011_ring.c", "pl011_wait.c", "pl011_early.c"]),
     # Init, shutdown, the polled write and read, the TX owner word, the adopted line, the
     # interrupt handler's dispatch: what a polled console links.
-    ("polled core", ["pl011.c", "pl011_adopt.c", "pl011_tx_owner.c", "pl011_rx.c", "pl011_tx.c",
-                     "pl011_console.c"]),
+    ("polled core", ["pl011.c", "pl011_adopt.c", "pl011_rings_check.c", "pl011_tx_owner.c",
+                     "pl011_rx.c", "pl011_tx.c", "pl011_console.c"]),
     # The TX ring mechanism an interrupt strategy runs on: the FIFO fills and the refill.
     ("interrupt TX", ["pl011_tx_ring.c", "pl011_tx_fifo.c"]),
     # Each strategy a const object a firmware names in pl011_init_tx (pl011_tx_<name>).

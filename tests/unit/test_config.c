@@ -147,21 +147,30 @@ static void expect_parts_refused(const struct pl011_config *config,
 			 (unsigned long long)(after - before));
 }
 
-/* include/pl011.h pl011_init_parts: "rx_ring set for an interrupt RX mode, adopt set with
- * PL011_FLAG_ADOPT_LINE, else PL011_EINVAL (nothing touched); a part named that the config
- * does not use is ignored". */
+/* include/pl011_instance.h pl011_init_parts: a part the config needs missing (rx_ring for an
+ * interrupt RX mode, check_rings for any ring, adopt with PL011_FLAG_ADOPT_LINE) is
+ * PL011_EINVAL, nothing touched; a part named that the config does not use is ignored. */
 static void test_init_parts_a_missing_part_is_einval(void **state)
 {
 	(void)state;
 	uint8_t rx_storage[64];
 	const struct pl011_parts none = {0};
-	const struct pl011_parts every = {NULL, &pl011_rx_ring_driver, &pl011_adopt_driver};
+	const struct pl011_parts every = {
+		.check_rings = pl011_check_rings,
+		.rx_ring = &pl011_rx_ring_driver,
+		.adopt = &pl011_adopt_driver,
+	};
+	const struct pl011_parts unchecked = {
+		.rx_ring = &pl011_rx_ring_driver,
+		.adopt = &pl011_adopt_driver,
+	};
 	struct pl011_config c = h.config;
 	expect_parts_refused(&c, NULL, "no parts at all");
 	c.rx_mode = PL011_RX_LOW_LATENCY;
 	c.rx_buffer = rx_storage;
 	c.rx_buffer_size = sizeof rx_storage;
 	expect_parts_refused(&c, &none, "interrupt RX without the RX ring");
+	expect_parts_refused(&c, &unchecked, "interrupt RX without the rings' rules");
 	struct pl011_config adopted = h.config;
 	adopted.flags |= PL011_FLAG_ADOPT_LINE;
 	expect_parts_refused(&adopted, &none, "ADOPT_LINE without its part");
