@@ -86,6 +86,7 @@ struct pl011_tx {
 	uint32_t poll_next;     /* the FIFO was written outside a TX-interrupt refill */
 	uint32_t stall_pass;    /* the next polling pass is the stall guard's */
 	uint32_t de_asserted;   /* RS-485: DE is asserted (only the owner changes it) */
+	uint32_t fenced;        /* the owner wrote no DR since its last pl011_io_barrier */
 	/* The state of the strategy in use: only the one it names is ever touched. */
 	union {
 		struct pl011_tx_adaptive adaptive;

@@ -368,7 +368,7 @@ static bool panic_own(struct pl011 *uart, struct pl011_wait *wait, uint32_t *see
 		while ((word & (TX_OWNED | TX_STOPPED)) == 0)
 			if (pl011_tx_owner_swap(uart, &word,
 						(word & ~(TX_RETRY | TX_PANIC_WAITS)) | claim))
-				return pl011_tx_acquired();
+				return pl011_tx_acquired(uart);
 		*seen = word;
 		if ((word & TX_STOPPED) != 0 || (mine != 0 && (word & TX_CORE_MASK) == mine))
 			break;

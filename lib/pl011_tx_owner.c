@@ -14,7 +14,7 @@ bool pl011_tx_try_own_with(struct pl011 *uart, uint32_t claim)
 	uint32_t word = pl011_tx_owner_load(uart);
 	while ((word & (TX_OWNED | TX_RETRY | TX_STOPPED)) == 0) {
 		if (pl011_tx_owner_swap(uart, &word, word | claim))
-			return pl011_tx_acquired();
+			return pl011_tx_acquired(uart);
 	}
 	return false;
 }
@@ -35,7 +35,7 @@ bool pl011_tx_own_or_request(struct pl011 *uart)
 			return false;
 		uint32_t desired = word | ((word & TX_OWNED) != 0 ? TX_RETRY : claim);
 		if (pl011_tx_owner_swap(uart, &word, desired))
-			return (word & TX_OWNED) == 0 && pl011_tx_acquired();
+			return (word & TX_OWNED) == 0 && pl011_tx_acquired(uart);
 	}
 }
 
@@ -100,7 +100,7 @@ bool pl011_tx_take_when_free(struct pl011 *uart, uint32_t claim, struct pl011_wa
 	for (;;) {
 		uint32_t word = pl011_tx_owner_load(uart);
 		if ((word & TX_OWNED) == 0 && pl011_tx_owner_swap(uart, &word, word | claim))
-			return pl011_tx_acquired();
+			return pl011_tx_acquired(uart);
 		if (pl011_wait_expired(wait))
 			return false;
 	}
@@ -112,12 +112,15 @@ bool pl011_tx_take_when_free(struct pl011 *uart, uint32_t claim, struct pl011_wa
  * character only into an empty FIFO; while it does (tx.beside), we write nothing. A burst we
  * began before it came is at most depth - 1 characters, so with its one character the FIFO it
  * saw empty cannot overflow. The barrier first: our earlier characters have reached the UART
- * before the look, so the panic's FR read counts them.
+ * before the look, so the panic's FR read counts them. The first burst after a take needs
+ * none: nothing of ours was written since the take's barrier (tx.fenced).
  */
 uint32_t pl011_tx_burst_allowed(struct pl011 *uart, size_t want)
 {
 	uint32_t most = uart->line.fifo_depth - 1u;
-	pl011_io_barrier();
+	if (uart->tx.fenced == 0)
+		pl011_io_barrier();
+	uart->tx.fenced = 0; /* the caller writes next */
 	if (pl011_tx_beside_present(uart))
 		return 0;
 	return want < most ? (uint32_t)want : most;

@@ -73,11 +73,13 @@ static inline bool pl011_tx_owner_swap(struct pl011 *uart, uint32_t *expected, u
  * before an earlier store-release to another address, where LDAR (RCsc) may not, and a
  * compiler may emit LDAPR for an acquire load. pl011_io_barrier is a DMB SY (a full barrier
  * for every access type and observer) wherever there are two cores, and the C11 fence
- * elsewhere, so one call covers both.
+ * elsewhere, so one call covers both. Nothing written since that barrier, the owner's first
+ * burst needs no barrier of its own (tx.fenced, pl011_tx_burst_allowed).
  */
-static inline bool pl011_tx_acquired(void)
+static inline bool pl011_tx_acquired(struct pl011 *uart)
 {
 	pl011_io_barrier();
+	uart->tx.fenced = 1;
 	return true;
 }
 
