@@ -136,32 +136,60 @@ bool pl011_tx_left(const struct pl011 *uart)
 	       (pl011_tx_owner_load(uart) & (TX_OWNED | TX_HELD)) != TX_OWNED;
 }
 
-/* Owner: write bytes one by one, each after FR shows room, within the wait; a writer (not a
- * panic) in POLLED mode stops early when a panic asks for TX. */
+/* Owner: wait within `wait` for FR to show room; false when it did not. */
+static bool room_within(struct pl011 *uart, uint32_t fr, struct pl011_wait *wait)
+{
+	return (fr & PL011_FR_TXFF) == 0 ||
+	       (pl011_wait_fr(uart, PL011_FR_TXFF, 0, wait) & PL011_FR_TXFF) == 0;
+}
+
+/* A panic as the owner: write bytes one by one, each after FR shows room, within the wait. */
 static size_t write_bytes_polled(struct pl011 *uart, const uint8_t *data, size_t len,
-				 struct pl011_wait *wait, bool yields)
+				 struct pl011_wait *wait)
 {
 	size_t done = 0;
 	uint32_t burst = 0;
-	while (done < len && !(yields && pl011_tx_panic_asks(uart))) {
+	while (done < len) {
 		if (burst == 0 && (burst = pl011_tx_burst_allowed(uart, len - done)) == 0) {
 			if (pl011_wait_expired(wait))
 				break;
 			continue; /* a panic writes beside us: let it */
 		}
-		/* The common case, room at once, without the wait's call. */
-		if ((pl011_reg_read(uart, PL011_FR) & PL011_FR_TXFF) != 0 &&
-		    (pl011_wait_fr(uart, PL011_FR_TXFF, 0, wait) & PL011_FR_TXFF) != 0)
+		if (!room_within(uart, pl011_reg_read(uart, PL011_FR), wait))
 			break;
 		/* A panic looks before every byte, not only in a wait for room (on a line as fast
 		 * as the CPU that wait never comes): a shutdown it did not preempt would disable
 		 * the UART under bytes it counts, and one that gave up waiting for it counted the
 		 * rest. Just before the write, so that at most the byte in hand goes astray. */
-		if (wait->panic && wait->cut_off(uart, wait->cut))
+		if (wait->cut_off(uart, wait->cut))
 			break;
 		pl011_reg_write(uart, PL011_DR, data[done++]);
 		burst--;
 	}
+	uart->stats.tx_bytes += (uint32_t)done;
+	return done;
+}
+
+/* The polled writer as the owner: per byte a look for a panic's request (it stops at the next
+ * byte), FR, and the write, the base and the burst's end in registers (the per-byte cost
+ * QEMU's -icount measures: docs/benchmarks.md). */
+static size_t write_bytes_yielding(struct pl011 *uart, const uint8_t *data, size_t len,
+				   struct pl011_wait *wait)
+{
+	const uintptr_t base = uart->base;
+	size_t done = 0;
+	while (done < len) {
+		size_t end = done + pl011_tx_burst_allowed(uart, len - done);
+		if (end == done && pl011_wait_expired(wait))
+			break;
+		while (done < end) {
+			if (pl011_tx_panic_asks_polled(uart) ||
+			    !room_within(uart, pl011_io_read(base + PL011_FR), wait))
+				goto out;
+			pl011_io_write(base + PL011_DR, data[done++]);
+		}
+	}
+out:
 	uart->stats.tx_bytes += (uint32_t)done;
 	return done;
 }
@@ -176,7 +204,7 @@ static size_t write_polled(struct pl011 *uart, const uint8_t *data, size_t len, 
 	do {
 		if (!tx_own_within(uart, &wait))
 			break;
-		done += write_bytes_polled(uart, data + done, len - done, &wait, true);
+		done += write_bytes_yielding(uart, data + done, len - done, &wait);
 		pl011_tx_release_polled(uart);
 	} while (done < len && !pl011_wait_expired(&wait));
 	return done;
@@ -242,14 +270,14 @@ static size_t panic_as_owner(struct pl011 *uart, const uint8_t *data, size_t len
 	 * another mode (docs/shutdown.md, "Known limits"); a second look must not find NULL. */
 	const struct pl011_tx_strategy *strategy = uart->tx.strategy;
 	if (strategy == NULL) {
-		size_t done = write_bytes_polled(uart, data, len, wait, false);
+		size_t done = write_bytes_polled(uart, data, len, wait);
 		pl011_tx_release_polled(uart);
 		return done;
 	}
 	const struct pl011_tx_ring_ops *ring = strategy->ring;
 	uart->tx.poll_next = 1;
 	size_t done = ring->drain_for_panic(uart, queued, wait) || pl011_panic_cut_off(uart, wait->cut)
-			      ? write_bytes_polled(uart, data, len, wait, false)
+			      ? write_bytes_polled(uart, data, len, wait)
 			      : 0u;
 	ring->send_pass(uart, true);
 	return done;

@@ -104,10 +104,12 @@ static inline bool pl011_tx_must_pause(const struct pl011 *uart)
 	return pl011_tx_beside_present(uart) || pl011_tx_stopped(uart);
 }
 
-/* Whether a panic on another core asks the polled writer for TX. */
-static inline bool pl011_tx_panic_asks(const struct pl011 *uart)
+/* Whether a panic on another core asks the polled writer for TX. A hint looked at before every
+ * byte: relaxed (no barrier per byte), as the release that answers it has its own. */
+static inline bool pl011_tx_panic_asks_polled(const struct pl011 *uart)
 {
-	return !pl011_tx_uses_ring(uart) && (pl011_tx_owner_load(uart) & TX_RETRY) != 0;
+	pl011_io_atomic_point();
+	return (pl011_atomic_load(&uart->tx.owner, __ATOMIC_RELAXED) & TX_RETRY) != 0;
 }
 
 /* Whether a panic owns TX (writers then queue nothing new). */

@@ -66,9 +66,9 @@ MUTANTS = [
     m("config-id-after-adopt", "pl011.c", "order",
       "\tif (identify && (config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base))\n"
       "\t\treturn PL011_RULE_NOT_PL011;\n"
-      "\tif (adopt && pl011_line_adopt(config, &plan->baud, &plan->lcr_h) != 0)\n"
+      "\tif (adopted && parts->adopt->read_line(config, &plan->baud, &plan->lcr_h) != 0)\n"
       "\t\treturn PL011_RULE_ADOPT_UNPROGRAMMED;\n",
-      "\tif (adopt && pl011_line_adopt(config, &plan->baud, &plan->lcr_h) != 0)\n"
+      "\tif (adopted && parts->adopt->read_line(config, &plan->baud, &plan->lcr_h) != 0)\n"
       "\t\treturn PL011_RULE_ADOPT_UNPROGRAMMED;\n"
       "\tif (identify && (config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base))\n"
       "\t\treturn PL011_RULE_NOT_PL011;\n"),
@@ -301,7 +301,7 @@ MUTANTS = [
       "bool full = pl011_tx_fill_polling(uart, tx_pass_limit(uart), &first_fr, &written);",
       "bool full = pl011_tx_fill_polling(uart, UINT32_MAX, &first_fr, &written);"),
     m("panic-burst-ignores-stop", "pl011_tx.c", "check skipped",
-      "if (wait->panic && wait->cut_off(uart, wait->cut))\n\t\t\tbreak;\n"
+      "if (wait->cut_off(uart, wait->cut))\n\t\t\tbreak;\n"
       "\t\tpl011_reg_write(uart, PL011_DR, data[done++]);",
       "if (0)\n\t\t\tbreak;\n\t\tpl011_reg_write(uart, PL011_DR, data[done++]);"),
     m("kick-armed-test-flipped", "pl011_tx_ring.c", "comparison flipped",
@@ -324,10 +324,10 @@ MUTANTS = [
       equivalent="once STOPPED, pl011_tx_queued reports 0 and nothing reads the ring until "
                  "pl011_tx_reset initialises it again"),
     m("polled-bytes-not-counted", "pl011_tx.c", "counter not incremented",
-      "uart->stats.tx_bytes += (uint32_t)done;\n\treturn done;", "return done;"),
+      "out:\n\tuart->stats.tx_bytes += (uint32_t)done;\n\treturn done;", "out:\n\treturn done;"),
     m("polled-txff-unchecked", "pl011_tx.c", "check skipped",
-      "if ((pl011_reg_read(uart, PL011_FR) & PL011_FR_TXFF) != 0 &&\n\t\t    (pl011_wait_fr",
-      "if (0 &&\n\t\t    (pl011_wait_fr"),
+      "return (fr & PL011_FR_TXFF) == 0 ||\n\t       (pl011_wait_fr",
+      "return 1 ||\n\t       (pl011_wait_fr"),
     m("write-timeouts-not-counted", "pl011_tx.c", "counter not incremented",
       "if (done < len && bound_us != PL011_NO_WAIT)\n\t\tPL011_COUNT(uart, tx_timeouts, 1);", ""),
     m("write-kick-dropped", "pl011_tx_ring.c", "check skipped",
@@ -336,7 +336,7 @@ MUTANTS = [
       "while (!pl011_tx_owner_swap(uart, &word, word & ~TX_OWNER_BITS))\n\t\t;",
       "(void)pl011_tx_owner_swap(uart, &word, word & ~TX_OWNER_BITS);"),
     m("polled-writer-ignores-panic", "pl011_tx_owner.h", "check skipped",
-      "return !pl011_tx_uses_ring(uart) && (pl011_tx_owner_load(uart) & TX_RETRY) != 0;",
+      "return (pl011_atomic_load(&uart->tx.owner, __ATOMIC_RELAXED) & TX_RETRY) != 0;",
       "return false;"),
     m("writer-ignores-panic-owner", "pl011_tx_ring.c", "check skipped",
       "size_t n = pl011_tx_panic_owns(uart)\n", "size_t n = false\n"),
@@ -648,7 +648,7 @@ MUTANTS = [
     m("rs485-set-line-old-rts-kept", "pl011_line.c", "constant",
       "\tif (!rs485_changes) {\n\t\tkept |= pl011_rs485_cr_bits(uart);",
       "\t{\n\t\tkept |= pl011_rs485_cr_bits(uart);"),
-    m("rs485-off-tx-done-still-wanted", "pl011.c", "constant",
+    m("rs485-off-tx-done-still-wanted", "pl011_rs485.c", "constant",
       "\t\t\t\t\t    : NULL;\n\tuart->events.rs485_driver = NULL;",
       "\t\t\t\t\t    : uart->events.tx_done_open;\n\tuart->events.rs485_driver = NULL;"),
     # ---- lib/pl011_io.h ----
@@ -711,6 +711,6 @@ MUTANTS = [
     m("set-line-rs485-forgotten", "pl011_line.c", "assignment dropped",
       "\twanted->rs485 = uart->events.rs485_driver != NULL ? &uart->events.rs485 : NULL;\n",
       "\n"),
-    m("rs485-adopt-never-on", "pl011.c", "assignment dropped",
+    m("rs485-adopt-never-on", "pl011_rs485.c", "assignment dropped",
       "\tuart->events.rs485_driver = rs485->driver;\n", "\n"),
 ]
