@@ -44,14 +44,19 @@ size_t pl011_tx_write_while_room(struct pl011 *uart, const uint8_t *bytes, size_
 	uintptr_t base = uart->base;
 	uint32_t value = *fr;
 	size_t i = 0;
-	size_t burst_end = pl011_tx_burst_allowed(uart, n);
-	while ((value & PL011_FR_TXFF) == 0 && i < burst_end) {
+	size_t burst_end = 0; /* never beyond n: pl011_tx_burst_allowed allows at most what is asked */
+	for (;;) {
+		if ((value & PL011_FR_TXFF) != 0)
+			break;
+		if (i == burst_end) {
+			burst_end += pl011_tx_burst_allowed(uart, n - i);
+			if (i == burst_end)
+				break;
+		}
 		pl011_io_write(base + PL011_DR, bytes[i]);
 		if (++i == n)
 			break;
 		value = pl011_io_read(base + PL011_FR);
-		if (i == burst_end)
-			burst_end += pl011_tx_burst_allowed(uart, n - i);
 	}
 	*fr = value;
 	*reads += (uint32_t)(i == n ? n - 1u : i);

@@ -105,23 +105,3 @@ bool pl011_tx_take_when_free(struct pl011 *uart, uint32_t claim, struct pl011_wa
 			return false;
 	}
 }
-
-/*
- * Owner, before each burst: how many of `want` characters it may write before it looks again.
- * A panic on another core whose wait for us ran out (we were stopped) writes beside us, each
- * character only into an empty FIFO; while it does (tx.beside), we write nothing. A burst we
- * began before it came is at most depth - 1 characters, so with its one character the FIFO it
- * saw empty cannot overflow. The barrier first: our earlier characters have reached the UART
- * before the look, so the panic's FR read counts them. The first burst after a take needs
- * none: nothing of ours was written since the take's barrier (tx.fenced).
- */
-uint32_t pl011_tx_burst_allowed(struct pl011 *uart, size_t want)
-{
-	uint32_t most = uart->line.fifo_depth - 1u;
-	if (uart->tx.fenced == 0)
-		pl011_io_barrier();
-	uart->tx.fenced = 0; /* the caller writes next */
-	if (pl011_tx_beside_present(uart))
-		return 0;
-	return want < most ? (uint32_t)want : most;
-}

@@ -87,7 +87,7 @@ static inline bool pl011_tx_acquired(struct pl011 *uart)
 static inline bool pl011_tx_beside_present(const struct pl011 *uart)
 {
 	pl011_io_atomic_point();
-	return __atomic_load_n(&uart->tx.beside, __ATOMIC_SEQ_CST) != 0;
+	return pl011_atomic_load(&uart->tx.beside, __ATOMIC_SEQ_CST) != 0;
 }
 
 /* Whether shutdown, its wait for us run out, marked TX taken for good: an owner then lets go
@@ -128,6 +128,26 @@ void pl011_tx_arm(struct pl011 *uart, bool armed);
 void pl011_tx_disarmed(struct pl011 *uart);
 void pl011_tx_release_polled(struct pl011 *uart);
 bool pl011_tx_take_when_free(struct pl011 *uart, uint32_t claim, struct pl011_wait *wait);
-uint32_t pl011_tx_burst_allowed(struct pl011 *uart, size_t want);
+
+/*
+ * Owner, before each burst: how many of `want` characters it may write before it looks again.
+ * A panic on another core whose wait for us ran out (we were stopped) writes beside us, each
+ * character only into an empty FIFO; while it does (tx.beside), we write nothing. A burst we
+ * began before it came is at most depth - 1 characters, so with its one character the FIFO it
+ * saw empty cannot overflow. The barrier first: our earlier characters have reached the UART
+ * before the look, so the panic's FR read counts them. The first burst after a take needs
+ * none: nothing of ours was written since the take's barrier (tx.fenced). Inline: the fills
+ * that call it once per burst stay leaf functions.
+ */
+static inline uint32_t pl011_tx_burst_allowed(struct pl011 *uart, size_t want)
+{
+	uint32_t most = uart->line.fifo_depth - 1u;
+	if (uart->tx.fenced == 0)
+		pl011_io_barrier();
+	uart->tx.fenced = 0; /* the caller writes next */
+	if (pl011_tx_beside_present(uart))
+		return 0;
+	return want < most ? (uint32_t)want : most;
+}
 
 #endif

@@ -250,11 +250,19 @@ static int wait_drained(struct pl011 *uart, uint32_t budget_us)
 	}
 }
 
+/* At a pass limit: whether a panic waits for TX or shutdown gave up waiting for us. */
+static bool tx_others_wait(const struct pl011 *uart)
+{
+	return (pl011_tx_owner_load(uart) & (TX_PANIC_WAITS | TX_STOPPED)) != 0;
+}
+
 /*
  * An idle transmitter (the ring empty, nobody owning TX): the caller's bytes go straight to
  * the FIFO while FR shows room, as priming would send them, without the copy through the
  * ring; the rest is queued and the owner's pass arms the interrupt. Owning TX with the ring
- * empty, nothing can be queued ahead of these bytes. Returns how many it took (0: not idle).
+ * empty, nothing can be queued ahead of these bytes. A pass at a time (tx_pass_limit), going on
+ * while nobody waits for TX: on a line as fast as the CPU the whole call goes so. Returns how
+ * many it took (0: not idle).
  */
 static size_t write_idle(struct pl011 *uart, const uint8_t *data, size_t len)
 {
@@ -264,10 +272,17 @@ static size_t write_idle(struct pl011 *uart, const uint8_t *data, size_t len)
 	if (pl011_ring_count(&uart->tx.ring) == 0) {
 		uint32_t reads = 1;
 		uint32_t fr = pl011_reg_read(uart, PL011_FR);
-		/* At most one pass; the rest goes through the ring (tx_pass_limit). */
-		size_t pass = len < tx_pass_limit(uart) ? len : tx_pass_limit(uart);
 		pl011_rs485_before_send(uart);
-		done = pl011_tx_write_while_room(uart, data, pass, &fr, &reads);
+		for (;;) {
+			size_t pass = len - done < tx_pass_limit(uart) ? len - done : tx_pass_limit(uart);
+			size_t n = pl011_tx_write_while_room(uart, data + done, pass, &fr, &reads);
+			done += n;
+			if (n < pass || done == len || tx_others_wait(uart))
+				break;
+			/* A pass ends without a look after its last byte, which may have filled it. */
+			fr = pl011_reg_read(uart, PL011_FR);
+			reads++;
+		}
 		PL011_COUNT(uart, tx_fr_reads, reads);
 		uart->stats.tx_bytes += (uint32_t)done;
 		if (done != 0)
@@ -283,6 +298,8 @@ static size_t write_queued(struct pl011 *uart, const uint8_t *data, size_t len, 
 	struct pl011_wait wait;
 	struct tx_watch watch;
 	size_t done = write_idle(uart, data, len);
+	if (done == len)
+		return done; /* all sent or queued: no wait to start */
 
 	pl011_wait_start(&wait, uart, bound_us);
 	tx_watch_start(&watch, uart, &wait);

@@ -231,7 +231,7 @@ bool pl011_wait_presence_gone(const uint32_t *count, struct pl011_wait *wait)
 {
 	for (;;) {
 		pl011_io_atomic_point();
-		if (__atomic_load_n(count, __ATOMIC_SEQ_CST) == 0)
+		if (pl011_atomic_load(count, __ATOMIC_SEQ_CST) == 0)
 			return true;
 		if (pl011_wait_expired(wait))
 			return false;
