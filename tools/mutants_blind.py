@@ -982,7 +982,7 @@ REANCHORED = {
     "b-writer-waits-whole-panic": (TX_OWNER_H,
         "\treturn (pl011_tx_owner_load(uart) & TX_PANIC) != 0;",
         "\treturn (pl011_tx_owner_load(uart) & TX_PANIC_OWNER) != 0;"),
-    "b-burst-full-depth": (TX_OWNER,
+    "b-burst-full-depth": (TX_OWNER_H,
         "\tuint32_t most = uart->line.fifo_depth - 1u;",
         "\tuint32_t most = uart->line.fifo_depth;"),
     "b-burst-not-rechecked": (TX_FIFO,
