@@ -94,7 +94,7 @@ coverage: ## line and branch coverage of lib/ by the host tests, and the uncover
 board-check: ## (TEST_BOARDS= to pick) each board's FIFO depth, UART clock and interrupt against docs/hardware-bring-up.md and, by examples/probe, the QEMU machines
 size: ## the size table of docs/size.md: polled only, interrupt TX with one strategy (MEASURED) + RX, everything, on five targets (tools/size.py)
 size-readme: ## write the table make size prints into docs/size.md
-layers-check: ## the calls between lib/'s files (nm): the cycles and the calls up a layer (tools/check_layers.py)
+layers-check: ## the calls between lib/'s files (nm): the cycles and the calls up a layer (tools/check_layers.py); every atomic access in lib/ passes the seam's atomic point (tools/check_atomic_points.py)
 size-check: ## docs/size.md's size table is current; no 64-bit division helper in a polled 32-bit firmware; no firmware links a TX strategy it does not name (nm)
 sdcard: ## BUILD/BOARD/sdcard/: kernel.img and config.txt for a Raspberry Pi SD card
 flash: ## load and start FLASH_EXAMPLE on a board through OpenOCD (JTAG)

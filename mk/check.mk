@@ -56,6 +56,7 @@ consumer-test:
 
 layers-check:
 	$(Q)$(PYTHON) tools/check_layers.py
+	$(Q)$(PYTHON) tools/check_atomic_points.py && $(PYTHON) tools/check_atomic_points.py --self-test
 
 docs-check:
 	$(Q)$(PYTHON) tests/docs/check_links.py && $(PYTHON) tests/docs/check_board_tables.py && \
