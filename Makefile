@@ -60,7 +60,7 @@ board-lacks-%:
 # Goals that build nothing for BOARD (they leave BUILD alone).
 NO_BUILD_GOALS := clean help deps print-qemu print-qemu-machines print-qemu-smp print-board-needs docs-check spin-check \
 	openocd-check installer-check print-board-facts board-check mutate mutate-blind mutate-quick coverage \
-	fresh-test size size-readme size-check term
+	fresh-test size size-readme size-check sync-count term
 include mk/target.mk mk/host.mk mk/qemu.mk mk/deploy.mk mk/check.mk
 .DEFAULT_GOAL := all
 
@@ -94,7 +94,8 @@ coverage: ## line and branch coverage of lib/ by the host tests, and the uncover
 board-check: ## (TEST_BOARDS= to pick) each board's FIFO depth, UART clock and interrupt against docs/hardware-bring-up.md and, by examples/probe, the QEMU machines
 size: ## the size table of docs/size.md: polled only, interrupt TX with one strategy (MEASURED) + RX, everything, on five targets (tools/size.py)
 size-readme: ## write the table make size prints into docs/size.md
-layers-check: ## the calls between lib/'s files (nm): the cycles and the calls up a layer (tools/check_layers.py)
+sync-count: ## DMBs, LDREX/STREX and __atomic helper calls along pl011_irq_handler's call tree, ARMv7-A and ARMv6-M (static counts, tools/sync_count.py)
+layers-check: ## the calls between lib/'s files (nm): the cycles and the calls up a layer (tools/check_layers.py); every atomic access in lib/ passes the seam's atomic point (tools/check_atomic_points.py)
 size-check: ## docs/size.md's size table is current; no 64-bit division helper in a polled 32-bit firmware; no firmware links a TX strategy it does not name (nm)
 sdcard: ## BUILD/BOARD/sdcard/: kernel.img and config.txt for a Raspberry Pi SD card
 flash: ## load and start FLASH_EXAMPLE on a board through OpenOCD (JTAG)
@@ -126,4 +127,4 @@ print-board-facts:
 .PHONY: all lib examples run term console-test debug test test-full analyze unit-test unit-test-32 unit-test-32-quick qemu-test qemu-test-full consumer-test docs-check layers-check \
 	openocd-check installer-check bench fuzz size size-readme size-check sdcard flash deps deps-check clean help print-qemu \
 	print-qemu-machines print-qemu-smp print-board-needs print-board-facts freestanding-check mutate mutate-blind mutate-quick \
-	coverage board-check fuzz-quick fresh-test qemu-test-self board-analyze
+	coverage board-check fuzz-quick fresh-test qemu-test-self board-analyze sync-count

@@ -177,7 +177,7 @@ static void rx_drained(struct pl011 *uart, bool took, bool rt_idle)
 	if (pl011_atomic_load(&uart->events.rx_idle_drains, __ATOMIC_SEQ_CST) == drains)
 		return; /* no burst open */
 	uint32_t due = 0;
-	pl011_io_atomic_point();
+	pl011_io_atomic_rmw_point();
 	if (!__atomic_compare_exchange_n(&uart->events.rx_tick, &due, 1u, false, __ATOMIC_SEQ_CST,
 					 __ATOMIC_SEQ_CST) ||
 	    tick_coming(uart))
@@ -201,7 +201,7 @@ static uint32_t rx_idle_check(struct pl011 *uart, bool own)
 	if (!rx_idle_timed(uart->config))
 		return 0;
 	uint32_t due = 1u;
-	pl011_io_atomic_point();
+	pl011_io_atomic_rmw_point();
 	(void)__atomic_compare_exchange_n(&uart->events.rx_tick, &due, 0u, false, __ATOMIC_SEQ_CST,
 					  __ATOMIC_SEQ_CST);
 	pl011_io_atomic_point();
@@ -237,7 +237,7 @@ static uint32_t rx_idle_check(struct pl011 *uart, bool own)
 		return quiet_us - quiet;
 	}
 	/* Drains after our first look found rx_tick clear and armed for the next burst. */
-	pl011_io_atomic_point();
+	pl011_io_atomic_rmw_point();
 	if (__atomic_compare_exchange_n(&uart->events.rx_idle_drains, &given, drains, false,
 					__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 		events_deliver(uart, PL011_EVENT_RX_IDLE);
@@ -253,7 +253,7 @@ static bool tx_space_owed(struct pl011 *uart)
 	    pl011_ring_space(&uart->tx.ring) < tx_space_threshold(uart))
 		return false;
 	uint32_t wanted = 1u;
-	pl011_io_atomic_point();
+	pl011_io_atomic_rmw_point();
 	return __atomic_compare_exchange_n(&uart->events.tx_space_wanted, &wanted, 0u, false,
 					   __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 }
@@ -322,7 +322,7 @@ static uint32_t tx_done_check(struct pl011 *uart)
 	/* A compare-and-swap, not an exchange: on cores without exclusives the user supplies the
 	 * one (the helpers README lists), not the other. The flag is only ever 0 or 1. */
 	uint32_t open = 1u;
-	pl011_io_atomic_point();
+	pl011_io_atomic_rmw_point();
 	if (!__atomic_compare_exchange_n(&uart->events.tx_done_pending, &open, 0u, false,
 					 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 		return 0;

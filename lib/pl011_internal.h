@@ -224,7 +224,7 @@ static inline uint32_t pl011_word_update(struct pl011 *uart, uint32_t *word, uin
 	pl011_io_atomic_point();
 	uint32_t value = pl011_atomic_load(word, __ATOMIC_SEQ_CST);
 	for (;;) {
-		pl011_io_atomic_point();
+		pl011_io_atomic_rmw_point();
 		if (__atomic_compare_exchange_n(word, &value, (value & ~clear) | set, false,
 						__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 			break;
@@ -358,13 +358,13 @@ int pl011_wait_fr_for(const struct pl011 *uart, uint32_t mask, uint32_t want, ui
  */
 static inline void pl011_presence_enter(uint32_t *count)
 {
-	pl011_io_atomic_point();
+	pl011_io_atomic_rmw_point();
 	(void)__atomic_fetch_add(count, 1u, __ATOMIC_SEQ_CST);
 }
 
 static inline void pl011_presence_leave(uint32_t *count)
 {
-	pl011_io_atomic_point();
+	pl011_io_atomic_rmw_point();
 	(void)__atomic_fetch_add(count, UINT32_MAX, __ATOMIC_SEQ_CST);
 }
 

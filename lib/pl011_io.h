@@ -70,11 +70,17 @@ static inline void pl011_atomic_fence(void)
 
 #ifdef PL011_IO_HOOKS
 /* A host harness (the behavioural model) defines these. pl011_io_atomic_point is called before
- * every atomic operation on a word that two contexts share, so that a test can deliver an
- * interrupt (or switch cores) there as it can at every register access. */
+ * every plain atomic load or store of a word that two contexts share, and
+ * pl011_io_atomic_rmw_point before every atomic read-modify-write of one (compare-exchange,
+ * fetch-and-op, exchange), so that a test can deliver an interrupt (or switch cores) there as
+ * it can at every register access. Both are the same preemption point; the second also lets
+ * the harness count read-modify-writes apart (each costs an exclusive pair or a helper call on
+ * the target, where a plain access is an ordinary load or store). tools/check_atomic_points.py
+ * checks that every atomic access in lib/ passes one. */
 uint32_t pl011_io_read(uintptr_t addr);
 void pl011_io_write(uintptr_t addr, uint32_t value);
 void pl011_io_atomic_point(void);
+void pl011_io_atomic_rmw_point(void);
 void pl011_io_barrier(void);
 #else
 static inline uint32_t pl011_io_read(uintptr_t addr)
@@ -88,6 +94,10 @@ static inline void pl011_io_write(uintptr_t addr, uint32_t value)
 }
 
 static inline void pl011_io_atomic_point(void)
+{
+}
+
+static inline void pl011_io_atomic_rmw_point(void)
 {
 }
 

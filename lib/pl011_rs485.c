@@ -85,7 +85,7 @@ static void rs485_drain_ended(struct pl011 *uart, uint32_t sent)
 static void rs485_tick(struct pl011 *uart)
 {
 	uint32_t open = 1u;
-	pl011_io_atomic_point();
+	pl011_io_atomic_rmw_point();
 	if (!__atomic_compare_exchange_n(&uart->events.de_release, &open, 0u, false,
 					 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 		return;

@@ -54,8 +54,14 @@ freestanding-check: $(LIBRARY)
 consumer-test:
 	$(Q)BUILD=$(abspath $(BUILD)) sh tests/consumers/run_consumer_tests.sh
 
+# Not in make test: the DMBs, exclusives and atomic helper calls along pl011_irq_handler's
+# call tree in the size firmware with MEASURED, ARMv7-A and ARMv6-M (docs/benchmarks.md).
+sync-count:
+	$(Q)$(PYTHON) tools/sync_count.py --build $(BUILD)/sync-count
+
 layers-check:
 	$(Q)$(PYTHON) tools/check_layers.py
+	$(Q)$(PYTHON) tools/check_atomic_points.py && $(PYTHON) tools/check_atomic_points.py --self-test
 
 docs-check:
 	$(Q)$(PYTHON) tests/docs/check_links.py && $(PYTHON) tests/docs/check_board_tables.py && \
@@ -121,6 +127,8 @@ SIZE_BOARD_NEEDS = $(filter-out qemu=%,$(sort $(foreach board,rp2040 lm3s6965 ve
 	$(shell $(MAKE) -s --no-print-directory BOARD=$(board) print-board-needs))))
 NEEDS_size = host $(SIZE_BOARD_NEEDS)
 NEEDS_size-readme = $(NEEDS_size)
+# The size firmware's compilers: those of an M0+ and a Cortex-A9 board.
+NEEDS_sync-count = $(NEEDS_size)
 NEEDS_size-check = $(NEEDS_size)
 NEEDS_board-check = host $(EVERY_BOARD_NEEDS)
 NEEDS_analyze = host analyze $(filter-out libc=% qemu=%,$(EVERY_BOARD_NEEDS))

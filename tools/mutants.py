@@ -683,10 +683,10 @@ MUTANTS = [
     # The pause's bits change under the freeze: a resume made then must survive the thaw.
     m("line-thaw-resume-not-looked-again", "pl011_internal.h", "check skipped",
       "\tuint32_t value = pl011_atomic_load(word, __ATOMIC_SEQ_CST);\n\tfor (;;) {\n"
-      "\t\tpl011_io_atomic_point();\n\t\tif (__atomic_compare_exchange_n(word, &value, (value & ~clear) | set,",
+      "\t\tpl011_io_atomic_rmw_point();\n\t\tif (__atomic_compare_exchange_n(word, &value, (value & ~clear) | set,",
       "\tuint32_t value = pl011_atomic_load(word, __ATOMIC_SEQ_CST);\n"
       "\twhile ((value & PL011_IMSC_FROZEN) == 0) {\n"
-      "\t\tpl011_io_atomic_point();\n\t\tif (__atomic_compare_exchange_n(word, &value, (value & ~clear) | set,"),
+      "\t\tpl011_io_atomic_rmw_point();\n\t\tif (__atomic_compare_exchange_n(word, &value, (value & ~clear) | set,"),
     m("line-dtr-not-kept", "pl011_line.c", "constant",
       "\tuint32_t kept = PL011_CR_DTR;", "\tuint32_t kept = 0;"),
     m("adopt-divisors-written", "pl011.c", "check skipped",

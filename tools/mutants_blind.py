@@ -800,8 +800,8 @@ REANCHORED = {
     "b-set-line-paused-accepted": ("lib/pl011_line.c",
         "\tif (pl011_rx_paused(uart))\n\t\treturn PL011_EBUSY;", ""),
     "b-thaw-no-second-look": ("lib/pl011_internal.h",
-        "\tfor (;;) {\n\t\tpl011_io_atomic_point();\n\t\tif (__atomic_compare_exchange_n(word,",
-        "\twhile ((value & PL011_IMSC_FROZEN) == 0) {\n\t\tpl011_io_atomic_point();\n"
+        "\tfor (;;) {\n\t\tpl011_io_atomic_rmw_point();\n\t\tif (__atomic_compare_exchange_n(word,",
+        "\twhile ((value & PL011_IMSC_FROZEN) == 0) {\n\t\tpl011_io_atomic_rmw_point();\n"
         "\t\tif (__atomic_compare_exchange_n(word,"),
     "b-tx-space-above-half": ("lib/pl011_events.c",
         "pl011_ring_space(&uart->tx.ring) >= tx_space_threshold(uart);",

@@ -232,6 +232,7 @@ struct tx_result {
 	uint64_t dispatches;    /* model: handler entries */
 	uint64_t irq_barriers;  /* model: pl011_io_barrier calls inside the handler */
 	uint64_t irq_atomics;   /* model: atomic points inside the handler */
+	uint64_t irq_rmws;      /* model: of those, read-modify-writes */
 	uint64_t total_ns;      /* first write to the last stop bit */
 	uint64_t ideal_ns;      /* TX_BYTES back-to-back frames */
 	uint32_t final_trigger; /* IFLS TX code at the end (ADAPTIVE moves it) */
@@ -258,27 +259,48 @@ static size_t tx_offer(const struct tx_case *c, const uint8_t *data, size_t len)
 
 /*
  * What the model charges nothing for: each pl011_io_barrier (a DMB SY on ARMv7 and ARMv8:
- * every release and take of TX) and each atomic point (a shared-word load, swap or
- * read-modify-write: the owner word, the handler's two SC read-modify-writes of
- * handlers_inside). A DMB "stalls the pipeline for a variable number of cycles, depending on
- * the current state of the memory system" (Cortex-R4 TRM, ARM DDI 0363G, C.15); after a
- * device write it waits for that write to complete, so the default charges each a device
- * round trip, the model's register read (50 ns), and each atomic point the same (on ARMv7 a
- * sequentially consistent access or read-modify-write carries at least one DMB).
- * --sync-cost BARRIER_NS,ATOMIC_NS sets other costs; 0,0 is the model's own accounting.
+ * every release and take of TX) and each atomic read-modify-write (pl011_io_atomic_rmw_point:
+ * the owner word's swaps, the handler's two adds to handlers_inside). A DMB "stalls the
+ * pipeline for a variable number of cycles, depending on the current state of the memory
+ * system" (Cortex-R4 TRM, ARM DDI 0363G, C.15); after a device write it waits for that write
+ * to complete, so the default charges each a device round trip, the model's register read
+ * (50 ns), and each read-modify-write the same (an exclusive pair that may retry, or a
+ * helper call that masks interrupts). A plain atomic load or store (pl011_io_atomic_point) is
+ * charged nothing beyond what it is, an ordinary load or store; the tables still count them.
+ * --sync-cost BARRIER_NS,RMW_NS sets other costs; 0,0 is the model's own accounting.
+ *
+ * The reference handler is shown twice: as it is (no synchronisation: the model runs it
+ * between the thread's accesses, so its ring needs none), and charged for the lock a real
+ * FIFO/2 handler takes around its ring and FIFO, as Linux's takes the port's spinlock: one
+ * read-modify-write and two barriers per entry (REFERENCE_LOCK_*).
  */
 static uint32_t sync_barrier_ns = 50u;
-static uint32_t sync_atomic_ns = 50u;
+static uint32_t sync_rmw_ns = 50u;
+#define REFERENCE_LOCK_RMWS 1u
+#define REFERENCE_LOCK_BARRIERS 2u
+
+static uint64_t sync_cost_ns(uint64_t barriers, uint64_t rmws)
+{
+	return barriers * sync_barrier_ns + rmws * sync_rmw_ns;
+}
 
 static uint64_t cpu_with_sync(const struct regime_result *r)
 {
-	return r->cpu_ns + r->irq_barriers * sync_barrier_ns + r->irq_atomics * sync_atomic_ns;
+	return r->cpu_ns + sync_cost_ns(r->irq_barriers, r->irq_rmws);
+}
+
+/* The reference's handler CPU charged for its lock, per entry. */
+static uint64_t reference_cpu_locked(const struct regime_result *r)
+{
+	return r->cpu_ns + sync_cost_ns(REFERENCE_LOCK_BARRIERS * r->irqs,
+					REFERENCE_LOCK_RMWS * r->irqs);
 }
 
 /* Register accesses and synchronisation inside the handler, summed over its entries while
  * tally_on (bench_tx_accesses): the model's counters before and after each entry. */
 struct handler_tally {
-	uint64_t entries, mis_reads, dr_writes, fr_reads, clock_reads, barriers, atomics, cpu_ns;
+	uint64_t entries, mis_reads, dr_writes, fr_reads, clock_reads, reg_accesses, barriers,
+		atomics, rmws, cpu_ns;
 };
 static struct handler_tally tally;
 static bool tally_on;
@@ -296,8 +318,11 @@ static void tally_irq(void *context)
 	tally.dr_writes += mc->writes[PL011_DR / 4u] - before.writes[PL011_DR / 4u];
 	tally.fr_reads += mc->reads[PL011_FR / 4u] - before.reads[PL011_FR / 4u];
 	tally.clock_reads += mc->clock_reads - before.clock_reads;
+	tally.reg_accesses += mc->total_reads - before.total_reads + mc->total_writes -
+			      before.total_writes;
 	tally.barriers += mc->irq_barriers - before.irq_barriers;
 	tally.atomics += mc->irq_atomic_points - before.irq_atomic_points;
+	tally.rmws += mc->irq_rmw_points - before.irq_rmw_points;
 	tally.cpu_ns += mc->irq_cpu_ns - before.irq_cpu_ns;
 }
 
@@ -348,6 +373,7 @@ static void run_tx(const struct tx_case *c, struct tx_result *r)
 	r->irq_cpu_ns = mc->irq_cpu_ns;
 	r->irq_barriers = mc->irq_barriers;
 	r->irq_atomics = mc->irq_atomic_points;
+	r->irq_rmws = mc->irq_rmw_points;
 	r->dispatches = mc->irq_dispatches;
 	r->total_ns = pl011_model_wire_end_ns(h.model, TX_BYTES - 1u) - begin;
 	r->ideal_ns = (uint64_t)TX_BYTES * pl011_model_frame_ns(h.model);
@@ -671,23 +697,61 @@ static struct tx_result reference_results[2][2][LOADS];
 static struct tx_result reference_seed_results[SEED_RUNS];
 
 /* Per handler entry, 64 KiB at 3 Mbaud with a fixed 1 us latency: what each strategy and the
- * reference touch, and what the model charges nothing for (barriers, atomic points). */
+ * reference touch, and the synchronisation the model charges nothing for (barriers, atomic
+ * read-modify-writes, plain atomic loads and stores), with the cost model above. */
+struct access_row {
+	const char *name;
+	uint64_t entries;
+	double reg_accesses, mis_reads, dr_writes, fr_reads, clock_reads;
+	double rmws, barriers, plain_atomics;
+	double cpu_ns, sync_ns; /* per entry: the model's CPU, entry included; the sync charged */
+};
+
+/* locked: REFERENCE with lock at the same depth, for the ratios per entry and per run. */
+static void print_access_row(unsigned depth, const struct access_row *a,
+			     const struct access_row *locked)
+{
+	double with_sync = a->cpu_ns + a->sync_ns;
+	double locked_sync = locked->cpu_ns + locked->sync_ns;
+	bool within = a->rmws <= 2.0 && a->barriers <= 2.0;
+	printf("| %u | %s | %" PRIu64 " | %.2f | %.2f | %.2f | %.3f | %.3f | %.2f | %.2f | %.2f "
+	       "| %.0f | %.0f | %.3f | %.3f | %s |\n",
+	       depth, a->name, a->entries, a->reg_accesses, a->mis_reads, a->dr_writes, a->fr_reads,
+	       a->clock_reads, a->rmws, a->barriers, a->plain_atomics, a->cpu_ns, with_sync,
+	       with_sync / locked_sync,
+	       with_sync * (double)a->entries / (locked_sync * (double)locked->entries),
+	       yes_no(within));
+}
+
 static void bench_tx_accesses(void)
 {
 	struct pl011_model_config defaults;
 	pl011_model_default_config(&defaults);
 	printf("### Register accesses per TX interrupt, 3000000 baud, fixed 1 us latency\n\n");
-	printf("Counted inside the handler, %u bytes. CPU per interrupt: the model's, entry "
-	       "(%" PRIu32 " ns) included; with sync: plus %" PRIu32 " ns per barrier and %" PRIu32
-	       " ns per atomic point (--sync-cost).\n\n",
-	       TX_BYTES, defaults.irq_entry_cost_ns, sync_barrier_ns, sync_atomic_ns);
-	printf("| FIFO | handler | interrupts | MIS reads | DR writes | FR reads | clock reads "
-	       "| barriers | atomic points | CPU per interrupt (ns) | with sync (ns) |\n");
-	printf("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-	static const int modes[] = {PL011_TX_HALF_FIFO, PL011_TX_HYBRID, PL011_TX_ADAPTIVE,
-				    PL011_TX_MEASURED, TX_REFERENCE};
-	for (size_t d = 0; d < 2; d++)
-		for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+	printf("Counted inside the handler, %u bytes, per handler entry. RMWs: atomic "
+	       "read-modify-writes (pl011_io_atomic_rmw_point); plain atomic: the other atomic "
+	       "points (loads and stores of shared words). CPU per interrupt: the model's, entry "
+	       "(%" PRIu32 " ns) included, no synchronisation charged; with sync: plus %" PRIu32
+	       " ns per barrier and %" PRIu32 " ns per RMW (--sync-cost), plain atomic accesses "
+	       "charged as the loads and stores they are (nothing more). REFERENCE with lock: the "
+	       "reference charged %u RMW and %u barriers per entry for the lock a real handler "
+	       "takes. × ref+lock: with sync over REFERENCE with lock at the same FIFO depth, per "
+	       "interrupt and over the whole run (fewer interrupts weigh: issue 35's bar, 1.1, is on "
+	       "the handler's CPU). <= 2 RMW, <= 2 barriers: issue 35's common-path bar per "
+	       "entry.\n\n",
+	       TX_BYTES, defaults.irq_entry_cost_ns, sync_barrier_ns, sync_rmw_ns,
+	       REFERENCE_LOCK_RMWS, REFERENCE_LOCK_BARRIERS);
+	printf("| FIFO | handler | interrupts | register accesses | MIS reads | DR writes | FR reads "
+	       "| clock reads | RMWs | barriers | plain atomic | CPU per interrupt (ns) "
+	       "| with sync (ns) | × ref+lock, per interrupt | × ref+lock, run | <= 2 RMW, <= 2 "
+	       "barriers |\n");
+	printf("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+	static const int modes[] = {PL011_TX_HALF_FIFO, PL011_TX_POLL_FULL, PL011_TX_HYBRID,
+				    PL011_TX_ADAPTIVE, PL011_TX_MEASURED, TX_REFERENCE};
+#define ACCESS_MODES (sizeof modes / sizeof modes[0])
+	for (size_t d = 0; d < 2; d++) {
+		struct access_row rows[ACCESS_MODES + 1u];
+		for (size_t i = 0; i < ACCESS_MODES; i++) {
 			struct tx_case c = {FAST_BAUD, tx_depths[d], 0u, LOAD_SEED, modes[i],
 					    PL011_LEVEL_DEFAULT, NULL};
 			struct tx_result r;
@@ -696,16 +760,25 @@ static void bench_tx_accesses(void)
 			run_tx(&c, &r);
 			tally_on = false;
 			double n = (double)tally.entries;
-			double cpu = (double)tally.cpu_ns / n + (double)defaults.irq_entry_cost_ns;
-			double sync = ((double)tally.barriers * sync_barrier_ns +
-				       (double)tally.atomics * sync_atomic_ns) / n;
-			printf("| %u | %s | %" PRIu64 " | %.2f | %.2f | %.3f | %.3f | %.2f | %.2f | %.0f "
-			       "| %.0f |\n",
-			       tx_depths[d], tx_case_name(&c), tally.entries, (double)tally.mis_reads / n,
-			       (double)tally.dr_writes / n, (double)tally.fr_reads / n,
-			       (double)tally.clock_reads / n, (double)tally.barriers / n,
-			       (double)tally.atomics / n, cpu, cpu + sync);
+			rows[i] = (struct access_row){
+				tx_case_name(&c), tally.entries, (double)tally.reg_accesses / n,
+				(double)tally.mis_reads / n, (double)tally.dr_writes / n,
+				(double)tally.fr_reads / n, (double)tally.clock_reads / n,
+				(double)tally.rmws / n, (double)tally.barriers / n,
+				(double)(tally.atomics - tally.rmws) / n,
+				(double)tally.cpu_ns / n + (double)defaults.irq_entry_cost_ns,
+				(double)sync_cost_ns(tally.barriers, tally.rmws) / n};
 		}
+		struct access_row *locked = &rows[ACCESS_MODES];
+		*locked = rows[ACCESS_MODES - 1u];
+		locked->name = "REFERENCE with lock";
+		locked->rmws += REFERENCE_LOCK_RMWS;
+		locked->barriers += REFERENCE_LOCK_BARRIERS;
+		locked->sync_ns += (double)sync_cost_ns(REFERENCE_LOCK_BARRIERS, REFERENCE_LOCK_RMWS);
+		for (size_t i = 0; i <= ACCESS_MODES; i++)
+			print_access_row(tx_depths[d], &rows[i], locked);
+	}
+#undef ACCESS_MODES
 	printf("\n");
 }
 
@@ -947,7 +1020,8 @@ static void matrix_reference(const struct regime_cell *cell, struct regime_resul
 	pl011_model_default_config(&defaults);
 	*out = (struct regime_result){r.dispatches, r.fr_reads, r.irq_cpu_ns,
 				      r.irq_cpu_ns - r.dispatches * defaults.irq_entry_cost_ns,
-				      r.idle_ns, r.underruns, 2u, 0u, r.irq_barriers, r.irq_atomics};
+				      r.idle_ns, r.underruns, 2u, 0u, r.irq_barriers, r.irq_atomics,
+				      r.irq_rmws};
 }
 
 static void matrix_run(void)
@@ -1016,7 +1090,8 @@ enum matrix_goal {
 	GOAL_CPU_FIXED_NO_ENTRY, /* the same without it */
 	GOAL_CPU_TAIL,  /* <= 1.02 x the reference under tails, with entry cost */
 	GOAL_CPU_TAIL_NO_ENTRY,
-	GOAL_CPU_FIXED_SYNC, /* handler CPU with entry, barrier and atomic costs, fixed 1 us */
+	GOAL_CPU_FIXED_SYNC, /* handler CPU with entry, barrier and RMW costs <= 1.1 x the
+			      * reference charged for its lock, fixed 1 us (issue 35) */
 	GOAL_CPU_TAIL_SYNC,  /* the same under tails */
 	GOAL_FR_CALM,   /* FR reads <= 0.01 x POLL_FULL's at 1 us */
 	GOAL_UNDERRUN,  /* no underrun where HALF_FIFO has none (the tests' second rule) */
@@ -1031,8 +1106,8 @@ static const char *const goal_names[] = {
 	"handler CPU <= 1.0 x REFERENCE, fixed 1 us, without entry cost",
 	"handler CPU <= 1.02 x REFERENCE, tails, with entry cost",
 	"handler CPU <= 1.02 x REFERENCE, tails, without entry cost",
-	"handler CPU <= 1.0 x REFERENCE, fixed 1 us, with entry, barrier and atomic costs",
-	"handler CPU <= 1.02 x REFERENCE, tails, with entry, barrier and atomic costs",
+	"handler CPU <= 1.1 x REFERENCE with lock, fixed 1 us, with entry, barrier and RMW costs",
+	"handler CPU <= 1.1 x REFERENCE with lock, tails, with entry, barrier and RMW costs",
 	"FR reads <= 0.01 x POLL_FULL, fixed 1 us",
 	"no underrun where HALF_FIFO has none",
 };
@@ -1093,8 +1168,8 @@ static bool matrix_goal(const struct matrix_cell *m, enum matrix_goal g, double 
 		return g == GOAL_CPU_FIXED_NO_ENTRY ? fixed_irq : tail;
 	case GOAL_CPU_FIXED_SYNC:
 	case GOAL_CPU_TAIL_SYNC:
-		*value = matrix_ratio(cpu_with_sync(me), cpu_with_sync(yardstick));
-		*limit = g == GOAL_CPU_FIXED_SYNC ? 1.0 : 1.02;
+		*value = matrix_ratio(cpu_with_sync(me), reference_cpu_locked(yardstick));
+		*limit = 1.1;
 		return g == GOAL_CPU_FIXED_SYNC ? fixed_irq : tail;
 	case GOAL_FR_CALM:
 		*value = matrix_ratio(me->fr_reads, m->r[S_POLL].fr_reads);
@@ -1123,9 +1198,12 @@ static void matrix_verdicts(void)
 	printf("#### Verdict per goal over the %zu cells\n\n", matrix_cells);
 	printf("Idle is compared as (MEASURED + 1 us) / (best + 1 us), the tests' slack. "
 	       "Handler CPU with entry cost is the model's (300 ns per entry); without it, the "
-	       "same less 300 ns per handler entry; with barrier and atomic costs, the model's "
-	       "plus %" PRIu32 " ns per pl011_io_barrier and %" PRIu32 " ns per atomic point inside "
-	       "the handler (--sync-cost).\n\n", sync_barrier_ns, sync_atomic_ns);
+	       "same less 300 ns per handler entry; with barrier and RMW costs, the model's "
+	       "plus %" PRIu32 " ns per pl011_io_barrier and %" PRIu32 " ns per atomic "
+	       "read-modify-write inside the handler (--sync-cost; plain atomic loads and stores "
+	       "charged nothing more), against the reference charged for its lock: %u RMW and %u "
+	       "barriers per entry.\n\n", sync_barrier_ns, sync_rmw_ns, REFERENCE_LOCK_RMWS,
+	       REFERENCE_LOCK_BARRIERS);
 	printf("| # | goal | cells | met | worst | worst cell |\n|---:|---|---:|---:|---:|---|\n");
 	for (int g = 0; g < GOALS; g++) {
 		size_t cells = 0, met = 0;
@@ -1190,11 +1268,12 @@ static void matrix_table(enum regime_clock clock, enum regime_writer writer)
 	       regime_writer_name(writer));
 	printf("Each strategy: idle while data waited (us) / handler entries. Last columns: "
 	       "MEASURED's FR reads, its handler CPU over the reference's with and without entry "
-	       "cost, its final trigger.\n\n");
+	       "cost, with its barriers and RMWs charged over the reference charged for its lock, "
+	       "its final trigger.\n\n");
 	printf("| baud | FIFO | latency |");
 	for (size_t s = 0; s < MATRIX_SERIES; s++)
 		printf(" %s |", series_name(s));
-	printf(" M FR | M CPU × ref | M CPU × ref, no entry | M CPU × ref, sync | M level |\n"
+	printf(" M FR | M CPU × ref | M CPU × ref, no entry | M CPU × ref+lock, sync | M level |\n"
 	       "|---:|---:|---|");
 	for (size_t s = 0; s < MATRIX_SERIES + 5u; s++)
 		printf("---:|");
@@ -1213,7 +1292,7 @@ static void matrix_table(enum regime_clock clock, enum regime_writer writer)
 		printf(" %" PRIu64 " | %.3f | %.3f | %.3f | %s |\n", me->fr_reads,
 		       matrix_ratio(me->cpu_ns, yardstick->cpu_ns),
 		       matrix_ratio(me->cpu_no_entry_ns, yardstick->cpu_no_entry_ns),
-		       matrix_ratio(cpu_with_sync(me), cpu_with_sync(yardstick)),
+		       matrix_ratio(cpu_with_sync(me), reference_cpu_locked(yardstick)),
 		       level_names[me->final_level + 1u]);
 	}
 	printf("\n");
@@ -1619,9 +1698,10 @@ static void bench_shutdown(void)
 /* ------------------------------------------------------------------ main */
 
 /*
- * bench [--smoke | --matrix] [--data DIR] [--sync-cost BARRIER_NS,ATOMIC_NS]. --data writes
- * the pictures' data files into DIR; --matrix runs only the regime matrix; --sync-cost sets
- * what the matrix charges per barrier and atomic point in the handler (above). --smoke (make
+ * bench [--smoke | --matrix | --sync] [--data DIR] [--sync-cost BARRIER_NS,RMW_NS]. --data
+ * writes the pictures' data files into DIR; --matrix runs only the regime matrix, --sync only
+ * the table of register accesses and synchronisation per TX interrupt; --sync-cost sets
+ * what the tables charge per barrier and read-modify-write in the handler (above). --smoke (make
  * test) runs only the TX tables: every strategy and the reference handler in every scenario,
  * each run checking its wire and FIFO, and ends with one line saying how many passed.
  */
@@ -1629,18 +1709,22 @@ int main(int argc, char **argv)
 {
 	bool smoke = false;
 	bool matrix_only = false;
+	bool sync_only = false;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--smoke") == 0)
 			smoke = true;
 		else if (strcmp(argv[i], "--matrix") == 0)
 			matrix_only = true;
+		else if (strcmp(argv[i], "--sync") == 0)
+			sync_only = true;
 		else if (strcmp(argv[i], "--data") == 0 && i + 1 < argc)
 			data_dir = argv[++i];
 		else if (strcmp(argv[i], "--sync-cost") == 0 && i + 1 < argc &&
-			 sscanf(argv[++i], "%" SCNu32 ",%" SCNu32, &sync_barrier_ns, &sync_atomic_ns) == 2)
+			 sscanf(argv[++i], "%" SCNu32 ",%" SCNu32, &sync_barrier_ns, &sync_rmw_ns) == 2)
 			continue;
 		else
-			die("usage: bench [--smoke | --matrix] [--data DIR] [--sync-cost BARRIER_NS,ATOMIC_NS]");
+			die("usage: bench [--smoke | --matrix | --sync] [--data DIR] "
+			    "[--sync-cost BARRIER_NS,RMW_NS]");
 	}
 	struct pl011_model_config defaults;
 	pl011_model_default_config(&defaults);
@@ -1655,6 +1739,10 @@ int main(int argc, char **argv)
 	harness_fill_random(tx_stream, TX_BYTES, 64u);
 	if (matrix_only) {
 		bench_regime_matrix();
+		return 0;
+	}
+	if (sync_only) {
+		bench_tx_accesses();
 		return 0;
 	}
 	bench_tx_strategies();

@@ -932,33 +932,48 @@ static void preemption_point(void)
 		preempt_hook(preempt_context);
 }
 
-/* Count one synchronisation operation in every live model (the bench has one). */
-static void count_sync(bool barrier)
+enum sync_kind { SYNC_BARRIER, SYNC_ATOMIC, SYNC_RMW };
+
+/* Count one synchronisation operation in every live model (the bench has one). A
+ * read-modify-write is an atomic point too, counted once more among the RMWs. */
+static void count_sync(enum sync_kind kind)
 {
 	for (unsigned i = 0; i < PL011_MODEL_MAX; i++) {
 		struct pl011_model *m = registry[i];
 		if (m == NULL)
 			continue;
-		if (barrier) {
+		if (kind == SYNC_BARRIER) {
 			m->c.barriers++;
 			m->c.irq_barriers += m->in_irq;
-		} else {
-			m->c.atomic_points++;
-			m->c.irq_atomic_points += m->in_irq;
+			continue;
+		}
+		m->c.atomic_points++;
+		m->c.irq_atomic_points += m->in_irq;
+		if (kind == SYNC_RMW) {
+			m->c.rmw_points++;
+			m->c.irq_rmw_points += m->in_irq;
 		}
 	}
 }
 
 void pl011_io_atomic_point(void)
 {
-	count_sync(false);
+	count_sync(SYNC_ATOMIC);
+	preemption_point();
+}
+
+/* The same preemption point as pl011_io_atomic_point: the explorers' schedules do not depend
+ * on which of the two the driver calls. */
+void pl011_io_atomic_rmw_point(void)
+{
+	count_sync(SYNC_RMW);
 	preemption_point();
 }
 
 /* Without posted writes the model orders everything already: a barrier changes nothing. */
 void pl011_io_barrier(void)
 {
-	count_sync(true);
+	count_sync(SYNC_BARRIER);
 	if (posted.core_of != NULL && !posted.ignore_barriers)
 		land_posted(posting_core());
 }

@@ -84,9 +84,13 @@ struct pl011_model_counters {
 	uint64_t underrun_idle_ns; /* line idle time in those gaps */
 	/* The driver's synchronisation, which the model charges no time for (make bench may, at
 	 * a cost it states): pl011_io_barrier calls (a DMB SY on ARMv7/v8) and atomic points
-	 * (each shared-word load, swap or read-modify-write), in all and inside the handler. */
+	 * (each shared-word load, store or read-modify-write), in all and inside the handler;
+	 * rmw_points counts the atomic points that are read-modify-writes
+	 * (pl011_io_atomic_rmw_point: compare-exchange, fetch-and-op), so the plain loads and
+	 * stores are atomic_points - rmw_points. */
 	uint64_t barriers, irq_barriers;
 	uint64_t atomic_points, irq_atomic_points;
+	uint64_t rmw_points, irq_rmw_points;
 };
 
 struct pl011_model;
@@ -121,7 +125,7 @@ bool pl011_model_in_irq(const struct pl011_model *model);
 /*
  * Preemption points, for the explorers. The hook (global: the driver's atomic points carry no
  * address) is called at the start of every register access, before its cost and effect, and
- * at every pl011_io_atomic_point the driver passes. A hook that runs driver code (an interrupt
+ * at every pl011_io_atomic_point and pl011_io_atomic_rmw_point the driver passes. A hook that runs driver code (an interrupt
  * it delivers) is called again from inside it: it must keep its own count. NULL removes it.
  */
 void pl011_model_set_preempt_hook(void (*hook)(void *context), void *context);

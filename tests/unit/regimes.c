@@ -247,6 +247,7 @@ void regime_run(const struct regime_cell *cell, enum pl011_tx_mode mode, struct 
 		.stalls = stats.tx_stalls,
 		.irq_barriers = mc->irq_barriers,
 		.irq_atomics = mc->irq_atomic_points,
+		.irq_rmws = mc->irq_rmw_points,
 	};
 	harness_teardown(&h);
 }

@@ -63,6 +63,7 @@ struct regime_result {
 	uint64_t stalls;          /* the wait's stall guard fired (stats.tx_stalls) */
 	uint64_t irq_barriers;    /* pl011_io_barrier calls inside the handler (model: free) */
 	uint64_t irq_atomics;     /* atomic points inside the handler (model: free) */
+	uint64_t irq_rmws;        /* of those, read-modify-writes */
 };
 
 /* The latency families for one line (regimes.c says which), seeded from seed; returns how
