@@ -141,8 +141,8 @@ static bool is_primecell(uintptr_t base)
 }
 
 /* The rules first (no register access), the divisors (pure), then with `identify` the ID,
- * before an adopted line's registers are read (through `adopt`, the part that reads them: the
- * callers name it with PL011_FLAG_ADOPT_LINE). */
+ * before an adopted line's registers are read (through parts->adopt, the part that reads them:
+ * the callers name it with PL011_FLAG_ADOPT_LINE; no parts: a line change, never adopted). */
 static uint32_t plan_rule(const struct pl011 *uart, const struct pl011_config *config,
 			  const struct pl011_parts *parts, struct pl011_plan *plan, bool identify)
 {
@@ -158,7 +158,8 @@ static uint32_t plan_rule(const struct pl011 *uart, const struct pl011_config *c
 	}
 	if (identify && (config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base))
 		return PL011_RULE_NOT_PL011;
-	if (adopted && parts->adopt->read_line(config, &plan->baud, &plan->lcr_h) != 0)
+	if (adopted &&
+	    (parts == NULL || parts->adopt->read_line(config, &plan->baud, &plan->lcr_h) != 0))
 		return PL011_RULE_ADOPT_UNPROGRAMMED;
 	/* RTS asserted, as for a modem; under RS-485 DE released. */
 	plan->cr = PL011_CR_UARTEN | PL011_CR_TXE | PL011_CR_RXE |
