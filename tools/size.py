@@ -86,6 +86,11 @@ FEATURES = [
     ("adopt line", r"\b(PL011_FLAG_ADOPT_LINE|pl011_adopt_driver|pl011_config_check(_port)?)\b",
      ("pl011_adopt_driver",), ("pl011_adopt_driver", "pl011_line_adopt")),
     ("line change", r"\bpl011_set_line\b", ("pl011_set_line",), ("pl011_set_line",)),
+    # The rings' rules: a part of init named by a ring mode (pl011_init), and by the calls that
+    # name every part.
+    ("ring rules", r"\b(PL011_TX_(HALF_FIFO|POLL_FULL|HYBRID|ADAPTIVE|MEASURED)|PL011_RX_LOW_LATENCY|"
+     r"PL011_RX_FEW_IRQS|pl011_init_port|pl011_restart(_port)?|pl011_config_check(_port)?)\b",
+     ("pl011_check_rings",), ("pl011_check_rings",)),
     ("config check", r"\bpl011_config_check(_port)?\b", ("pl011_config_check",),
      ("pl011_config_check", "pl011_config_check_port", "config_rule_texts")),
 ]
