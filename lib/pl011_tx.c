@@ -413,10 +413,11 @@ static bool panic_own(struct pl011 *uart, struct pl011_wait *wait, uint32_t *see
 						 : pl011_wait_expired(wait))
 			break;
 	}
-	if (polled) { /* withdraw the request: no writer may wait on a panic that gave up */
+	if (polled) { /* withdraw the request: no writer may wait on a panic that gave up, nor
+		       * find it left behind once the writer let go (another waiting panic sets
+		       * it again at its next look) */
 		uint32_t word = pl011_tx_owner_load(uart);
-		while ((word & TX_RETRY) != 0 && (word & TX_OWNED) != 0 &&
-		       !pl011_tx_owner_swap(uart, &word, word & ~TX_RETRY))
+		while ((word & TX_RETRY) != 0 && !pl011_tx_owner_swap(uart, &word, word & ~TX_RETRY))
 			;
 	} else { /* an owner need not let us in any more (another panic may say so again) */
 		uint32_t word = pl011_tx_owner_load(uart);
