@@ -27,6 +27,16 @@ static uint32_t core_of_caller(void *unused)
 	return (uint32_t)cores_current() + 1u;
 }
 
+/* The port in `mode`, its waits stepping the model, each core its own tag. */
+static void start_on_two_cores(enum pl011_tx_mode mode)
+{
+	H.config.tx_mode = mode;
+	H.config.wait_hook = idle_step;
+	H.config.wait_context = H.model;
+	H.config.core_id = core_of_caller;
+	assert_int_equal(harness_start(&H), 0);
+}
+
 #define BIG (64u * 1024u)
 static uint8_t big[BIG];
 
@@ -61,19 +71,15 @@ static void writer_and_line_switch(int core, void *context)
 }
 
 /*
- * docs/waiting.md: "every owner lets go within 2 x depth characters, and a priming pl011_write
- * sends at most that many straight to the FIFO before it queues the rest"; docs/api.md
+ * docs/waiting.md: "every owner lets go within 2 x depth characters", a priming pl011_write
+ * too, between its passes straight to the FIFO; docs/api.md
  * (pl011_set_line, "Beside it"): pl011_write on another core is safe. pl011_set_line takes TX
  * as shutdown's first wait does (2 frames + 1 ms, no STOPPED to make the owner let go).
  */
 static void set_line_beside_long_write(enum pl011_tx_mode mode, uint32_t seed)
 {
 	harness_setup_instant_line(&H, 16);
-	H.config.tx_mode = mode;
-	H.config.wait_hook = idle_step;
-	H.config.wait_context = H.model;
-	H.config.core_id = core_of_caller;
-	assert_int_equal(harness_start(&H), 0);
+	start_on_two_cores(mode);
 	harness_fill_random(big, BIG, seed);
 	struct line_run run = {.h = &H, .mode = mode, .line_result = 99};
 	struct cores_plan plan = {.switch_one_in = 4, .seed = seed};
@@ -147,10 +153,9 @@ static void span_point(void *unused)
 }
 
 /*
- * docs/waiting.md: "So every owner lets go within 2 x depth characters, and a priming
- * pl011_write sends at most that many straight to the FIFO before it queues the rest."
- * (Before 2fc3d4b the owner wrote write_idle's pass and one ring pass, 4 x depth, before its
- * release at the limit: the bound checked here is that generous.)
+ * docs/waiting.md: "So every owner lets go within 2 x depth characters", a priming
+ * pl011_write too. The bound checked here is twice that: an idle write's pass followed by a
+ * ring pass of the same ownership.
  */
 static void long_write_span(enum pl011_tx_mode mode)
 {
@@ -183,6 +188,16 @@ static void test_a_long_write_lets_go_of_tx_within_its_pass_limit(void **state)
 
 #define PANIC_LEN 40u
 static uint8_t panic_msg[PANIC_LEN];
+
+/* The writer's bytes below 128, the panic's above, so the wire tells them apart. */
+static void fill_payloads(uint32_t seed)
+{
+	uint32_t st = seed;
+	for (size_t i = 0; i < BIG; i++)
+		big[i] = (uint8_t)(harness_random(&st) & 0x7Fu);
+	for (size_t i = 0; i < PANIC_LEN; i++)
+		panic_msg[i] = (uint8_t)(0x80u | (harness_random(&st) & 0x7Fu));
+}
 
 struct panic_run {
 	struct harness *h;
@@ -244,16 +259,8 @@ static void writer_beside_panic(enum pl011_tx_mode mode, bool instant, uint32_t 
 		harness_setup(&H, 48000000u, 16);
 		H.config.baud = 3000000u;
 	}
-	H.config.tx_mode = mode;
-	H.config.wait_hook = idle_step;
-	H.config.wait_context = H.model;
-	H.config.core_id = core_of_caller;
-	assert_int_equal(harness_start(&H), 0);
-	uint32_t st = seed;
-	for (size_t i = 0; i < BIG; i++)
-		big[i] = (uint8_t)(harness_random(&st) & 0x7Fu);
-	for (size_t i = 0; i < PANIC_LEN; i++)
-		panic_msg[i] = (uint8_t)(0x80u | (harness_random(&st) & 0x7Fu));
+	start_on_two_cores(mode);
+	fill_payloads(seed);
 	struct panic_run run = {.h = &H, .len = 2048, .panic_after_wire = 10u + seed % 300u};
 	struct cores_plan plan = {.switch_one_in = switch_one_in, .seed = seed};
 	if (posted)
@@ -298,23 +305,15 @@ static void test_idle_write_lets_a_panic_in(void **state)
 }
 
 /* Core 0 (the writer, owning TX) stopped at its point stall_at: the panic on core 1 waits it
- * out and writes beside it, one character into an empty FIFO at a time (claim 1). */
+ * out and writes beside it, one character into an empty FIFO at a time. */
 static unsigned beside_runs;
 static void stalled_owner_beside_panic(enum pl011_tx_mode mode, uint64_t stall_at, bool posted,
 				       unsigned other_points)
 {
 	harness_setup(&H, 48000000u, 16);
 	H.config.baud = 3000000u;
-	H.config.tx_mode = mode;
-	H.config.wait_hook = idle_step;
-	H.config.wait_context = H.model;
-	H.config.core_id = core_of_caller;
-	assert_int_equal(harness_start(&H), 0);
-	uint32_t st = (uint32_t)stall_at;
-	for (size_t i = 0; i < BIG; i++)
-		big[i] = (uint8_t)(harness_random(&st) & 0x7Fu);
-	for (size_t i = 0; i < PANIC_LEN; i++)
-		panic_msg[i] = (uint8_t)(0x80u | (harness_random(&st) & 0x7Fu));
+	start_on_two_cores(mode);
+	fill_payloads((uint32_t)stall_at);
 	struct panic_run run = {.h = &H, .len = 300, .panic_after_wire = 0};
 	struct cores_plan plan = {.first_slice = stall_at + 5u, .slice = 1000000u,
 				  .stall_at = stall_at, .stall_core = 0};
