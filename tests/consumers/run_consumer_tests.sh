@@ -64,8 +64,7 @@ listed=$(helpers_in "$root/docs/building.md")
 	echo "docs/building.md lists: $listed"
 	[ -n "$listed" ] || { echo "no helper after docs/building.md's atomic-helpers marker"; exit 1; }
 	status=0
-	# Each board calls only listed helpers, and the two together call every one (ARMv6-M has
-	# DMB, so only ARMv5 calls __sync_synchronize).
+	# Each board calls only listed helpers, and the two together call every one.
 	every=""
 	for board in versatilepb rp2040 lm3s6965; do
 		make --no-print-directory -s -C "$root" BOARD=$board BUILD="$build" lib || exit 1
