@@ -532,7 +532,7 @@ void pl011_irq_handler(struct pl011 *uart)
 {
 	if (uart == NULL || pl011_is_stopped(uart))
 		return;
-	pl011_presence_enter(&uart->handlers_inside);
+	pl011_handler_enter(uart);
 	pl011_io_atomic_point();
 	if (!pl011_state_stopped(pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST))) {
 		struct pl011_event_watch watch;
@@ -540,7 +540,7 @@ void pl011_irq_handler(struct pl011 *uart)
 		service_passes(uart, &watch);
 		pl011_events_end(uart, &watch);
 	}
-	pl011_presence_leave(&uart->handlers_inside);
+	pl011_handler_leave(uart);
 }
 
 int pl011_get_stats(const struct pl011 *uart, struct pl011_stats *out)

@@ -178,8 +178,7 @@ static void rx_drained(struct pl011 *uart, bool took, bool rt_idle)
 		return; /* no burst open */
 	uint32_t due = 0;
 	pl011_io_atomic_rmw_point();
-	if (!__atomic_compare_exchange_n(&uart->events.rx_tick, &due, 1u, false, __ATOMIC_SEQ_CST,
-					 __ATOMIC_SEQ_CST) ||
+	if (!pl011_atomic_swap(&uart->events.rx_tick, &due, 1u) ||
 	    tick_coming(uart))
 		return; /* a tick is due already */
 	rx_arm(uart, rx_quiet_us(uart), false);
@@ -202,8 +201,7 @@ static uint32_t rx_idle_check(struct pl011 *uart, bool own)
 		return 0;
 	uint32_t due = 1u;
 	pl011_io_atomic_rmw_point();
-	(void)__atomic_compare_exchange_n(&uart->events.rx_tick, &due, 0u, false, __ATOMIC_SEQ_CST,
-					  __ATOMIC_SEQ_CST);
+	(void)pl011_atomic_swap(&uart->events.rx_tick, &due, 0u);
 	pl011_io_atomic_point();
 	uint32_t drains = pl011_atomic_load(&uart->events.rx_drains, __ATOMIC_SEQ_CST);
 	pl011_io_atomic_point();
@@ -238,8 +236,7 @@ static uint32_t rx_idle_check(struct pl011 *uart, bool own)
 	}
 	/* Drains after our first look found rx_tick clear and armed for the next burst. */
 	pl011_io_atomic_rmw_point();
-	if (__atomic_compare_exchange_n(&uart->events.rx_idle_drains, &given, drains, false,
-					__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+	if (pl011_atomic_swap(&uart->events.rx_idle_drains, &given, drains))
 		events_deliver(uart, PL011_EVENT_RX_IDLE);
 	return 0;
 }
@@ -254,8 +251,7 @@ static bool tx_space_owed(struct pl011 *uart)
 		return false;
 	uint32_t wanted = 1u;
 	pl011_io_atomic_rmw_point();
-	return __atomic_compare_exchange_n(&uart->events.tx_space_wanted, &wanted, 0u, false,
-					   __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	return pl011_atomic_swap(&uart->events.tx_space_wanted, &wanted, 0u);
 }
 
 static void events_end(struct pl011 *uart, const struct pl011_event_watch *watch)
@@ -323,8 +319,7 @@ static uint32_t tx_done_check(struct pl011 *uart)
 	 * one (the helpers README lists), not the other. The flag is only ever 0 or 1. */
 	uint32_t open = 1u;
 	pl011_io_atomic_rmw_point();
-	if (!__atomic_compare_exchange_n(&uart->events.tx_done_pending, &open, 0u, false,
-					 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+	if (!pl011_atomic_swap(&uart->events.tx_done_pending, &open, 0u))
 		return 0;
 	/* The bytes this look covers, before it: a write that lands after the FR read moves
 	 * stats.tx_bytes past them, which voids the RS-485 release below. */
@@ -350,7 +345,7 @@ void pl011_event_tick(struct pl011 *uart)
 	if (uart == NULL || !pl011_is_running(uart) ||
 	    (uart->events.tx_done_open == NULL && !rx_idle_timed(uart->config)))
 		return;
-	pl011_presence_enter(&uart->handlers_inside);
+	pl011_handler_enter(uart);
 	pl011_io_atomic_point();
 	if (pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST) == PL011_STATE_RUNNING) {
 		/* Before the others take their words: whether this tick may be one RX idle armed. */
@@ -371,7 +366,7 @@ void pl011_event_tick(struct pl011 *uart)
 		}
 		pl011_events_tx_space_freed(uart);
 	}
-	pl011_presence_leave(&uart->handlers_inside);
+	pl011_handler_leave(uart);
 }
 
 /* Init, before the UART is programmed, nothing else running: the clock's step; a burst open

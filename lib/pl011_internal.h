@@ -225,8 +225,7 @@ static inline uint32_t pl011_word_update(struct pl011 *uart, uint32_t *word, uin
 	uint32_t value = pl011_atomic_load(word, __ATOMIC_SEQ_CST);
 	for (;;) {
 		pl011_io_atomic_rmw_point();
-		if (__atomic_compare_exchange_n(word, &value, (value & ~clear) | set, false,
-						__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		if (pl011_atomic_swap(word, &value, (value & ~clear) | set))
 			break;
 	}
 	pl011_word_publish(uart, word, offset);
@@ -359,13 +358,41 @@ int pl011_wait_fr_for(const struct pl011 *uart, uint32_t mask, uint32_t want, ui
 static inline void pl011_presence_enter(uint32_t *count)
 {
 	pl011_io_atomic_rmw_point();
-	(void)__atomic_fetch_add(count, 1u, __ATOMIC_SEQ_CST);
+	(void)pl011_atomic_add(count, 1u, __ATOMIC_SEQ_CST);
 }
 
 static inline void pl011_presence_leave(uint32_t *count)
 {
 	pl011_io_atomic_rmw_point();
-	(void)__atomic_fetch_add(count, UINT32_MAX, __ATOMIC_SEQ_CST);
+	(void)pl011_atomic_add(count, UINT32_MAX, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * The same for handlers_inside, which only interrupt handlers and the event tick (one timer's
+ * call at a time) enter. On one core (PL011_SINGLE_CORE) a plain load and store, unmasked:
+ * such a context that preempts another between them runs to completion, entering and leaving
+ * once, so it leaves the count as it found it (the host explorers preempt there).
+ */
+static inline void pl011_handler_count(struct pl011 *uart, uint32_t delta)
+{
+#if PL011_SINGLE_CORE
+	pl011_io_atomic_point();
+	uint32_t before = pl011_atomic_load(&uart->handlers_inside, __ATOMIC_RELAXED);
+	pl011_atomic_store(&uart->handlers_inside, before + delta, __ATOMIC_RELAXED);
+#else
+	pl011_io_atomic_rmw_point();
+	(void)pl011_atomic_add(&uart->handlers_inside, delta, __ATOMIC_SEQ_CST);
+#endif
+}
+
+static inline void pl011_handler_enter(struct pl011 *uart)
+{
+	pl011_handler_count(uart, 1u);
+}
+
+static inline void pl011_handler_leave(struct pl011 *uart)
+{
+	pl011_handler_count(uart, UINT32_MAX);
 }
 
 /* Wait, within `wait`, until nobody is inside; returns whether nobody is. */

@@ -6,6 +6,21 @@
 #include <stdint.h>
 
 /*
+ * PL011_SINGLE_CORE (0 or 1, default 0), set when building lib/: the firmware declares that
+ * every context calling the driver runs on one core, and that a context preempting another
+ * (an interrupt, a fault) runs to completion before the other resumes. The driver then uses no
+ * barrier, no exclusive pair and no atomic helper: program order orders the shared words, and
+ * each read-modify-write is a load and a store with interrupts masked (privileged code only:
+ * the mask is CPSR, PRIMASK or DAIF). Time-sliced threads that call the driver at once need 0.
+ */
+#ifndef PL011_SINGLE_CORE
+#define PL011_SINGLE_CORE 0
+#endif
+#if PL011_SINGLE_CORE && defined(PL011_IO_MULTI_CORE)
+#error "PL011_SINGLE_CORE=1 and PL011_IO_MULTI_CORE contradict each other"
+#endif
+
+/*
  * ARMv5 and ARMv6-M cores are single (no exclusives, no coherent second core): there the only
  * other context is an interrupt on the same core, and program order is all the ordering the
  * shared words need. GCC does not know that and calls __sync_synchronize, a function, around
@@ -15,8 +30,8 @@
  * accesses then get the DMBs GCC inlines on ARMv6-M, and its board supplies the
  * read-modify-writes with a hardware spinlock (boards/common/atomics_irqmask.c).
  */
-#if defined(__ARM_ARCH) && !defined(__aarch64__) && (__ARM_ARCH < 6 || defined(__ARM_ARCH_6M__)) && \
-	!defined(PL011_IO_MULTI_CORE)
+#if PL011_SINGLE_CORE || (defined(__ARM_ARCH) && !defined(__aarch64__) && \
+			  (__ARM_ARCH < 6 || defined(__ARM_ARCH_6M__)) && !defined(PL011_IO_MULTI_CORE))
 #define PL011_IO_ONE_CORE 1
 #else
 #define PL011_IO_ONE_CORE 0
@@ -45,15 +60,15 @@ void pl011_io_atomic_point(void);
 
 static inline void pl011_atomic_store(uint32_t *word, uint32_t value, int order)
 {
+#ifdef PL011_IO_HOOKS
+	pl011_io_atomic_point();
+#endif
 #if PL011_IO_ONE_CORE
 	(void)order;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	__atomic_store_n(word, value, __ATOMIC_RELAXED);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 #else
-#ifdef PL011_IO_HOOKS
-	pl011_io_atomic_point();
-#endif
 	__atomic_store_n(word, value, order);
 #endif
 }
@@ -65,6 +80,88 @@ static inline void pl011_atomic_fence(void)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 #else
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
+#if PL011_SINGLE_CORE && !defined(PL011_IO_HOOKS)
+/* Mask interrupts (IRQ and FIQ) on this core; returns what pl011_interrupts_restore puts back. */
+static inline uintptr_t pl011_interrupts_mask(void)
+{
+	uintptr_t saved;
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+	__asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(saved) : : "memory");
+#elif defined(__aarch64__)
+	__asm__ volatile("mrs %0, daif\n\tmsr daifset, #3" : "=r"(saved) : : "memory");
+#elif defined(__ARM_ARCH)
+	__asm__ volatile("mrs %0, cpsr" : "=r"(saved) : : "memory");
+	__asm__ volatile("msr cpsr_c, %0" : : "r"(saved | 0xC0u) : "memory"); /* CPSR.I and .F */
+#else
+#error "PL011_SINGLE_CORE: no way to mask interrupts known for this target"
+#endif
+	return saved;
+}
+
+static inline void pl011_interrupts_restore(uintptr_t saved)
+{
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+	__asm__ volatile("msr primask, %0" : : "r"(saved) : "memory");
+#elif defined(__aarch64__)
+	__asm__ volatile("msr daif, %0" : : "r"(saved) : "memory");
+#else
+	__asm__ volatile("msr cpsr_c, %0" : : "r"(saved) : "memory");
+#endif
+}
+#elif PL011_SINGLE_CORE
+/* The host harness: it switches contexts only at the points, so a section without one is
+ * as atomic as a masked one. */
+static inline uintptr_t pl011_interrupts_mask(void)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	return 0;
+}
+
+static inline void pl011_interrupts_restore(uintptr_t saved)
+{
+	(void)saved;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+#endif
+
+/*
+ * The atomic read-modify-writes, each preceded at its call site by pl011_io_atomic_rmw_point.
+ * Compare and swap: if *word equals *expected, store desired and return true; otherwise
+ * return false with *expected set to the word as it is. Sequentially consistent, or on one
+ * core (PL011_SINGLE_CORE) a load and a store with interrupts masked.
+ */
+static inline bool pl011_atomic_swap(uint32_t *word, uint32_t *expected, uint32_t desired)
+{
+#if PL011_SINGLE_CORE
+	uintptr_t saved = pl011_interrupts_mask();
+	uint32_t now = __atomic_load_n(word, __ATOMIC_RELAXED);
+	bool equal = now == *expected;
+	if (equal)
+		__atomic_store_n(word, desired, __ATOMIC_RELAXED);
+	pl011_interrupts_restore(saved);
+	*expected = now;
+	return equal;
+#else
+	return __atomic_compare_exchange_n(word, expected, desired, false, __ATOMIC_SEQ_CST,
+					   __ATOMIC_SEQ_CST);
+#endif
+}
+
+/* Add and return the word as it was; `order` as for pl011_atomic_load. */
+static inline uint32_t pl011_atomic_add(uint32_t *word, uint32_t delta, int order)
+{
+#if PL011_SINGLE_CORE
+	(void)order;
+	uintptr_t saved = pl011_interrupts_mask();
+	uint32_t before = __atomic_load_n(word, __ATOMIC_RELAXED);
+	__atomic_store_n(word, before + delta, __ATOMIC_RELAXED);
+	pl011_interrupts_restore(saved);
+	return before;
+#else
+	return __atomic_fetch_add(word, delta, order);
 #endif
 }
 
@@ -81,7 +178,15 @@ uint32_t pl011_io_read(uintptr_t addr);
 void pl011_io_write(uintptr_t addr, uint32_t value);
 void pl011_io_atomic_point(void);
 void pl011_io_atomic_rmw_point(void);
+#if PL011_SINGLE_CORE
+/* One core: the barrier below is a compiler barrier, and the harness counts none. */
+static inline void pl011_io_barrier(void)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+#else
 void pl011_io_barrier(void);
+#endif
 #else
 static inline uint32_t pl011_io_read(uintptr_t addr)
 {
@@ -123,7 +228,10 @@ static inline void pl011_io_atomic_rmw_point(void)
  */
 static inline void pl011_io_barrier(void)
 {
-#if defined(__aarch64__) || (defined(__ARM_ARCH) && __ARM_ARCH >= 7)
+#if PL011_SINGLE_CORE
+	/* One core: its own accesses to the UART are in program order (Device memory). */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+#elif defined(__aarch64__) || (defined(__ARM_ARCH) && __ARM_ARCH >= 7)
 	__asm__ volatile("dmb sy" ::: "memory");
 #elif defined(__ARM_ARCH) && __ARM_ARCH == 6 && !defined(__ARM_ARCH_6M__)
 	__asm__ volatile("mcr p15, 0, %0, c7, c10, 5" : : "r"(0) : "memory");

@@ -86,8 +86,7 @@ static void rs485_tick(struct pl011 *uart)
 {
 	uint32_t open = 1u;
 	pl011_io_atomic_rmw_point();
-	if (!__atomic_compare_exchange_n(&uart->events.de_release, &open, 0u, false,
-					 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+	if (!pl011_atomic_swap(&uart->events.de_release, &open, 0u))
 		return;
 	if (!pl011_tx_try_take(uart)) {
 		pl011_io_atomic_point();

@@ -70,8 +70,7 @@ static void rx_resume_if_room(struct pl011 *uart)
 	uint32_t word = pl011_atomic_load(&uart->imsc, __ATOMIC_SEQ_CST);
 	while ((word & bits) == 0) {
 		pl011_io_atomic_rmw_point();
-		if (__atomic_compare_exchange_n(&uart->imsc, &word, word | bits, false,
-						__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+		if (pl011_atomic_swap(&uart->imsc, &word, word | bits)) {
 			pl011_imsc_publish(uart);
 			return;
 		}

@@ -348,7 +348,7 @@ static int panic_beside_owner(struct pl011 *uart, const uint8_t *data, size_t le
 	(void)pl011_wait_fr(uart, PL011_FR_TXFE, PL011_FR_TXFE, &after);
 	pl011_io_barrier();
 	pl011_io_atomic_rmw_point();
-	(void)__atomic_fetch_add(&uart->tx.unowned_bytes, (uint32_t)done, __ATOMIC_RELAXED);
+	(void)pl011_atomic_add(&uart->tx.unowned_bytes, (uint32_t)done, __ATOMIC_RELAXED);
 	tx_beside_leave(uart);
 	/* An owner that found us here let go without sending (tx_send_and_release): the ring's
 	 * bytes are ours to start again, or the owner's once more (RETRY). After the leave, so

@@ -55,8 +55,7 @@ static inline uint32_t pl011_tx_owner_load(const struct pl011 *uart)
 static inline bool pl011_tx_owner_swap(struct pl011 *uart, uint32_t *expected, uint32_t desired)
 {
 	pl011_io_atomic_rmw_point();
-	return __atomic_compare_exchange_n(&uart->tx.owner, expected, desired, false,
-					   __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	return pl011_atomic_swap(&uart->tx.owner, expected, desired);
 }
 
 /*

@@ -27,10 +27,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FOLDERS = ("lib", "include")
 SEAM = "lib/pl011_io.h"
 # The seam's helpers: their bodies are what the call sites' rules are about.
-SEAM_HELPERS = {"pl011_atomic_load", "pl011_atomic_store", "pl011_atomic_fence"}
+SEAM_HELPERS = {"pl011_atomic_load", "pl011_atomic_store", "pl011_atomic_fence",
+                "pl011_atomic_swap", "pl011_atomic_add"}
 
-RMW = re.compile(r"\b__atomic_(?:compare_exchange(?:_n)?|exchange(?:_n)?|fetch_[a-z]+|"
-                 r"[a-z]+_fetch|test_and_set)\s*\(")
+RMW = re.compile(r"\b(?:__atomic_(?:compare_exchange(?:_n)?|exchange(?:_n)?|fetch_[a-z]+|"
+                 r"[a-z]+_fetch|test_and_set)|pl011_atomic_(?:swap|add))\s*\(")
 PLAIN = re.compile(r"\b(?:__atomic_load(?:_n)?|__atomic_store(?:_n)?|pl011_atomic_load)\s*\(")
 SELF_POINTED = re.compile(r"\bpl011_atomic_store\s*\(")
 ANY_ACCESS = re.compile(RMW.pattern + "|" + PLAIN.pattern + "|" + SELF_POINTED.pattern)
@@ -139,6 +140,11 @@ def first_argument(text, open_paren):
     return " ".join(text[open_paren + 1:i].split())
 
 
+def without_directives(text):
+    """The text without its preprocessor lines (#if PL011_SINGLE_CORE and the like)."""
+    return re.sub(r"^[ \t]*#.*$", "", text, flags=re.M)
+
+
 def previous_statement(text, pos):
     """(the statement before the one holding pos, the start of pos's statement up to pos).
 
@@ -154,7 +160,7 @@ def previous_statement(text, pos):
         elif depth <= 0 and c in ";{}":
             break
         i -= 1
-    prefix = text[i + 1:pos]
+    prefix = without_directives(text[i + 1:pos])
     if i < 0 or text[i] != ";":
         return "", prefix
     j = i - 1
@@ -168,7 +174,7 @@ def previous_statement(text, pos):
         elif depth <= 0 and c in ";{}":
             break
         j -= 1
-    return " ".join(text[j + 1:i + 1].split()), prefix
+    return " ".join(without_directives(text[j + 1:i + 1]).split()), prefix
 
 
 def seam_store_is_pointed(root):
@@ -178,8 +184,8 @@ def seam_store_is_pointed(root):
     body = re.search(r"pl011_atomic_store\([^)]*\)\s*\{(.*?)\n\}", text, re.S)
     if body is None:
         return False
-    hooks = re.search(r"#ifdef PL011_IO_HOOKS\s*pl011_io_atomic_point\(\);\s*#endif\s*"
-                      r"__atomic_store_n", body.group(1))
+    hooks = re.match(r"\s*#ifdef PL011_IO_HOOKS\s*pl011_io_atomic_point\(\);\s*#endif",
+                     body.group(1))
     return hooks is not None
 
 

@@ -126,10 +126,10 @@ MUTANTS = [
       "PL011_COUNT(uart, irq_error, 1);", "", quick=True),
     m("irq-stopped-port-serviced", "pl011.c", "check skipped",
       "if (uart == NULL || pl011_is_stopped(uart))\n\t\treturn;\n"
-      "\tpl011_presence_enter(&uart->handlers_inside);\n\tpl011_io_atomic_point();\n"
+      "\tpl011_handler_enter(uart);\n\tpl011_io_atomic_point();\n"
       "\tif (!pl011_state_stopped(pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST))) {",
       "if (uart == NULL)\n\t\treturn;\n"
-      "\tpl011_presence_enter(&uart->handlers_inside);\n\tif (1) {"),
+      "\tpl011_handler_enter(uart);\n\tif (1) {"),
     m("stop-ignores-handlers", "pl011.c", "wait skipped",
       "*handlers_out = pl011_wait_presence_gone(&uart->handlers_inside, &wait);",
       "*handlers_out = true;"),
@@ -190,13 +190,14 @@ MUTANTS = [
     m("imsc-publish-once", "pl011_internal.h", "check skipped",
       "if (now == value)\n\t\t\treturn;", "return;"),
     m("imsc-update-no-swap", "pl011_internal.h", "check skipped",
-      "if (__atomic_compare_exchange_n(word, &value, (value & ~clear) | set, false,",
-      "if (__atomic_compare_exchange_n(word, &value, value, false,", quick=True),
+      "if (pl011_atomic_swap(word, &value, (value & ~clear) | set))",
+      "if (pl011_atomic_swap(word, &value, value))", quick=True),
     m("owner-load-relaxed", "pl011_tx_owner.h", "memory ordering",
       "return pl011_atomic_load(&uart->tx.owner, __ATOMIC_SEQ_CST);",
       "return pl011_atomic_load(&uart->tx.owner, __ATOMIC_RELAXED);", equivalent=HOST_ORDER),
-    m("owner-swap-relaxed", "pl011_tx_owner.h", "memory ordering",
-      "__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);", "__ATOMIC_RELAXED, __ATOMIC_RELAXED);",
+    m("owner-swap-relaxed", "pl011_io.h", "memory ordering",
+      "desired, false, __ATOMIC_SEQ_CST,\n\t\t\t\t\t   __ATOMIC_SEQ_CST);",
+      "desired, false, __ATOMIC_RELAXED,\n\t\t\t\t\t   __ATOMIC_RELAXED);",
       equivalent=HOST_ORDER),
     m("kick-fence-dropped", "pl011_tx_ring.c", "memory ordering",
       "pl011_atomic_fence();\n\tif ((pl011_tx_owner_load",
@@ -388,7 +389,7 @@ MUTANTS = [
       "if ((pl011_wait_fr(uart, PL011_FR_TXFE, PL011_FR_TXFE, wait) & PL011_FR_TXFE) == 0)\n\t\t\tbreak;",
       ""),
     m("panic-beside-not-counted", "pl011_tx.c", "counter not incremented",
-      "(void)__atomic_fetch_add(&uart->tx.unowned_bytes, (uint32_t)done, __ATOMIC_RELAXED);", ""),
+      "(void)pl011_atomic_add(&uart->tx.unowned_bytes, (uint32_t)done, __ATOMIC_RELAXED);", ""),
     m("panic-on-stopped-port", "pl011_tx.c", "check skipped",
       "if (pl011_state_stopped(state) && state != PL011_STATE_SHUT)\n"
       "\t\treturn PL011_ESHUTDOWN; /* never started (or garbage), or being started */\n"
@@ -683,10 +684,10 @@ MUTANTS = [
     # The pause's bits change under the freeze: a resume made then must survive the thaw.
     m("line-thaw-resume-not-looked-again", "pl011_internal.h", "check skipped",
       "\tuint32_t value = pl011_atomic_load(word, __ATOMIC_SEQ_CST);\n\tfor (;;) {\n"
-      "\t\tpl011_io_atomic_rmw_point();\n\t\tif (__atomic_compare_exchange_n(word, &value, (value & ~clear) | set,",
+      "\t\tpl011_io_atomic_rmw_point();\n\t\tif (pl011_atomic_swap(word, &value, (value & ~clear) | set))",
       "\tuint32_t value = pl011_atomic_load(word, __ATOMIC_SEQ_CST);\n"
       "\twhile ((value & PL011_IMSC_FROZEN) == 0) {\n"
-      "\t\tpl011_io_atomic_rmw_point();\n\t\tif (__atomic_compare_exchange_n(word, &value, (value & ~clear) | set,"),
+      "\t\tpl011_io_atomic_rmw_point();\n\t\tif (pl011_atomic_swap(word, &value, (value & ~clear) | set))"),
     m("line-dtr-not-kept", "pl011_line.c", "constant",
       "\tuint32_t kept = PL011_CR_DTR;", "\tuint32_t kept = 0;"),
     m("adopt-divisors-written", "pl011.c", "check skipped",
