@@ -134,6 +134,7 @@ NEEDS_board-check = host $(EVERY_BOARD_NEEDS)
 NEEDS_analyze = host analyze $(filter-out libc=% qemu=%,$(EVERY_BOARD_NEEDS))
 NEEDS_qemu-test = host $(EVERY_BOARD_NEEDS)
 NEEDS_qemu-test-full = $(NEEDS_qemu-test)
+NEEDS_qemu-test-single-core = $(NEEDS_console-test)
 # The console session's machines: versatilepb, virt64, lm3s6965 (tests/qemu/console_session.py).
 NEEDS_console-test = host $(sort $(foreach board,versatilepb virt64 lm3s6965,\
 	$(shell $(MAKE) -s --no-print-directory BOARD=$(board) print-board-needs)))

@@ -9,6 +9,7 @@ UNIT_TESTS := $(sort $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_TESTS:%=$(HOST_OUT)/%)
 TSAN_RING := $(HOST_OUT)/tsan_test_ring_threads
 BENCH_BIN := $(HOST_OUT)/bench
+BENCH_SINGLE_BIN := $(HOST_OUT)/bench-single-core
 FUZZ_BIN := $(HOST_OUT)/fuzz_operations
 DRIVER_ON_MODEL_SRCS := $(LIB_SRCS) $(MODEL_SRCS) $(UNIT_SUPPORT_SRCS)
 
@@ -36,7 +37,13 @@ HOST_FLAGS_m32 := -m32 $(HOST_MODEL_FLAGS) -O1 $(WARNINGS) -fsanitize=undefined 
 # and the link test below.
 HOST_CC_nostats := $(HOST_CC)
 HOST_FLAGS_nostats := $(HOST_FLAGS_asan) -DPL011_STATS=0
-HOST_FLAVOURS := asan tsan bench fuzz m32 nostats
+# single: the asan flavour built for one core (PL011_SINGLE_CORE, lib/pl011_io.h), and
+# bench-single the benchmark so.
+HOST_CC_single := $(HOST_CC)
+HOST_FLAGS_single := $(HOST_FLAGS_asan) -DPL011_SINGLE_CORE=1
+HOST_CC_bench-single := $(HOST_CC)
+HOST_FLAGS_bench-single := $(HOST_FLAGS_bench) -DPL011_SINGLE_CORE=1
+HOST_FLAVOURS := asan tsan bench fuzz m32 nostats single bench-single
 
 # $(call host_objs,FLAVOUR,SOURCES): the objects of SOURCES in that flavour.
 host_objs = $(patsubst %.c,$(HOST_OUT)/objects-$(1)/%.o,$(2))
@@ -46,7 +53,7 @@ host_objs = $(patsubst %.c,$(HOST_OUT)/objects-$(1)/%.o,$(2))
 define host_flavour
 HOST_FLAGS_FILE_$(1) := $(HOST_OUT)/objects-$(1)/flags.txt
 HOST_FLAGS_NOW_$(1) := $(HOST_CC_$(1)) $(HOST_FLAGS_$(1))
-ifneq ($$(filter unit-test unit-test-32 unit-test-32-quick test-full stats-link-test bench bench-smoke fuzz $(HOST_OUT)/%,$$(MAKECMDGOALS)),)
+ifneq ($$(filter unit-test unit-test-32 unit-test-32-quick unit-test-single-core test-full stats-link-test bench bench-smoke fuzz $(HOST_OUT)/%,$$(MAKECMDGOALS)),)
 $$(eval $$(call flags_file,HOST_FLAGS_FILE_$(1),HOST_FLAGS_NOW_$(1)))
 endif
 $(HOST_OUT)/objects-$(1)/%.o: %.c $$(HOST_FLAGS_FILE_$(1))
@@ -99,6 +106,11 @@ $(HOST_OUT)/m32/test_%: $(call host_objs,m32,tests/unit/test_%.c $(DRIVER_ON_MOD
 	@echo "  HOSTLD  $@"
 	$(Q)$(call host_link,m32,-lcmocka -lpthread)
 
+$(HOST_OUT)/single/test_%: $(call host_objs,single,tests/unit/test_%.c $(DRIVER_ON_MODEL_SRCS))
+	@mkdir -p $(dir $@)
+	@echo "  HOSTLD  $@"
+	$(Q)$(call host_link,single,-lcmocka -lpthread)
+
 $(TSAN_RING): $(call host_objs,tsan,tests/unit/test_ring_threads.c lib/pl011_ring.c)
 	@echo "  HOSTLD  $@"
 	$(Q)$(call host_link,tsan,-lcmocka -lpthread)
@@ -107,14 +119,27 @@ $(BENCH_BIN): $(call host_objs,bench,tests/bench/bench.c $(DRIVER_ON_MODEL_SRCS)
 	@echo "  HOSTLD  $@"
 	$(Q)$(call host_link,bench)
 
+$(BENCH_SINGLE_BIN): $(call host_objs,bench-single,tests/bench/bench.c $(DRIVER_ON_MODEL_SRCS))
+	@echo "  HOSTLD  $@"
+	$(Q)$(call host_link,bench-single)
+
 $(FUZZ_BIN): $(call host_objs,fuzz,tests/fuzz/fuzz_operations.c $(DRIVER_ON_MODEL_SRCS))
 	@echo "  HOSTLD  $@"
 	$(Q)$(call host_link,fuzz)
 
+# The tests again with PL011_SINGLE_CORE=1 (lib/pl011_io.h), less those whose second context
+# is another core (a second coroutine run beside the first, posted writes, threads) and
+# test_regimes (the same cells as the default build).
+UNIT_TESTS_SINGLE_SKIP := test_two_cores test_rx_idle_cores test_call_matrix \
+	test_contract_ownership test_tx_lets_go test_ring_threads test_regimes
+UNIT_BINS_SINGLE := $(filter-out $(UNIT_TESTS_SINGLE_SKIP:%=$(HOST_OUT)/single/%),\
+	$(UNIT_TESTS:%=$(HOST_OUT)/single/%))
+
 ## how far the long explorers go in `make unit-test`: quick (make test's) or full (tests/unit/depth.h)
 PL011_TEST_DEPTH ?= quick
-unit-test: $(UNIT_BINS) $(TSAN_RING) stats-link-test
-	$(Q)PL011_TEST_DEPTH=$(PL011_TEST_DEPTH) $(PYTHON) tests/run_unit.py $(UNIT_BINS) $(TSAN_RING)
+unit-test: $(UNIT_BINS) $(TSAN_RING) $(UNIT_BINS_SINGLE) stats-link-test
+	$(Q)PL011_TEST_DEPTH=$(PL011_TEST_DEPTH) $(PYTHON) tests/run_unit.py $(UNIT_BINS) $(TSAN_RING) \
+		$(UNIT_BINS_SINGLE)
 
 # The long explorers, whose quick form make unit-test runs (every case on a share of its
 # points, seeds or schedules), at full depth: every point, seed and schedule.
@@ -130,6 +155,7 @@ test-full: $(LONG_UNIT_TESTS:%=$(HOST_OUT)/%)
 	$(Q)$(MAKE) --no-print-directory unit-test-32-quick
 	$(Q)$(MAKE) --no-print-directory qemu-test-full TEST_BOARDS="versatilepb virt64 lm3s6965" \
 		TEST_EXAMPLES=echo
+	$(Q)$(MAKE) --no-print-directory qemu-test-single-core
 .PHONY: test-full
 
 # Run under QEMU's i386 user-mode emulator (-L /: Debian's i386 libraries), everywhere the
@@ -153,10 +179,11 @@ unit-test-32-quick:
 # and, where gnuplot is installed, the pictures beside it (tools/plot_bench.gp; docs/img/ holds
 # the copies docs/benchmarks.md shows). Without gnuplot the tables still come, with a note.
 BENCH_DATA := $(BUILD)/bench
-bench: $(BENCH_BIN)
+bench: $(BENCH_BIN) $(BENCH_SINGLE_BIN)
 	$(Q)mkdir -p $(BENCH_DATA)
-	$(Q)$< --data $(BENCH_DATA) > $(BUILD)/bench.txt; status=$$?; cat $(BUILD)/bench.txt; \
-		[ $$status -eq 0 ] || exit $$status; \
+	$(Q)$< --data $(BENCH_DATA) > $(BUILD)/bench.txt && \
+		$(BENCH_SINGLE_BIN) --sync | sed 1,4d >> $(BUILD)/bench.txt; status=$$?; \
+		cat $(BUILD)/bench.txt; [ $$status -eq 0 ] || exit $$status; \
 		if command -v gnuplot >/dev/null 2>&1; then \
 			gnuplot -e "dir='$(BENCH_DATA)'" tools/plot_bench.gp || exit 1; \
 			echo "make bench: pictures in $(BENCH_DATA)/*.png"; \
@@ -202,5 +229,7 @@ HOST_OBJS := $(call host_objs,asan,$(UNIT_TESTS:%=tests/unit/%.c) $(DRIVER_ON_MO
 	$(call host_objs,m32,$(UNIT_TESTS:%=tests/unit/%.c) $(DRIVER_ON_MODEL_SRCS)) \
 	$(call host_objs,nostats,tests/unit/test_stats_off.c tests/link/stats_mismatch.c \
 		$(DRIVER_ON_MODEL_SRCS)) \
+	$(call host_objs,single,$(UNIT_TESTS:%=tests/unit/%.c) $(DRIVER_ON_MODEL_SRCS)) \
+	$(call host_objs,bench-single,tests/bench/bench.c $(DRIVER_ON_MODEL_SRCS)) \
 	$(call host_objs,asan,tests/link/stats_mismatch.c)
 -include $(HOST_OBJS:.o=.d)

@@ -68,6 +68,14 @@ qemu-test: qemu-test-self
 # (tests/qemu/examples.py); this runs the 1 MiB soak everywhere.
 qemu-test-full: qemu-test-self
 	$(Q)BUILD=$(BUILD) $(PYTHON) -u tests/qemu/run_qemu_tests.py --full-soak $(QEMU_TEST_ARGS)
+# The examples built with PL011_SINGLE_CORE=1 (docs/building.md, "One core") on one machine
+# per architecture: its masked sections (CPSR, DAIF, PRIMASK) on a running core. Not smp,
+# which calls the driver from two cores. make test-full runs it.
+SINGLE_CORE_EXAMPLES := console echo hello multiport packets probe rt_loop rtos_wait \
+	shutdown_drain tx_cost
+qemu-test-single-core:
+	$(Q)$(MAKE) --no-print-directory qemu-test BUILD=$(BUILD)/single-core PL011_SINGLE_CORE=1 \
+		TEST_BOARDS="versatilepb virt64 lm3s6965" TEST_EXAMPLES="$(SINGLE_CORE_EXAMPLES)"
 # examples/console typed at through make run SERIAL=pty and SERIAL=tcp, key by key.
 console-test:
 	$(Q)BUILD=$(BUILD) $(PYTHON) -u tests/qemu/console_session.py

@@ -15,6 +15,9 @@ TARGET_CFLAGS := $(BOARD_CPU_FLAGS) -std=c11 -O2 -g $(WARNINGS) -ffunction-secti
 ## 0: the library and the examples without the optional counters (include/pl011.h)
 PL011_STATS ?=
 TARGET_CFLAGS += $(if $(PL011_STATS),-DPL011_STATS=$(PL011_STATS))
+## 1: the library for a firmware whose driver calls all run on one core (docs/configuration.md)
+PL011_SINGLE_CORE ?=
+TARGET_CFLAGS += $(if $(PL011_SINGLE_CORE),-DPL011_SINGLE_CORE=$(PL011_SINGLE_CORE))
 # -mgeneral-regs-only: the driver runs in interrupt handlers, and an interrupt entry that saves
 # only the general registers must not find FP/SIMD ones changed (GCC's -O2 copies through
 # q0 on AArch64 otherwise). make analyze checks the object code (tools/check-general-regs.sh).
