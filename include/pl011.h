@@ -132,7 +132,6 @@ typedef void (*pl011_timer_fn)(uint32_t delay_us, void *context);
 /* The code that drives DE (lib/pl011_rs485.c): settings that name it link it. */
 struct pl011_rs485_driver;
 extern const struct pl011_rs485_driver pl011_rs485_driver;
-
 struct pl011_rs485 {
 	const struct pl011_rs485_driver *driver; /* &pl011_rs485_driver; NULL is PL011_EINVAL */
 	uint32_t flags;                          /* PL011_RS485_* */
@@ -188,7 +187,6 @@ struct pl011_baud {
 	uint32_t actual_baud;
 	int32_t error_ppm; /* (actual - requested) / requested, parts per million */
 };
-
 /* PL011_STATS (0 or 1, default 1): 0 keeps only the counters the promises rest on; the rest
  * read 0. Library and callers must agree, else pl011_init fails to link (docs/api.md). */
 #if defined(PL011_STATS) && PL011_STATS == 0
@@ -228,7 +226,9 @@ struct pl011_stats {
 
 /* Two cores at once (every pair: docs/api.md, "Two cores"): one writer, one reader, the
  * handler on one core at a time, init/restart/shutdown by the port's owner alone; panic writes
- * and getters anywhere. "Context" below says where each call may run. */
+ * and getters anywhere. "Context" below says where each call may run. lib/ built with
+ * PL011_SINGLE_CORE=1 (no barrier, no atomic helper; privileged code) keeps every promise to
+ * interrupts and faults on one core, none to a second core (docs/building.md, "One core"). */
 
 /* Divisors: IBRD.FBRD = round(4 * clock / baud) / 64 (TRM 2.4.3). Errors: PL011_EINVAL (NULL
  * out, zero clock or baud); PL011_EBAUD (IBRD 0 or above 0xFFFF, or 0xFFFF with FBRD, or
