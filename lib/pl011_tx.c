@@ -177,21 +177,22 @@ static size_t write_bytes_yielding(struct pl011 *uart, const uint8_t *data, size
 				   struct pl011_wait *wait)
 {
 	const uintptr_t base = uart->base;
-	size_t done = 0;
-	while (done < len) {
-		size_t end = done + pl011_tx_burst_allowed(uart, len - done);
-		if (end == done && pl011_wait_expired(wait))
+	const uint8_t *next = data; /* pointers, not an index: one add per byte, not two */
+	const uint8_t *const last = data + len;
+	while (next != last) {
+		const uint8_t *end = next + pl011_tx_burst_allowed(uart, (size_t)(last - next));
+		if (end == next && pl011_wait_expired(wait))
 			break;
-		while (done < end) {
+		while (next != end) {
 			if (pl011_tx_panic_asks_polled(uart) ||
 			    !room_within(uart, pl011_io_read(base + PL011_FR), wait))
 				goto out;
-			pl011_io_write(base + PL011_DR, data[done++]);
+			pl011_io_write(base + PL011_DR, *next++);
 		}
 	}
 out:
-	uart->stats.tx_bytes += (uint32_t)done;
-	return done;
+	uart->stats.tx_bytes += (uint32_t)(next - data);
+	return (size_t)(next - data);
 }
 
 /* Owning TX only while writing, and letting a panic on another core in at the next byte: a

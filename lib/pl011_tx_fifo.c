@@ -43,21 +43,24 @@ size_t pl011_tx_write_while_room(struct pl011 *uart, const uint8_t *bytes, size_
 {
 	uintptr_t base = uart->base;
 	uint32_t value = *fr;
-	size_t i = 0;
-	size_t burst_end = 0; /* never beyond n: pl011_tx_burst_allowed allows at most what is asked */
+	/* Pointers, not an index: one add per character, not two. */
+	const uint8_t *next = bytes;
+	const uint8_t *const last = bytes + n;
+	const uint8_t *burst_end = bytes; /* never beyond last: at most what is asked is allowed */
 	for (;;) {
 		if ((value & PL011_FR_TXFF) != 0)
 			break;
-		if (i == burst_end) {
-			burst_end += pl011_tx_burst_allowed(uart, n - i);
-			if (i == burst_end)
+		if (next == burst_end) {
+			burst_end += pl011_tx_burst_allowed(uart, (size_t)(last - next));
+			if (next == burst_end)
 				break;
 		}
-		pl011_io_write(base + PL011_DR, bytes[i]);
-		if (++i == n)
+		pl011_io_write(base + PL011_DR, *next++);
+		if (next == last)
 			break;
 		value = pl011_io_read(base + PL011_FR);
 	}
+	size_t i = (size_t)(next - bytes);
 	*fr = value;
 	*reads += (uint32_t)(i == n ? n - 1u : i);
 	return i;
