@@ -19,6 +19,11 @@
 #if PL011_SINGLE_CORE && defined(PL011_IO_MULTI_CORE)
 #error "PL011_SINGLE_CORE=1 and PL011_IO_MULTI_CORE contradict each other"
 #endif
+#if PL011_SINGLE_CORE && defined(__thumb__) && !defined(__thumb2__) && \
+	!(defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M')
+/* Thumb-1 has no MRS or MSR to mask interrupts with (ARMv4T, ARMv5T, ARMv6 in Thumb state). */
+#error "PL011_SINGLE_CORE=1 needs ARM state (-marm) or Thumb-2 on this core"
+#endif
 
 /*
  * ARMv5 and ARMv6-M cores are single (no exclusives, no coherent second core): there the only

@@ -58,6 +58,7 @@ consumer-test:
 # call tree in the size firmware with MEASURED, ARMv7-A and ARMv6-M (docs/benchmarks.md).
 sync-count:
 	$(Q)$(PYTHON) tools/sync_count.py --build $(BUILD)/sync-count
+	$(Q)$(PYTHON) tools/sync_count.py --build $(BUILD)/sync-count --single-core
 
 layers-check:
 	$(Q)$(PYTHON) tools/check_layers.py

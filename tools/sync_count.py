@@ -13,6 +13,8 @@ function it counts
   DMB ISH  what GCC emits around a C11 atomic (a seq_cst load is LDR between two DMB ISH on ARMv7)
   LDREX / STREX   the exclusive pairs of the atomic read-modify-writes (ARMv7)
   helper calls    calls to __atomic_* and __sync_* functions (ARMv6-M read-modify-writes)
+  interrupt masks MRS of PRIMASK, CPSR or DAIF: one per masked section, the read-modify-writes
+                  of a PL011_SINGLE_CORE=1 build (--single-core builds so)
 
 These are static counts of instructions in each function's code, summed over the functions
 of the call tree once each: not what one interrupt executes (a branch skips some, a loop
@@ -23,6 +25,7 @@ reach, with their own counts, and are not in the call tree's total.
 
   tools/sync_count.py             the tables (markdown)
   tools/sync_count.py --list      also every function's instructions that were counted
+  tools/sync_count.py --single-core  the library built with -DPL011_SINGLE_CORE=1
 """
 import argparse
 import importlib.util
@@ -37,8 +40,9 @@ ROOT_FUNCTION = "pl011_irq_handler"
 # tools/size.py's targets measured here: (its table name, the name printed here).
 TARGETS = [("ARMv7-A, ARM", "ARMv7-A (Cortex-A9, ARM state)"),
            ("Cortex-M0+", "ARMv6-M (Cortex-M0+)")]
-COLUMNS = ("dmb_sy", "dmb_ish", "dmb_other", "ldrex", "strex", "helper")
-HEADINGS = ("DMB SY", "DMB ISH", "other DMB", "LDREX", "STREX", "__atomic/__sync calls")
+COLUMNS = ("dmb_sy", "dmb_ish", "dmb_other", "ldrex", "strex", "helper", "mask")
+HEADINGS = ("DMB SY", "DMB ISH", "other DMB", "LDREX", "STREX", "__atomic/__sync calls",
+            "interrupt masks")
 
 
 def load_size():
@@ -72,20 +76,32 @@ TARGET = re.compile(r"<([^>+]+)(\+0x[0-9a-f]+)?>")
 
 
 def disassemble(prefix, elf):
-    """{function: [(mnemonic, operands)]} and {address: function} of the image's code."""
+    """{function: [(mnemonic, operands)]} and {address: function} of the image's code.
+
+    Static functions of one name in several objects (an inline helper GCC kept out of line in
+    each) are told apart as name@address, and calls to them renamed so."""
     functions = {}
     starts = {}
     current = None
     for line in run([prefix + "objdump", "-d", "--no-show-raw-insn", elf]).splitlines():
         header = HEADER.match(line)
         if header:
+            address = int(header.group(1), 16)
             current = header.group(2)
+            if current in functions:
+                current = "%s@%x" % (current, address)
             functions[current] = []
-            starts[int(header.group(1), 16)] = current
+            starts[address] = current
             continue
         match = re.match(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$", line)
         if match and current is not None:
             functions[current].append((match.group(2), match.group(3)))
+    for name, insns in functions.items():
+        for i, (mnemonic, operands) in enumerate(insns):
+            call = re.match(r"^([0-9a-f]+) <([^>+]+)>", operands)
+            if call and starts.get(int(call.group(1), 16), call.group(2)) != call.group(2):
+                key = starts[int(call.group(1), 16)]
+                insns[i] = (mnemonic, operands.replace("<%s>" % call.group(2), "<%s>" % key))
     return functions, starts
 
 
@@ -138,6 +154,8 @@ def count(insns, own_name):
             counted = "ldrex"
         elif re.match(r"strex[bhd]?$", base):
             counted = "strex"
+        elif base == "mrs" and re.search(r"\b(primask|cpsr|daif)\b", operands, re.I):
+            counted = "mask"  # a masked section's save (PL011_SINGLE_CORE=1)
         target = TARGET.search(operands)
         if base in ("bl", "blx", "b") and target and not target.group(2) and \
                 target.group(1) != own_name:
@@ -182,10 +200,11 @@ def walk(functions, drivers, roots):
     return order
 
 
-def measure(size, target, build):
-    elf = size.build_target(target, build, [FIRMWARE])[FIRMWARE]
+def measure(size, target, build, extra_cflags):
+    elf = size.build_target(target, build, [FIRMWARE], extra_cflags)[FIRMWARE]
     functions, starts = disassemble(target[1], elf)
-    drivers = driver_functions(size, elf) & set(functions)
+    names = driver_functions(size, elf)
+    drivers = {key for key in functions if key.split("@")[0] in names}
     tables = table_words(target[1], elf, starts)
     for table, member, call in POINTER_CALLS:
         if member not in tables.get(table, ()):
@@ -220,7 +239,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.path.join(ROOT, "build", "sync-count"))
     parser.add_argument("--list", action="store_true", help="print the counted instructions")
+    parser.add_argument("--single-core", action="store_true",
+                        help="the library built with -DPL011_SINGLE_CORE=1")
     args = parser.parse_args()
+    extra_cflags = ["-DPL011_SINGLE_CORE=1"] if args.single_core else []
+    build = args.build + ("-single-core" if args.single_core else "")
     size = load_size()
     wanted = dict(TARGETS)
     targets = [t for t in size.TARGETS if t[0] in wanted]
@@ -228,9 +251,11 @@ def main():
           "each function's synchronisation instructions counted once, summed over the "
           "functions the handler calls directly or through calls; NOT per interrupt (branches "
           "skip some, loops repeat some: make bench counts per entry). Functions with no such "
-          "instruction are left out of the rows.\n" % (ROOT_FUNCTION, FIRMWARE))
+          "instruction are left out of the rows.%s\n" % (
+              ROOT_FUNCTION, FIRMWARE, " Built with -DPL011_SINGLE_CORE=1." if args.single_core
+              else ""))
     for target in targets:
-        result = measure(size, target, args.build)
+        result = measure(size, target, build, extra_cflags)
         name = wanted[target[0]]
         print("#### %s: %d driver functions in the call tree\n" % (name, len(result["tree"])))
         print_table("call tree of " + ROOT_FUNCTION, result["tree"], result["rows"], args.list)
