@@ -72,9 +72,10 @@ run: ## build RUN_EXAMPLE and run it in QEMU; make's exit status is the example'
 term: ## a raw terminal (socat) on the UART of make run SERIAL=tcp, or PTY=/dev/pts/N of SERIAL=pty
 debug: ## DEBUG_EXAMPLE in QEMU, halted, with gdb-multiarch attached
 test: ## install what is missing, then every check below: the project's test command
-test-full: ## the long explorers at full depth and the SPIN runs at full size (make test runs them quick), the one-core QEMU examples; CI runs it after make test
+test-full: ## the long explorers at full depth and the SPIN runs at full size (make test runs them quick), the one-core build's tests; CI runs it after make test
 analyze: ## cppcheck and clang-tidy of lib/; per board (TEST_BOARDS= to pick) cppcheck of its board code and the freestanding check of its libpl011.a
-unit-test: ## host cmocka tests: the driver against the behavioural model, built as it is and with PL011_SINGLE_CORE=1
+unit-test: ## host cmocka tests: the driver against the behavioural model (and the one-core build's preemption tests)
+unit-test-single-core: ## every host test but the two-core ones, built with PL011_SINGLE_CORE=1 (in test-full)
 unit-test-32: ## the same cmocka tests built with -m32 (32-bit size_t and pointers), run by qemu-i386
 stats-link-test: ## a program and a library built with different PL011_STATS fail to link (in unit-test)
 qemu-test: ## every example on every QEMU machine of every board (TEST_BOARDS= to pick)
@@ -125,7 +126,7 @@ print-board-needs:
 print-board-facts:
 	@$(CC) $(filter-out -MMD -MP,$(APP_CFLAGS)) -E -P tests/boards/board_facts.h | grep '^board-fact'
 
-.PHONY: all lib examples run term console-test debug test test-full analyze unit-test unit-test-32 unit-test-32-quick qemu-test qemu-test-full qemu-test-single-core consumer-test docs-check layers-check \
+.PHONY: all lib examples run term console-test debug test test-full analyze unit-test unit-test-32 unit-test-32-quick unit-test-single-core qemu-test qemu-test-full qemu-test-single-core consumer-test docs-check layers-check \
 	openocd-check installer-check bench fuzz size size-readme size-check sdcard flash deps deps-check clean help print-qemu \
 	print-qemu-machines print-qemu-smp print-board-needs print-board-facts freestanding-check mutate mutate-blind mutate-quick \
 	coverage board-check fuzz-quick fresh-test qemu-test-self board-analyze sync-count

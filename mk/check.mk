@@ -111,6 +111,7 @@ NEEDS_debug := gdb $(BOARD_NEEDS)
 NEEDS_flash := openocd $(BOARD_NEEDS)
 NEEDS_openocd-check := openocd
 NEEDS_unit-test := host
+NEEDS_unit-test-single-core := host
 NEEDS_test-full := host
 NEEDS_bench := host plot
 NEEDS_bench-smoke := host

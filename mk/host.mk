@@ -55,7 +55,7 @@ host_objs = $(patsubst %.c,$(HOST_OUT)/objects-$(1)/%.o,$(2))
 define host_flavour
 HOST_FLAGS_FILE_$(1) := $(HOST_OUT)/objects-$(1)/flags.txt
 HOST_FLAGS_NOW_$(1) := $(HOST_CC_$(1)) $(HOST_FLAGS_$(1))
-ifneq ($$(filter unit-test unit-test-32 unit-test-32-quick test-full stats-link-test bench bench-smoke fuzz $(HOST_OUT)/%,$$(MAKECMDGOALS)),)
+ifneq ($$(filter unit-test unit-test-32 unit-test-32-quick unit-test-single-core test-full stats-link-test bench bench-smoke fuzz $(HOST_OUT)/%,$$(MAKECMDGOALS)),)
 $$(eval $$(call flags_file,HOST_FLAGS_FILE_$(1),HOST_FLAGS_NOW_$(1)))
 endif
 $(HOST_OUT)/objects-$(1)/%.o: %.c $$(HOST_FLAGS_FILE_$(1))
@@ -131,17 +131,24 @@ $(FUZZ_BIN): $(call host_objs,fuzz,tests/fuzz/fuzz_operations.c $(DRIVER_ON_MODE
 
 # The tests again with PL011_SINGLE_CORE=1 (lib/pl011_io.h), less those whose second context
 # is another core (a second coroutine run beside the first, posted writes, threads) and
-# test_regimes (the same cells as the default build).
+# test_regimes (the same cells as the default build): all of them in make test-full, and in
+# make unit-test (make test's) those about contexts preempting each other on one core.
 UNIT_TESTS_SINGLE_SKIP := test_two_cores test_rx_idle_cores test_call_matrix \
 	test_contract_ownership test_tx_lets_go test_ring_threads test_regimes
 UNIT_BINS_SINGLE := $(filter-out $(UNIT_TESTS_SINGLE_SKIP:%=$(HOST_OUT)/single/%),\
 	$(UNIT_TESTS:%=$(HOST_OUT)/single/%))
+UNIT_TESTS_SINGLE_QUICK := test_nested_handlers test_preemption test_stop_preempted test_irq_tx \
+	test_irq_rx test_shutdown test_contract_panic test_panic_gives_up test_events
+UNIT_BINS_SINGLE_QUICK := $(UNIT_TESTS_SINGLE_QUICK:%=$(HOST_OUT)/single/%)
 
 ## how far the long explorers go in `make unit-test`: quick (make test's) or full (tests/unit/depth.h)
 PL011_TEST_DEPTH ?= quick
-unit-test: $(UNIT_BINS) $(TSAN_RING) $(UNIT_BINS_SINGLE) stats-link-test
+unit-test: $(UNIT_BINS) $(TSAN_RING) $(UNIT_BINS_SINGLE_QUICK) stats-link-test
 	$(Q)PL011_TEST_DEPTH=$(PL011_TEST_DEPTH) $(PYTHON) tests/run_unit.py $(UNIT_BINS) $(TSAN_RING) \
-		$(UNIT_BINS_SINGLE)
+		$(UNIT_BINS_SINGLE_QUICK)
+unit-test-single-core: $(UNIT_BINS_SINGLE)
+	$(Q)PL011_TEST_DEPTH=$(PL011_TEST_DEPTH) $(PYTHON) tests/run_unit.py $(UNIT_BINS_SINGLE)
+.PHONY: unit-test-single-core
 
 # The long explorers, whose quick form make unit-test runs (every case on a share of its
 # points, seeds or schedules), at full depth: every point, seed and schedule.
@@ -157,6 +164,7 @@ test-full: $(LONG_UNIT_TESTS:%=$(HOST_OUT)/%)
 	$(Q)$(MAKE) --no-print-directory unit-test-32-quick
 	$(Q)$(MAKE) --no-print-directory qemu-test-full TEST_BOARDS="versatilepb virt64 lm3s6965" \
 		TEST_EXAMPLES=echo
+	$(Q)$(MAKE) --no-print-directory unit-test-single-core
 	$(Q)$(MAKE) --no-print-directory qemu-test-single-core
 .PHONY: test-full
 
