@@ -35,7 +35,7 @@ struct pl011_stats_kept {
 /* The line as pl011_init (or pl011_set_line, TX held) programmed it, read by everyone. */
 struct pl011_line {
 	struct pl011_baud baud;
-	uint64_t frame_ns;   /* one frame (start + data + parity + stop) on the wire */
+	uint32_t frame_time; /* one frame (start + data + parity + stop) on the wire, in 1/256 us */
 	uint32_t fifo_depth; /* 16 or 32: config.fifo_depth, else from PeriphID */
 	uint32_t lcr_h;      /* line control as programmed (without BRK) */
 	uint32_t cr;         /* atomic: CR as it must be (DE included; lib/pl011_internal.h) */

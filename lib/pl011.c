@@ -27,20 +27,21 @@ int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, uint32_t tolerance_ppm,
 {
 	if (out == NULL || clock_hz == 0 || baud == 0)
 		return PL011_EINVAL;
-	/* 64 * BRD = 4 * clock / baud, rounded to the nearest (TRM 2.4.3). */
-	uint64_t q = pl011_divide_u64((uint64_t)clock_hz * 4u + baud / 2u, baud);
-	/* q = 64 * IBRD + FBRD: IBRD 1 to 65535, FBRD 0 with 65535 (TRM 3.3.6). From here on every
-	 * value fits 32 bits (q < 2^22, actual < 2^29): only the ppm product needs 64. */
-	if (q < 64u || q > (uint64_t)PL011_IBRD_MAX * 64u)
+	/* 64 * BRD = 4 * clock / baud, rounded to the nearest (TRM 2.4.3); UINT32_MAX where it
+	 * does not fit 32 bits. q = 64 * IBRD + FBRD: IBRD 1 to 65535, FBRD 0 with 65535 (TRM
+	 * 3.3.6). */
+	uint32_t q = pl011_divide((uint64_t)clock_hz * 4u + baud / 2u, baud);
+	if (q < 64u || q > PL011_IBRD_MAX * 64u)
 		return PL011_EBAUD;
-	uint32_t ibrd = (uint32_t)q >> 6;
-	uint32_t fbrd = (uint32_t)q & PL011_FBRD_MASK;
+	uint32_t ibrd = q >> 6;
+	uint32_t fbrd = q & PL011_FBRD_MASK;
 	/* actual = clock / (16 * q / 64) = 4 * clock / q. */
-	uint32_t actual = (uint32_t)pl011_divide_u64((uint64_t)clock_hz * 4u + q / 2u, q);
-	/* C's signed division truncates toward zero: the magnitude's quotient, signed, is the
-	 * same number. */
+	uint32_t actual = pl011_divide((uint64_t)clock_hz * 4u + q / 2u, q);
+	/* q is 4 * clock / baud within a half, and at least 64: off is below 1% of baud, and the
+	 * quotient below 10^4. C's signed division truncates toward zero: the magnitude's
+	 * quotient, signed, is the same number. */
 	uint32_t off = actual > baud ? actual - baud : baud - actual;
-	uint64_t error_ppm = pl011_divide_u64((uint64_t)off * 1000000u, baud);
+	uint32_t error_ppm = pl011_divide(pl011_multiply(off, 1000000u), baud);
 	uint32_t tolerance = tolerance_ppm != 0 ? tolerance_ppm : PL011_BAUD_TOLERANCE_PPM;
 	if (error_ppm > tolerance)
 		return PL011_EBAUD;
@@ -250,21 +251,21 @@ static void program_uart(struct pl011 *uart, const struct pl011_plan *plan)
 	pl011_reg_write(uart, PL011_CR, plan->cr);
 }
 
-/* The frame time of whatever the registers hold now (a boot loader's settings, or ours),
- * 0 when the UART was never programmed. Reads back the IBRD/FBRD holding registers. */
-static uint64_t frame_ns_in_hardware(const struct pl011 *uart)
+/* The frame time (1/256 us) of whatever the registers hold now (a boot loader's settings, or
+ * ours), 0 when the UART was never programmed. Reads back the IBRD/FBRD holding registers. */
+static uint32_t frame_time_in_hardware(const struct pl011 *uart)
 {
 	uint32_t ibrd = pl011_reg_read(uart, PL011_IBRD) & PL011_IBRD_MAX;
 	uint32_t fbrd = pl011_reg_read(uart, PL011_FBRD) & PL011_FBRD_MASK;
 	uint32_t lcr_h = pl011_reg_read(uart, PL011_LCR_H);
-	if (ibrd == 0 || uart->config->clock_hz == 0)
+	uint32_t clock_hz = uart->config->clock_hz;
+	if (ibrd == 0 || clock_hz == 0)
 		return 0; /* never programmed, or an adopted line of unknown clock */
-	uint32_t bits = (uint32_t)pl011_lcr_h_frame_bits(lcr_h);
-	/* One bit is 16 * (IBRD + FBRD / 64) UARTCLK periods (TRM 2.4.3): in ns, 16 * 10^9 / 64 =
-	 * 250,000,000 times (64 * IBRD + FBRD), exactly. bits * (64 * IBRD + FBRD) < 12 * 2^22
-	 * fits 32 bits; the whole < 2^54. */
-	return pl011_divide_u64((uint64_t)(bits * (ibrd * 64u + fbrd)) * 250000000u,
-				uart->config->clock_hz);
+	/* One bit is 16 * (IBRD + FBRD / 64) UARTCLK periods (TRM 2.4.3): in 1/256 us, 64 * 10^6
+	 * times (64 * IBRD + FBRD) / clock, rounded up; saturated past 2^32 - 1 (16 s a frame).
+	 * bits * (64 * IBRD + FBRD) < 12 * 2^22. */
+	uint32_t periods = pl011_lcr_h_frame_bits(lcr_h) * (ibrd * 64u + fbrd);
+	return pl011_divide(pl011_multiply(periods, 64000000u) + clock_hz - 1u, clock_hz);
 }
 
 /* Let what an earlier owner (a boot loader) queued finish before the FIFO is flushed; the
@@ -342,7 +343,7 @@ static void clear_words(struct pl011 *uart, size_t from, size_t to)
 		__atomic_store_n(&word[i], 0u, __ATOMIC_RELAXED);
 }
 
-uint64_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config,
+uint32_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config,
 			   const struct pl011_plan *plan, bool keep_presence)
 {
 	pl011_state_set(uart, PL011_STATE_STOPPED);
@@ -400,23 +401,23 @@ uint64_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config
 		config->rs485->driver->adopt(uart, config->rs485);
 
 	/* The character in flight runs at the old rate: budget by the slower of the two. */
-	uint64_t old_frame_ns = frame_ns_in_hardware(uart);
-	uint64_t new_frame_ns = pl011_lcr_h_frame_ns(plan->lcr_h, plan->baud.actual_baud);
-	uart->line.frame_ns = old_frame_ns > new_frame_ns ? old_frame_ns : new_frame_ns;
+	uint32_t old_frame_time = frame_time_in_hardware(uart);
+	uint32_t new_frame_time = pl011_lcr_h_frame_time(plan->lcr_h, plan->baud.actual_baud);
+	uart->line.frame_time = old_frame_time > new_frame_time ? old_frame_time : new_frame_time;
 	let_previous_output_finish(uart);
 	/* The ring before the quiesce, which moves what the FIFO holds into it (after what a
 	 * restart carries over: the FIFO's bytes came later). */
 	if (plan->rx != NULL)
 		plan->rx->attach(uart, config);
-	return new_frame_ns;
+	return new_frame_time;
 }
 
-void pl011_start_finish(struct pl011 *uart, const struct pl011_plan *plan, uint64_t frame_ns)
+void pl011_start_finish(struct pl011 *uart, const struct pl011_plan *plan, uint32_t frame_time)
 {
 	uint32_t head = uart->rx.ring.head;
 	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u,
 			 plan->rx != NULL ? &uart->rx.ring : NULL, plan->rx);
-	uart->line.frame_ns = frame_ns;
+	uart->line.frame_time = frame_time;
 
 	/* Before programming, where the regime matrix proved MEASURED: the clock reads this spins
 	 * on set the clock's phase against the line, and its waiting-writer cells (the writer's
@@ -447,8 +448,8 @@ int pl011_init_parts(struct pl011 *uart, const struct pl011_config *config,
 		return PL011_EBUSY; /* nothing touched: it keeps running */
 	if (state == PL011_STATE_SHUT && !old_run_left(uart))
 		return PL011_ESTALLED; /* nothing touched: call again once it has left */
-	uint64_t frame_ns = pl011_start_begin(uart, config, &plan, state == PL011_STATE_SHUT);
-	pl011_start_finish(uart, &plan, frame_ns);
+	uint32_t frame_time = pl011_start_begin(uart, config, &plan, state == PL011_STATE_SHUT);
+	pl011_start_finish(uart, &plan, frame_time);
 	return 0;
 }
 

@@ -1,7 +1,7 @@
 /* The adopted line (PL011_FLAG_ADOPT_LINE): the divisors and format a boot loader left, read
  * back as init's plan through pl011_adopt_driver (which pl011_init names only for a config with
  * the flag), and whether a quiesce may leave that format alone. Core layer: it calls only the
- * registers and pl011_divide_u64. */
+ * registers and pl011_divide. */
 #include "pl011_internal.h"
 
 int pl011_line_adopt(const struct pl011_config *config, struct pl011_baud *baud, uint32_t *lcr_h)
@@ -18,8 +18,8 @@ int pl011_line_adopt(const struct pl011_config *config, struct pl011_baud *baud,
 	baud->actual_baud = config->baud;
 	if (config->clock_hz != 0) {
 		/* baud = clock / (16 * (IBRD + FBRD / 64)) = 4 * clock / (64 * IBRD + FBRD). */
-		uint64_t q = (uint64_t)ibrd * 64u + fbrd;
-		baud->actual_baud = (uint32_t)pl011_divide_u64((uint64_t)config->clock_hz * 4u + q / 2u, q);
+		uint32_t q = ibrd * 64u + fbrd;
+		baud->actual_baud = pl011_divide((uint64_t)config->clock_hz * 4u + q / 2u, q);
 	}
 	if (baud->actual_baud == 0)
 		return PL011_EBAUD;

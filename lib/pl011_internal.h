@@ -290,21 +290,32 @@ static inline uint32_t pl011_ifls_value(uint32_t tx_level, uint32_t rx_level)
 /* ---- lib/pl011_wait.c: time on the line, and bounded waits ---- */
 
 /*
- * dividend / divisor, rounded down, for divisor 1 .. 2^63 - 1 (0 gives UINT64_MAX): the one
- * 64-bit division of lib/. C's `/` on uint64_t is a libgcc call on 32-bit cores
- * (__aeabi_uldivmod, __udivdi3: 0.5 to 1.6 KiB with its helpers, more than a polled console
- * needs); this is shift-and-subtract in 44 to 88 bytes (make size). Init, the baud math and
- * waits longer than 4 s of line time use it; the per-call paths divide in 32 bits
- * (pl011_frames_us).
+ * dividend / divisor rounded down when the quotient fits 32 bits, else UINT32_MAX (divisor 0
+ * too): the one division of lib/. C's `/` is a libgcc call where the core has no divide
+ * instruction (ARMv6-M: __udivsi3, 276 bytes; on 64-bit operands __aeabi_uldivmod and its
+ * helpers, 0.5 to 1.6 KiB on every 32-bit core); this is shift-and-subtract. Init and line
+ * changes use it; no per-call path divides.
  */
-uint64_t pl011_divide_u64(uint64_t dividend, uint64_t divisor);
+uint32_t pl011_divide(uint64_t dividend, uint32_t divisor);
+
+/* a * b, all 64 bits, from four 16-bit products: ARMv6-M and ARMv8-M Baseline multiply
+ * 32 x 32 -> 32 only, and GCC's 64-bit product there is libgcc's __aeabi_lmul (92 bytes). */
+uint64_t pl011_multiply_in_halves(uint32_t a, uint32_t b);
+static inline uint64_t pl011_multiply(uint32_t a, uint32_t b)
+{
+#if defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_BASE__)
+	return pl011_multiply_in_halves(a, b);
+#else
+	return (uint64_t)a * b;
+#endif
+}
 
 /* FIFO entries at a trigger level: depth * {1, 2, 4, 6, 7} / 8 (TRM 3.3.9). */
 uint32_t pl011_level_entries(uint32_t depth, uint32_t level);
 
 /* Time for `frames` frames on the wire at the programmed rate, in microseconds, rounded up and
  * saturated below PL011_WAIT_AUTO. */
-uint32_t pl011_frames_us(const struct pl011 *uart, uint64_t frames);
+uint32_t pl011_frames_us(const struct pl011 *uart, uint32_t frames);
 
 /* Microseconds between two ticks of config.clock, timed at init by MEASURED and by RX idle
  * from the timer; 0 without a clock or if it does not move within 2^17 reads. */
@@ -771,9 +782,9 @@ void pl011_hw_program_line(const struct pl011 *uart, const struct pl011_baud *ba
  * old run received into the ring between the two. */
 int pl011_start_plan(const struct pl011 *uart, const struct pl011_config *config,
 		     const struct pl011_parts *parts, struct pl011_plan *plan);
-uint64_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config,
+uint32_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config,
 			   const struct pl011_plan *plan, bool keep_presence);
-void pl011_start_finish(struct pl011 *uart, const struct pl011_plan *plan, uint64_t frame_ns);
+void pl011_start_finish(struct pl011 *uart, const struct pl011_plan *plan, uint32_t frame_time);
 /* Shutdown, and the first step of pl011_restart on a running port: drain, take TX, wait out
  * handlers, quiesce; what the RX FIFO holds goes into `received` (NULL: counted discarded), the
  * RX ring keeps its bytes. *handlers_out: no handler is inside; *tx_out: no context of this
@@ -786,9 +797,9 @@ uint32_t pl011_handlers_wait_us(const struct pl011 *uart);
 
 /* lib/pl011_wait.c: bits of one frame that LCR_H describes: start, 5..8 data, parity, 1 or 2
  * stop (TRM 3.3.7). */
-uint64_t pl011_lcr_h_frame_bits(uint32_t lcr_h);
-/* Nanoseconds of one such frame at actual_baud (> 0). */
-uint64_t pl011_lcr_h_frame_ns(uint32_t lcr_h, uint32_t actual_baud);
+uint32_t pl011_lcr_h_frame_bits(uint32_t lcr_h);
+/* One such frame at actual_baud (> 0), in 1/256 us (struct pl011_line's frame_time). */
+uint32_t pl011_lcr_h_frame_time(uint32_t lcr_h, uint32_t actual_baud);
 /* lib/pl011_adopt.c, PL011_FLAG_ADOPT_LINE: the divisors and format the registers hold, as
  * init's plan (the rate from config.clock_hz, or config.baud when the clock is not known);
  * PL011_EBAUD when the UART was never programmed (IBRD 0). Reads IBRD, FBRD and LCR_H only. */

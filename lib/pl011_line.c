@@ -142,7 +142,7 @@ static void switch_line(struct pl011 *uart, const struct pl011_plan *plan,
 	uart->line.baud = plan->baud;
 	uart->line.lcr_h = plan->lcr_h;
 	uart->line.cr = cr;
-	uart->line.frame_ns = pl011_lcr_h_frame_ns(plan->lcr_h, plan->baud.actual_baud);
+	uart->line.frame_time = pl011_lcr_h_frame_time(plan->lcr_h, plan->baud.actual_baud);
 	pl011_reg_write(uart, PL011_CR, cr);
 	if (rs485_changes)
 		pl011_rs485_adopt(uart, line->rs485);

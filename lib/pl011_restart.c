@@ -61,13 +61,13 @@ int pl011_restart_port(struct pl011 *uart, const struct pl011_config *config,
 	 * the FIFO. The new run gives it (lib/pl011_events.c, events_start). */
 	bool rx_open = pl011_events_rx_open(uart) || pl011_ring_count(&in_fifo) != 0;
 
-	uint64_t frame_ns = pl011_start_begin(uart, config, &plan, true);
+	uint32_t frame_time = pl011_start_begin(uart, config, &plan, true);
 	stats_restore(uart, &kept);
 	if (rx_open)
 		pl011_atomic_store(&uart->events.rx_drains, 1u, __ATOMIC_SEQ_CST);
 	/* The old ring's bytes first, then the FIFO's: they came later. */
 	pl011_rx_carry_over(uart, &received);
 	pl011_rx_carry_over(uart, &in_fifo);
-	pl011_start_finish(uart, &plan, frame_ns);
+	pl011_start_finish(uart, &plan, frame_time);
 	return 0;
 }

@@ -108,6 +108,13 @@ static uint32_t measured_judge(struct pl011 *uart, uint64_t late_ns, bool dry)
 	return level - 1u;
 }
 
+/* Line time of `frames`, in ns: frame_time is in 1/256 us, and 1000 / 256 = 125 / 32. The
+ * chain is cut past MEASURED_CHAIN_FRAMES, so the product stays below 2^50. */
+static uint64_t line_ns(const struct pl011 *uart, uint32_t frames)
+{
+	return (uint64_t)frames * uart->line.frame_time * 125u / 32u;
+}
+
 /* At an entry the chain reaches: the clock and FR, then the judge. */
 static uint32_t measured_sample(struct pl011 *uart)
 {
@@ -120,7 +127,7 @@ static uint32_t measured_sample(struct pl011 *uart)
 		PL011_COUNT(uart, tx_underruns, 1);
 	uint64_t elapsed_us = (uint64_t)(uint32_t)(now - measured->chain_at_us) + measured->clock_step_us;
 	uint64_t elapsed_ns = elapsed_us * 1000u;
-	uint64_t crossing_ns = (uint64_t)measured->chain_frames * uart->line.frame_ns;
+	uint64_t crossing_ns = line_ns(uart, measured->chain_frames);
 	return measured_judge(uart, elapsed_ns > crossing_ns ? elapsed_ns - crossing_ns : 0u, dry);
 }
 
@@ -189,7 +196,7 @@ static void measured_reset(struct pl011 *uart)
 	struct pl011_tx_measured *measured = &uart->tx.policy.measured;
 	uint32_t depth = uart->line.fifo_depth;
 	for (uint32_t level = PL011_LEVEL_1_8; level <= PL011_LEVEL_7_8; level++) {
-		uint64_t headroom = (pl011_level_entries(depth, level) + 1u) * uart->line.frame_ns;
+		uint64_t headroom = line_ns(uart, pl011_level_entries(depth, level) + 1u);
 		measured->headroom_ns[level] =
 			headroom > UINT32_MAX ? UINT32_MAX : (uint32_t)headroom;
 	}

@@ -32,36 +32,53 @@ uint32_t pl011_clock_step_us(const struct pl011 *uart)
 }
 
 /*
- * Restoring division, one quotient bit per step, high bit first: after step i, `rest` is the
- * dividend's top i bits modulo the divisor, so it stays below the divisor (< 2^63) and its
- * doubling plus one bit fits 64 bits. The quotient's bits shift in where the dividend's shift
- * out, with constant shifts only (a variable 64-bit shift is a library call on ARMv6-M). The
- * host test compares it with C's division over edge and random operands
- * (tests/unit/test_divide.c).
+ * Restoring division on 32-bit halves, one quotient bit per step, high bit first: `rest` (the
+ * dividend's top bits modulo the divisor) stays below the divisor, and the bit its doubling
+ * shifts out (a divisor above 2^31) means it exceeded the divisor. Constant shifts only: a
+ * variable 64-bit shift is a library call on ARMv6-M. tests/unit/test_divide.c compares it
+ * with C's division over edge and random operands.
  */
-uint64_t pl011_divide_u64(uint64_t dividend, uint64_t divisor)
+uint32_t pl011_divide(uint64_t dividend, uint32_t divisor)
 {
-	uint64_t rest = 0;
-	for (uint32_t step = 0; step < 64u; step++) {
-		rest = (rest << 1) | (dividend >> 63);
-		dividend <<= 1;
-		if (rest >= divisor) {
+	uint32_t rest = (uint32_t)(dividend >> 32);
+	uint32_t quotient = (uint32_t)dividend;
+	if (rest >= divisor)
+		return UINT32_MAX; /* the quotient needs more than 32 bits, or divisor is 0 */
+	for (uint32_t step = 0; step < 32u; step++) {
+		uint32_t carry = rest >> 31;
+		rest = (rest << 1) | (quotient >> 31);
+		quotient <<= 1;
+		if (carry != 0 || rest >= divisor) {
 			rest -= divisor;
-			dividend |= 1u;
+			quotient |= 1u;
 		}
 	}
-	return dividend;
+	return quotient;
 }
 
-uint64_t pl011_lcr_h_frame_bits(uint32_t lcr_h)
+/* Each partial sum fits 32 bits: (2^16 - 1)^2 + 2 * (2^16 - 1) = 2^32 - 1. */
+uint64_t pl011_multiply_in_halves(uint32_t a, uint32_t b)
+{
+	uint32_t a_low = a & 0xFFFFu, a_high = a >> 16;
+	uint32_t b_low = b & 0xFFFFu, b_high = b >> 16;
+	uint32_t low = a_low * b_low;
+	uint32_t middle = a_high * b_low + (low >> 16);
+	uint32_t middle2 = a_low * b_high + (middle & 0xFFFFu);
+	uint32_t high = a_high * b_high + (middle >> 16) + (middle2 >> 16);
+	return ((uint64_t)high << 32) | (middle2 << 16) | (low & 0xFFFFu);
+}
+
+uint32_t pl011_lcr_h_frame_bits(uint32_t lcr_h)
 {
 	return 1u + 5u + ((lcr_h & PL011_LCR_H_WLEN_MASK) >> PL011_LCR_H_WLEN_SHIFT) +
 	       ((lcr_h & PL011_LCR_H_PEN) ? 1u : 0u) + ((lcr_h & PL011_LCR_H_STP2) ? 2u : 1u);
 }
 
-uint64_t pl011_lcr_h_frame_ns(uint32_t lcr_h, uint32_t actual_baud)
+/* Rounded up, so that no bound built on it is short. 12 bits * 256 * 10^6 < 2^32. */
+uint32_t pl011_lcr_h_frame_time(uint32_t lcr_h, uint32_t actual_baud)
 {
-	return pl011_divide_u64(pl011_lcr_h_frame_bits(lcr_h) * 1000000000u, actual_baud);
+	uint32_t scaled_bits = pl011_lcr_h_frame_bits(lcr_h) * 256000000u;
+	return pl011_divide((uint64_t)scaled_bits + actual_baud - 1u, actual_baud);
 }
 
 uint32_t pl011_level_entries(uint32_t depth, uint32_t level)
@@ -72,52 +89,28 @@ uint32_t pl011_level_entries(uint32_t depth, uint32_t level)
 	return depth * eighths[level] / 8u;
 }
 
-/* x / 1000 without a division (the M0+ has no divide instruction: __udivsi3 is 276 bytes):
- * 274877907 is 2^38 / 1000 rounded up, 56 / 1000 too large, so x * it / 2^38 stays below
- * the next integer above x / 1000 for every x < 2^38 / 56, which every 32-bit x is. */
-static uint32_t divide_by_1000(uint32_t x)
-{
-	return (uint32_t)(((uint64_t)x * 274877907u) >> 38);
-}
-
 static uint32_t saturate_us(uint64_t us)
 {
 	/* PL011_WAIT_AUTO is UINT32_MAX: a derived bound stays below it. */
 	return us >= PL011_WAIT_AUTO ? PL011_WAIT_AUTO - 1u : (uint32_t)us;
 }
 
-/* frames * frame_ns / 1000 rounded up, without overflowing 64 bits for any frames. Waits and
- * writes ask this on every call: a product that fits 32 bits (4.29 s of line time: a FIFO's or
- * a ring's worth of frames at any usual rate) is divided in 32 bits, which compilers turn into
- * a multiply by the reciprocal; only a longer backlog takes pl011_divide_u64's 64 steps.
- * frames > ceiling / frame_ns is the same test as frames * frame_ns > ceiling, for integers,
- * without the product's overflow. */
-static uint64_t frames_to_us(uint64_t frames, uint64_t frame_ns)
+/* frames * frame_time / 256 rounded up: a multiply and a shift, which every wait and write
+ * asks. The product of two 32-bit numbers fits 64 bits. */
+uint32_t pl011_frames_us(const struct pl011 *uart, uint32_t frames)
 {
-	if (frames <= UINT32_MAX && frame_ns <= UINT32_MAX) {
-		uint64_t ns = frames * frame_ns; /* at most (2^32 - 1)^2: no overflow */
-		if (ns <= UINT32_MAX - 999u)
-			return divide_by_1000((uint32_t)ns + 999u);
-		return pl011_divide_u64(ns + 999u, 1000u);
-	}
-	const uint64_t ceiling = (uint64_t)PL011_WAIT_AUTO * 1000u;
-	if (frame_ns != 0 && frames > pl011_divide_u64(ceiling, frame_ns))
-		return PL011_WAIT_AUTO;
-	return pl011_divide_u64(frames * frame_ns + 999u, 1000u);
-}
-
-uint32_t pl011_frames_us(const struct pl011 *uart, uint64_t frames)
-{
-	return saturate_us(frames_to_us(frames, uart->line.frame_ns));
+	uint64_t time = pl011_multiply(frames, uart->line.frame_time);
+	return saturate_us((time + 255u) >> 8);
 }
 
 uint32_t pl011_backlog_deadline_us(const struct pl011 *uart, size_t queued)
 {
-	if (uart == NULL || uart->line.frame_ns == 0)
+	if (uart == NULL || uart->line.frame_time == 0)
 		return PL011_MARGIN_US;
-	/* (uint64_t)SIZE_MAX + depth would wrap: queued beyond 2^32 frames saturates anyway. */
-	uint64_t frames = queued > UINT32_MAX ? UINT32_MAX : (uint64_t)queued;
-	uint64_t us = frames_to_us(frames + uart->line.fifo_depth, uart->line.frame_ns);
+	/* Beyond 2^32 - 1 frames the bound saturates anyway. */
+	uint32_t depth = uart->line.fifo_depth;
+	uint32_t frames = queued > UINT32_MAX - depth ? UINT32_MAX : (uint32_t)queued + depth;
+	uint64_t us = pl011_frames_us(uart, frames);
 	return saturate_us(us + us / 4u + PL011_MARGIN_US);
 }
 

@@ -1,4 +1,4 @@
-/* lib/'s own 64-bit division, and the baud and line-time math built on it, against C's division. */
+/* lib/'s own division, and the baud and line-time math built on it, against C's division. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -32,11 +32,13 @@ static uint64_t random_of_any_width(void)
 
 static void check_divide(uint64_t dividend, uint64_t divisor)
 {
-	uint64_t expected = dividend / divisor;
-	uint64_t got = pl011_divide_u64(dividend, divisor);
+	/* Stated: the quotient when it fits 32 bits, else (divisor 0 too) all ones. */
+	uint64_t expected = divisor == 0 || dividend / divisor > UINT32_MAX ? UINT32_MAX
+									    : dividend / divisor;
+	uint32_t got = pl011_divide(dividend, (uint32_t)divisor);
 	if (got != expected)
-		fail_msg("%llu / %llu: %llu, C says %llu", (unsigned long long)dividend,
-			 (unsigned long long)divisor, (unsigned long long)got,
+		fail_msg("%llu / %llu: %lu, C says %llu", (unsigned long long)dividend,
+			 (unsigned long long)divisor, (unsigned long)got,
 			 (unsigned long long)expected);
 }
 
@@ -75,9 +77,13 @@ static void check_edge_pairs(void (*check)(uint64_t, uint64_t), uint64_t a_max, 
 static void test_divide_edges(void **state)
 {
 	(void)state;
-	check_edge_pairs(check_divide, UINT64_MAX, ((uint64_t)1 << 63) - 1u, true);
-	/* Outside the stated range, defined anyway: 0 gives all ones. */
-	assert_true(pl011_divide_u64(12345u, 0u) == UINT64_MAX);
+	check_edge_pairs(check_divide, UINT64_MAX, UINT32_MAX, false);
+	assert_true(pl011_divide(12345u, 0u) == UINT32_MAX);
+	/* Around the largest quotient that fits, with divisors either side of 2^31. */
+	assert_true(pl011_divide((uint64_t)(UINT32_MAX - 1u) * 7u + 6u, 7u) == UINT32_MAX - 1u);
+	assert_true(pl011_divide((uint64_t)0xFFFFFFFEu * 0xFFFFFFFFu + 0xFFFFFFFEu, 0xFFFFFFFFu) ==
+		    0xFFFFFFFEu);
+	assert_true(pl011_divide((uint64_t)0xFFFFFFFEu * 0x80000001u, 0x80000001u) == 0xFFFFFFFEu);
 }
 
 static void test_divide_every_small_pair(void **state)
@@ -92,9 +98,29 @@ static void test_divide_random(void **state)
 {
 	(void)state;
 	for (uint32_t i = 0; i < 200000u; i++) {
-		uint64_t divisor = random_of_any_width() >> 1; /* below 2^63 */
-		check_divide(random_of_any_width(), divisor == 0 ? 1u : divisor);
+		uint64_t divisor = random_of_any_width() & UINT32_MAX;
+		uint64_t dividend = random_of_any_width();
+		check_divide(dividend, divisor);
+		/* And one whose quotient fits, whatever the divisor. */
+		check_divide(divisor == 0 ? dividend : dividend % (divisor << 32), divisor);
 	}
+}
+
+static void check_multiply(uint64_t a, uint64_t b)
+{
+	uint64_t got = pl011_multiply_in_halves((uint32_t)a, (uint32_t)b);
+	if (got != a * b)
+		fail_msg("%llu * %llu: %llu", (unsigned long long)a, (unsigned long long)b,
+			 (unsigned long long)got);
+}
+
+/* The ARMv6-M product, from 16-bit halves, against C's on the host. */
+static void test_multiply_in_halves(void **state)
+{
+	(void)state;
+	check_edge_pairs(check_multiply, UINT32_MAX, UINT32_MAX, false);
+	for (uint32_t i = 0; i < 200000u; i++)
+		check_multiply(random_of_any_width() & UINT32_MAX, random_of_any_width() & UINT32_MAX);
 }
 
 /* pl011_compute_baud as it was, in C's 64-bit division: the reference. */
@@ -158,56 +184,66 @@ static void test_baud_equals_the_64_bit_formula(void **state)
 	}
 }
 
-/* frames * frame_ns / 1000 rounded up and saturated, as pl011_frames_us did it in C's 64-bit
- * division: the reference. */
-static uint32_t reference_frames_us(uint64_t frames, uint64_t frame_ns)
+/* frames * frame_time / 256 rounded up and saturated below PL011_WAIT_AUTO, in C's 64-bit
+ * arithmetic: the reference. */
+static uint32_t reference_frames_us(uint64_t frames, uint64_t frame_time)
 {
-	const uint64_t ceiling = (uint64_t)PL011_WAIT_AUTO * 1000u;
+	const uint64_t ceiling = (uint64_t)PL011_WAIT_AUTO * 256u;
 	uint64_t us;
-	if (frame_ns != 0 && frames > ceiling / frame_ns)
+	if (frame_time != 0 && frames > ceiling / frame_time)
 		us = PL011_WAIT_AUTO;
 	else
-		us = (frames * frame_ns + 999u) / 1000u;
+		us = (frames * frame_time + 255u) / 256u;
 	return us >= PL011_WAIT_AUTO ? PL011_WAIT_AUTO - 1u : (uint32_t)us;
 }
 
-static void check_frames_us(uint64_t frames, uint64_t frame_ns)
+static void check_frames_us(uint64_t frames, uint64_t frame_time)
 {
 	struct pl011 uart;
 	memset(&uart, 0, sizeof uart);
-	uart.line.frame_ns = frame_ns;
-	uint32_t got = pl011_frames_us(&uart, frames);
-	uint32_t expected = reference_frames_us(frames, frame_ns);
+	uart.line.frame_time = (uint32_t)frame_time;
+	uint32_t got = pl011_frames_us(&uart, (uint32_t)frames);
+	uint32_t expected = reference_frames_us(frames, frame_time);
 	if (got != expected)
-		fail_msg("%llu frames of %llu ns: %lu us, reference %lu",
-			 (unsigned long long)frames, (unsigned long long)frame_ns,
+		fail_msg("%llu frames of %llu / 256 us: %lu us, reference %lu",
+			 (unsigned long long)frames, (unsigned long long)frame_time,
 			 (unsigned long)got, (unsigned long)expected);
 }
 
-/* The frame times init can give (1 to 12 x 10^9 ns: 12 bits at 1 baud) and beyond. */
+/* Every 32-bit frame count and frame time at the edges, and random ones. */
 static void test_frames_us_equals_the_64_bit_formula(void **state)
 {
 	(void)state;
-	const uint64_t up_to_2_40 = ((uint64_t)1 << 40) - 1u;
-	check_edge_pairs(check_frames_us, up_to_2_40, up_to_2_40, false);
-	for (uint32_t i = 0; i < 200000u; i++) {
-		uint64_t frame_ns = next_random() % 12000000001u;
-		check_frames_us(random_of_any_width() >> 24, frame_ns);
-	}
+	check_edge_pairs(check_frames_us, UINT32_MAX, UINT32_MAX, false);
+	for (uint32_t i = 0; i < 200000u; i++)
+		check_frames_us(random_of_any_width() & UINT32_MAX,
+				random_of_any_width() & UINT32_MAX);
 }
 
-/* The 32-bit path divides by 1000 with a multiply: every product below 2^32 is exact, the
- * last ones and each side of every thousand near the top included. */
-static void test_frames_us_exact_below_2_32(void **state)
+/* The frame time init computes: bits * 256 * 10^6 / baud, rounded up, for every frame format
+ * and the rates from 1 baud up; never short of the exact line time. */
+static void test_frame_time_rounds_up(void **state)
 {
 	(void)state;
-	for (uint64_t ns = UINT32_MAX - 5000u; ns <= UINT32_MAX; ns++)
-		check_frames_us(1, ns);
-	for (uint32_t i = 0; i < 1000000u; i++) {
-		uint64_t ns = next_random() & UINT32_MAX;
-		check_frames_us(1, ns);
-		check_frames_us(1, ns - ns % 1000u);
-		check_frames_us(1, ns - ns % 1000u + 1u);
+	/* 5N1, 8N1 and 8 data, parity, 2 stop: 7, 10 and 12 bits. */
+	static const uint32_t formats[] = {
+		0u,
+		PL011_LCR_H_WLEN_MASK,
+		PL011_LCR_H_WLEN_MASK | PL011_LCR_H_PEN | PL011_LCR_H_STP2,
+	};
+	static const uint32_t format_bits[] = {7u, 10u, 12u};
+	for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+		uint64_t bits = pl011_lcr_h_frame_bits(formats[f]);
+		assert_true(bits == format_bits[f]);
+		for (uint32_t i = 0; i < 300000u; i++) {
+			uint32_t baud = i < 100000u ? i + 1u : (uint32_t)random_of_any_width() | 1u;
+			uint64_t expected = (bits * 256000000u + baud - 1u) / baud;
+			uint32_t got = pl011_lcr_h_frame_time(formats[f], baud);
+			if (got != expected)
+				fail_msg("%llu bits at %lu baud: %lu, C says %llu",
+					 (unsigned long long)bits, (unsigned long)baud,
+					 (unsigned long)got, (unsigned long long)expected);
+		}
 	}
 }
 
@@ -246,9 +282,10 @@ int main(void)
 		cmocka_unit_test(test_divide_edges),
 		cmocka_unit_test(test_divide_every_small_pair),
 		cmocka_unit_test(test_divide_random),
+		cmocka_unit_test(test_multiply_in_halves),
 		cmocka_unit_test(test_baud_equals_the_64_bit_formula),
 		cmocka_unit_test(test_frames_us_equals_the_64_bit_formula),
-		cmocka_unit_test(test_frames_us_exact_below_2_32),
+		cmocka_unit_test(test_frame_time_rounds_up),
 		cmocka_unit_test(test_core_tag_is_the_number_modulo_255_plus_1),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,16 +14,28 @@
  * Every case holds the line with CTS, so that the wait can only end at its bound, and
  * compares the simulated time the call took with the bound computed here from the page's
  * formula: the backlog deadline of q bytes is (q + depth) frames plus a quarter plus 1 ms,
- * "n frames" is n frame times rounded up to a microsecond. The slack is what one more wait
+ * "n frames" is n frame times (each rounded up to 1/256 us) rounded up to a microsecond. The slack is what one more wait
  * step costs (the harness's 2 us step, an FR read, a clock read).
  */
 #define SLACK_US 5u
 
 static struct harness h;
 
+/* The page's frame time: the frame's bits at the baud pl011_get_baud reports, rounded up to
+ * 1/256 us. */
+static uint64_t frame_256ths_us(void)
+{
+	struct pl011_baud baud;
+	assert_int_equal(pl011_get_baud(&h.uart, &baud), 0);
+	uint64_t bits = 1u + (h.config.data_bits != 0 ? h.config.data_bits : 8u) +
+			(h.config.parity != PL011_PARITY_NONE ? 1u : 0u) +
+			(h.config.stop_bits == 2 ? 2u : 1u);
+	return (bits * 256000000u + baud.actual_baud - 1u) / baud.actual_baud;
+}
+
 static uint32_t frames_us(uint64_t frames)
 {
-	return (uint32_t)((frames * pl011_model_frame_ns(h.model) + 999u) / 1000u);
+	return (uint32_t)((frames * frame_256ths_us() + 255u) / 256u);
 }
 
 static uint32_t backlog_us(uint64_t queued)
