@@ -66,6 +66,7 @@ struct pl011_tx_measured {
 	uint32_t sample_pause;  /* the pause after a burst that moved nothing */
 	uint32_t calm;          /* samples in a row that fit the next level down */
 	uint32_t calm_needed;   /* samples in a row before it moves down */
+	uint32_t frame_ns;      /* one frame on the line, rounded down */
 	uint32_t headroom_ns[PL011_LEVEL_7_8 + 1]; /* trigger entries + 1, line time */
 };
 

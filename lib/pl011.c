@@ -37,9 +37,9 @@ int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, uint32_t tolerance_ppm,
 	uint32_t fbrd = q & PL011_FBRD_MASK;
 	/* actual = clock / (16 * q / 64) = 4 * clock / q. */
 	uint32_t actual = pl011_divide((uint64_t)clock_hz * 4u + q / 2u, q);
-	/* q is 4 * clock / baud within a half, and at least 64: off is below 1% of baud, and the
-	 * quotient below 10^4. C's signed division truncates toward zero: the magnitude's
-	 * quotient, signed, is the same number. */
+	/* q is 4 * clock / baud within a half and at least 64, and actual rounds to the nearest:
+	 * off is below baud, so the quotient fits. C's signed division truncates toward zero: the
+	 * magnitude's quotient, signed, is the same number. */
 	uint32_t off = actual > baud ? actual - baud : baud - actual;
 	uint32_t error_ppm = pl011_divide(pl011_multiply(off, 1000000u), baud);
 	uint32_t tolerance = tolerance_ppm != 0 ? tolerance_ppm : PL011_BAUD_TOLERANCE_PPM;

@@ -108,11 +108,11 @@ static uint32_t measured_judge(struct pl011 *uart, uint64_t late_ns, bool dry)
 	return level - 1u;
 }
 
-/* Line time of `frames`, in ns: frame_time is in 1/256 us, and 1000 / 256 = 125 / 32. The
- * chain is cut past MEASURED_CHAIN_FRAMES, so the product stays below 2^50. */
+/* Line time of `frames`, in ns, rounded down per frame (so the lateness never understates). The
+ * chain is cut past MEASURED_CHAIN_FRAMES: the product stays below 2^43. */
 static uint64_t line_ns(const struct pl011 *uart, uint32_t frames)
 {
-	return (uint64_t)frames * uart->line.frame_time * 125u / 32u;
+	return (uint64_t)frames * uart->tx.policy.measured.frame_ns;
 }
 
 /* At an entry the chain reaches: the clock and FR, then the judge. */
@@ -195,6 +195,11 @@ static void measured_reset(struct pl011 *uart)
 {
 	struct pl011_tx_measured *measured = &uart->tx.policy.measured;
 	uint32_t depth = uart->line.fifo_depth;
+	/* Exact to the ns, where the line's frame_time rounds up to 1/256 us; saturated below
+	 * 3 baud, where a frame outlasts 4.29 s. */
+	uint32_t bits = pl011_lcr_h_frame_bits(uart->line.lcr_h);
+	measured->frame_ns = pl011_divide(pl011_multiply(bits, 1000000000u),
+					  uart->line.baud.actual_baud);
 	for (uint32_t level = PL011_LEVEL_1_8; level <= PL011_LEVEL_7_8; level++) {
 		uint64_t headroom = line_ns(uart, pl011_level_entries(depth, level) + 1u);
 		measured->headroom_ns[level] =

@@ -107,7 +107,7 @@ uint32_t pl011_backlog_deadline_us(const struct pl011 *uart, size_t queued)
 {
 	if (uart == NULL || uart->line.frame_time == 0)
 		return PL011_MARGIN_US;
-	/* Beyond 2^32 - 1 frames the bound saturates anyway. */
+	/* A backlog beyond 2^32 - 1 frames counts as that many. */
 	uint32_t depth = uart->line.fifo_depth;
 	uint32_t frames = queued > UINT32_MAX - depth ? UINT32_MAX : (uint32_t)queued + depth;
 	uint64_t us = pl011_frames_us(uart, frames);
