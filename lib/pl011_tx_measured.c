@@ -75,7 +75,7 @@ static uint32_t measured_judge(struct pl011 *uart, uint64_t late_ns, bool dry)
 	uint64_t need = late_ns + late_ns / 2u;
 	uint32_t level = uart->tx.level;
 	/* Top up for a lateness the clock's step cannot explain, too much for the level below. */
-	uint64_t steps_ns = 2000u * (uint64_t)measured->clock_step_us;
+	uint64_t steps_ns = pl011_multiply(measured->clock_step_us, 2000u);
 	uint64_t sure_ns = late_ns > steps_ns ? late_ns - steps_ns : 0u;
 	uint32_t below = level > PL011_LEVEL_1_8 ? level - 1u : level;
 	if (dry || sure_ns + sure_ns / 2u > measured->headroom_ns[below])
@@ -112,7 +112,7 @@ static uint32_t measured_judge(struct pl011 *uart, uint64_t late_ns, bool dry)
  * chain is cut past MEASURED_CHAIN_FRAMES: the product stays below 2^43. */
 static uint64_t line_ns(const struct pl011 *uart, uint32_t frames)
 {
-	return (uint64_t)frames * uart->tx.policy.measured.frame_ns;
+	return pl011_multiply(frames, uart->tx.policy.measured.frame_ns);
 }
 
 /* At an entry the chain reaches: the clock and FR, then the judge. */
@@ -125,8 +125,8 @@ static uint32_t measured_sample(struct pl011 *uart)
 	bool dry = measured->calm == 0 && (pl011_tx_read_fr(uart) & PL011_FR_TXFE) != 0;
 	if (dry)
 		PL011_COUNT(uart, tx_underruns, 1);
-	uint64_t elapsed_us = (uint64_t)(uint32_t)(now - measured->chain_at_us) + measured->clock_step_us;
-	uint64_t elapsed_ns = elapsed_us * 1000u;
+	uint64_t elapsed_ns = pl011_multiply(now - measured->chain_at_us, 1000u) +
+			      pl011_multiply(measured->clock_step_us, 1000u);
 	uint64_t crossing_ns = line_ns(uart, measured->chain_frames);
 	return measured_judge(uart, elapsed_ns > crossing_ns ? elapsed_ns - crossing_ns : 0u, dry);
 }
@@ -207,7 +207,7 @@ static void measured_reset(struct pl011 *uart)
 	}
 	/* The step was timed before the UART was programmed (measured_prepare). A clock too
 	 * coarse to time even the highest level's headroom is no use to the judge. */
-	if ((uint64_t)measured->clock_step_us * 1000u > measured->headroom_ns[PL011_TX_CEILING])
+	if (pl011_multiply(measured->clock_step_us, 1000u) > measured->headroom_ns[PL011_TX_CEILING])
 		measured->clock_step_us = 0;
 	measured->chain_open = 0;
 	measured->chain_frames = 0;

@@ -256,8 +256,8 @@ MUTANTS = [
     m("measured-lateness-dropped", "pl011_tx_measured.c", "constant",
       "elapsed_ns > crossing_ns ? elapsed_ns - crossing_ns : 0u, dry);", "0u, dry);"),
     m("measured-wrap-64-bit", "pl011_tx_measured.c", "off-by-one",
-      "(uint64_t)(uint32_t)(now - measured->chain_at_us)",
-      "((uint64_t)now - measured->chain_at_us)"),
+      "pl011_multiply(now - measured->chain_at_us, 1000u)",
+      "((uint64_t)now - measured->chain_at_us) * 1000u"),
     m("measured-dry-ignored", "pl011_tx_measured.c", "check skipped",
       "bool dry = measured->calm == 0 && (pl011_tx_read_fr",
       "bool dry = false && (pl011_tx_read_fr"),
@@ -270,7 +270,7 @@ MUTANTS = [
       "if ((measured->topup || start) && written == guaranteed)",
       "if (start && written == guaranteed)"),
     m("measured-step-ignored", "pl011_tx_measured.c", "constant",
-      "+ measured->clock_step_us;\n\tuint64_t elapsed_ns", ";\n\tuint64_t elapsed_ns",
+      " +\n\t\t\t      pl011_multiply(measured->clock_step_us, 1000u);", ";",
       equivalent="(argued, not proven) the step can understate a lateness by less than one "
                  "step, and the judge's margin (half as much again) covers that wherever a "
                  "clock's step is small enough to be used (below the 1/2 headroom); no draw of "
