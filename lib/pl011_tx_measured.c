@@ -125,8 +125,11 @@ static uint32_t measured_sample(struct pl011 *uart)
 	bool dry = measured->calm == 0 && (pl011_tx_read_fr(uart) & PL011_FR_TXFE) != 0;
 	if (dry)
 		PL011_COUNT(uart, tx_underruns, 1);
-	uint64_t elapsed_ns = pl011_multiply(now - measured->chain_at_us, 1000u) +
-			      pl011_multiply(measured->clock_step_us, 1000u);
+	/* Saturated past 71 minutes, far beyond any headroom: one product on the sample path. */
+	uint32_t elapsed_us = (now - measured->chain_at_us) + measured->clock_step_us;
+	if (elapsed_us < measured->clock_step_us)
+		elapsed_us = UINT32_MAX;
+	uint64_t elapsed_ns = pl011_multiply(elapsed_us, 1000u);
 	uint64_t crossing_ns = line_ns(uart, measured->chain_frames);
 	return measured_judge(uart, elapsed_ns > crossing_ns ? elapsed_ns - crossing_ns : 0u, dry);
 }

@@ -256,8 +256,10 @@ MUTANTS = [
     m("measured-lateness-dropped", "pl011_tx_measured.c", "constant",
       "elapsed_ns > crossing_ns ? elapsed_ns - crossing_ns : 0u, dry);", "0u, dry);"),
     m("measured-wrap-64-bit", "pl011_tx_measured.c", "off-by-one",
-      "pl011_multiply(now - measured->chain_at_us, 1000u)",
-      "((uint64_t)now - measured->chain_at_us) * 1000u"),
+      "uint32_t elapsed_us = (now - measured->chain_at_us) + measured->clock_step_us;\n"
+      "\tif (elapsed_us < measured->clock_step_us)\n\t\telapsed_us = UINT32_MAX;\n"
+      "\tuint64_t elapsed_ns = pl011_multiply(elapsed_us, 1000u);",
+      "uint64_t elapsed_ns = ((uint64_t)now - measured->chain_at_us + measured->clock_step_us) * 1000u;"),
     m("measured-dry-ignored", "pl011_tx_measured.c", "check skipped",
       "bool dry = measured->calm == 0 && (pl011_tx_read_fr",
       "bool dry = false && (pl011_tx_read_fr"),
@@ -270,7 +272,9 @@ MUTANTS = [
       "if ((measured->topup || start) && written == guaranteed)",
       "if (start && written == guaranteed)"),
     m("measured-step-ignored", "pl011_tx_measured.c", "constant",
-      " +\n\t\t\t      pl011_multiply(measured->clock_step_us, 1000u);", ";",
+      "uint32_t elapsed_us = (now - measured->chain_at_us) + measured->clock_step_us;\n"
+      "\tif (elapsed_us < measured->clock_step_us)\n\t\telapsed_us = UINT32_MAX;\n",
+      "uint32_t elapsed_us = now - measured->chain_at_us;\n",
       equivalent="(argued, not proven) the step can understate a lateness by less than one "
                  "step, and the judge's margin (half as much again) covers that wherever a "
                  "clock's step is small enough to be used (below the 1/2 headroom); no draw of "

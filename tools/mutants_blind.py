@@ -1082,8 +1082,11 @@ REANCHORED = {
         "if (measured->lowered && measured->calm_needed < MEASURED_MAX_CALM_SAMPLES)",
         "if (measured->calm_needed < MEASURED_MAX_CALM_SAMPLES)"),
     "b-measured-signed-interval": (TX_MEASURED,
-        "pl011_multiply(now - measured->chain_at_us, 1000u)",
-        "(uint64_t)((int64_t)now - (int64_t)measured->chain_at_us) * 1000u"),
+        "uint32_t elapsed_us = (now - measured->chain_at_us) + measured->clock_step_us;\n"
+        "\tif (elapsed_us < measured->clock_step_us)\n\t\telapsed_us = UINT32_MAX;\n"
+        "\tuint64_t elapsed_ns = pl011_multiply(elapsed_us, 1000u);",
+        "uint64_t elapsed_ns = (uint64_t)((int64_t)now - (int64_t)measured->chain_at_us + "
+        "measured->clock_step_us) * 1000u;"),
     "b-measured-raise-after-fill": (TX_MEASURED,
         "\t\tpl011_tx_set_level(uart, measured_level_for(uart, need));\n\t\treturn 0;",
         "\t\treturn measured_level_for(uart, need);"),

@@ -142,37 +142,30 @@ static void explore(enum outer_context o, enum nested_context n)
 	}
 }
 
-static void test_handler_preempted_by_tick(void **state)
+/* Which context is preempted, and by what: the state of one test. */
+struct nesting {
+	enum outer_context outer;
+	enum nested_context nested;
+};
+
+static void test_nesting(void **state)
 {
-	(void)state;
-	explore(OUTER_HANDLER, NESTED_TICK);
+	const struct nesting *nesting = *state;
+	explore(nesting->outer, nesting->nested);
 }
 
-static void test_handler_preempted_by_panic(void **state)
-{
-	(void)state;
-	explore(OUTER_HANDLER, NESTED_PANIC);
-}
-
-static void test_tick_preempted_by_handler(void **state)
-{
-	(void)state;
-	explore(OUTER_TICK, NESTED_HANDLER);
-}
-
-static void test_tick_preempted_by_panic(void **state)
-{
-	(void)state;
-	explore(OUTER_TICK, NESTED_PANIC);
-}
+static struct nesting handler_by_tick = {OUTER_HANDLER, NESTED_TICK};
+static struct nesting handler_by_panic = {OUTER_HANDLER, NESTED_PANIC};
+static struct nesting tick_by_handler = {OUTER_TICK, NESTED_HANDLER};
+static struct nesting tick_by_panic = {OUTER_TICK, NESTED_PANIC};
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_handler_preempted_by_tick),
-		cmocka_unit_test(test_handler_preempted_by_panic),
-		cmocka_unit_test(test_tick_preempted_by_handler),
-		cmocka_unit_test(test_tick_preempted_by_panic),
+		{"test_handler_preempted_by_tick", test_nesting, NULL, NULL, &handler_by_tick},
+		{"test_handler_preempted_by_panic", test_nesting, NULL, NULL, &handler_by_panic},
+		{"test_tick_preempted_by_handler", test_nesting, NULL, NULL, &tick_by_handler},
+		{"test_tick_preempted_by_panic", test_nesting, NULL, NULL, &tick_by_panic},
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
