@@ -12,7 +12,7 @@
  * shutdown on core 0 after the writer (pl011_tx_stop: tx_take_for_good's first wait, STOPPED,
  * the second wait, tx_wait_beside_done). tx_send_and_release's rules: a pass that wrote
  * PASS_LIMIT bytes without TXFF lets go, waits while PANIC_WAITS says a panic wants TX
- * (tx_let_panic_in), then owns again or requests; a pass that stopped short beside a panic or
+ * (tx_let_waiter_in), then owns again or requests; a pass that stopped short beside a panic or
  * under STOPPED masks and lets go (tx_must_pause). Sequential consistency: lib/pl011_io.h's
  * barrier before every release is what makes the register writes part of that order. The FR
  * read and the DR write it allows are separate steps.
@@ -210,7 +210,7 @@ inline own_or_request(me, got) {
 
 /*
  * tx_send_and_release: refill (blind if latched), then arm, mask, or let go between passes
- * at the pass limit (tx_let_panic_in: while PANIC_WAITS is set, wait for the panic to own TX,
+ * at the pass limit (tx_let_waiter_in: while PANIC_WAITS is set, wait for the panic to own TX,
  * then own again or request), or mask and let go beside a panic or under STOPPED
  * (tx_must_pause); release unless RETRY.
  */
@@ -282,7 +282,7 @@ inline send_and_release(me, guard, latch) {
 			if
 			:: released ->
 #ifndef LIMIT_IGNORES_PANIC_WAITS
-				/* tx_let_panic_in: its 100 us are the panic's spin, which takes TX */
+				/* tx_let_waiter_in: its 100 us are the panic's spin, which takes TX */
 				guard;
 				(owned || !panic_waits);
 #endif

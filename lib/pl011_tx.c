@@ -71,13 +71,13 @@ static uint32_t tx_stop_wait_us(const struct pl011 *uart)
 static bool tx_take_for_good(struct pl011 *uart, struct pl011_wait *wait)
 {
 	uint32_t claim = pl011_tx_owner_claim(uart) | TX_STOPPED | TX_HELD;
-	if (pl011_tx_take_when_free(uart, claim, wait))
+	if (pl011_tx_take_when_free(uart, claim, 0u, wait))
 		return true;
 	uint32_t word = pl011_tx_owner_load(uart);
 	while (!pl011_tx_owner_swap(uart, &word, word | TX_STOPPED))
 		;
 	pl011_wait_start(wait, uart, tx_stop_wait_us(uart));
-	return pl011_tx_take_when_free(uart, claim, wait);
+	return pl011_tx_take_when_free(uart, claim, 0u, wait);
 }
 
 /* A panic writing beside the owner holds tx.beside; it checks STOPPED after taking it, and
@@ -501,10 +501,12 @@ bool pl011_tx_hold(struct pl011 *uart)
 {
 	/* As shutdown takes TX, without its second wait: STOPPED set under a live owner tells it
 	 * to let go (a POLLED writer gives up its write there), which a line change that may give
-	 * up itself must not cause. An owner that keeps TX past the wait changes nothing. */
+	 * up itself must not cause: SWITCH_WAITS asks a ring owner to let go at its pass limit
+	 * instead. An owner that keeps TX past the wait changes nothing. */
 	struct pl011_wait wait;
 	pl011_wait_start(&wait, uart, tx_stop_wait_us(uart));
-	if (!pl011_tx_take_when_free(uart, pl011_tx_owner_claim(uart) | TX_STOPPED | TX_HELD,
+	uint32_t ask = pl011_tx_uses_ring(uart) ? TX_SWITCH_WAITS : 0u;
+	if (!pl011_tx_take_when_free(uart, pl011_tx_owner_claim(uart) | TX_STOPPED | TX_HELD, ask,
 				     &wait))
 		return false;
 	pl011_wait_start(&wait, uart, tx_stop_wait_us(uart));

@@ -94,14 +94,25 @@ void pl011_tx_release_polled(struct pl011 *uart)
 		;
 }
 
-/* Take TX with `claim` once nobody owns it, within the wait. */
-bool pl011_tx_take_when_free(struct pl011 *uart, uint32_t claim, struct pl011_wait *wait)
+/* Take TX with `claim` once nobody owns it, within the wait. `ask` (0 or SWITCH_WAITS) is set
+ * while an owner holds TX, so that it lets go at its pass limit; cleared by the take, or when
+ * the wait runs out. */
+bool pl011_tx_take_when_free(struct pl011 *uart, uint32_t claim, uint32_t ask,
+			     struct pl011_wait *wait)
 {
 	for (;;) {
 		uint32_t word = pl011_tx_owner_load(uart);
-		if ((word & TX_OWNED) == 0 && pl011_tx_owner_swap(uart, &word, word | claim))
-			return pl011_tx_acquired(uart);
+		if ((word & TX_OWNED) == 0) {
+			if (pl011_tx_owner_swap(uart, &word, (word & ~ask) | claim))
+				return pl011_tx_acquired(uart);
+		} else if ((word & ask) != ask) {
+			(void)pl011_tx_owner_swap(uart, &word, word | ask);
+		}
 		if (pl011_wait_expired(wait))
-			return false;
+			break;
 	}
+	uint32_t word = pl011_tx_owner_load(uart);
+	while ((word & ask) != 0 && !pl011_tx_owner_swap(uart, &word, word & ~ask))
+		;
+	return false;
 }

@@ -18,6 +18,8 @@
  *  PANIC_OWNER  the owner is a panic write: another panic waits for it within its deadline.
  *  PANIC_WAITS  (ring modes) a panic waits for TX: an owner that stops at its pass limit
  *         (a line as fast as the CPU) lets go and waits for it to take TX before asking again.
+ *  SWITCH_WAITS  (ring modes) the line switch waits for TX, with the same effect; an owner
+ *         lets go at its pass limit only when one of these (or STOPPED) asks it to.
  *  HELD   (with OWNED) shutdown, init or the line switch holds TX: OWNED without it, once
  *         STOPPED is set, is a context of the run that shutdown gave up waiting for, which
  *         pl011_init waits out before it touches the ring or the UART.
@@ -40,6 +42,7 @@
 #define TX_HELD 128u       /* the owner is shutdown, init or the line switch */
 #define TX_CORE_SHIFT 8u
 #define TX_CORE_MASK (0xFFu << TX_CORE_SHIFT)
+#define TX_SWITCH_WAITS (1u << 16) /* the line switch waits for TX (ring modes) */
 /* What a release clears besides OWNED. */
 #define TX_OWNER_BITS (TX_OWNED | TX_PANIC | TX_PANIC_OWNER | TX_HELD | TX_CORE_MASK)
 
@@ -126,7 +129,8 @@ bool pl011_tx_release(struct pl011 *uart);
 void pl011_tx_arm(struct pl011 *uart, bool armed);
 void pl011_tx_disarmed(struct pl011 *uart);
 void pl011_tx_release_polled(struct pl011 *uart);
-bool pl011_tx_take_when_free(struct pl011 *uart, uint32_t claim, struct pl011_wait *wait);
+bool pl011_tx_take_when_free(struct pl011 *uart, uint32_t claim, uint32_t ask,
+			     struct pl011_wait *wait);
 
 /*
  * Owner, before each burst: how many of `want` characters it may write before it looks again.

@@ -58,15 +58,16 @@ static bool refill_until_full(struct pl011 *uart, bool *limited)
 	return full;
 }
 
-/* Just let go at a pass limit: while a panic says it waits, give it the time its own spin
- * needs to take TX (it looks at the word at every step), at most 100 us, the margin of its
- * ownership wait. Not the wait hook: this may run in the interrupt handler. */
-static void tx_let_panic_in(struct pl011 *uart)
+/* Just let go at a pass limit: while a panic (or the line switch) says it waits, give it the
+ * time its own spin needs to take TX (it looks at the word at every step), at most 100 us, the
+ * margin of a panic's ownership wait. Not the wait hook: this may run in the interrupt handler. */
+static void tx_let_waiter_in(struct pl011 *uart)
 {
 	struct pl011_wait wait;
 	pl011_wait_start_panic(&wait, uart, 100u);
 	uint32_t word = pl011_tx_owner_load(uart);
-	while ((word & (TX_PANIC_WAITS | TX_OWNED)) == TX_PANIC_WAITS && !pl011_wait_expired(&wait))
+	while ((word & TX_OWNED) == 0 && (word & (TX_PANIC_WAITS | TX_SWITCH_WAITS)) != 0 &&
+	       !pl011_wait_expired(&wait))
 		word = pl011_tx_owner_load(uart);
 }
 
@@ -105,7 +106,7 @@ static void tx_send_and_release(struct pl011 *uart, bool latched)
 			 * waiting on another core gets TX within one pass, then own again or leave
 			 * the rest to whoever took it (RETRY). */
 			if (pl011_tx_release(uart)) {
-				tx_let_panic_in(uart);
+				tx_let_waiter_in(uart);
 				if (!pl011_tx_own_or_request(uart))
 					return;
 			}
@@ -250,10 +251,11 @@ static int wait_drained(struct pl011 *uart, uint32_t budget_us)
 	}
 }
 
-/* At a pass limit: whether a panic waits for TX or shutdown gave up waiting for us. */
+/* At a pass limit: whether a panic or the line switch waits for TX, or shutdown gave up
+ * waiting for us. */
 static bool tx_others_wait(const struct pl011 *uart)
 {
-	return (pl011_tx_owner_load(uart) & (TX_PANIC_WAITS | TX_STOPPED)) != 0;
+	return (pl011_tx_owner_load(uart) & (TX_PANIC_WAITS | TX_SWITCH_WAITS | TX_STOPPED)) != 0;
 }
 
 /*
@@ -261,8 +263,10 @@ static bool tx_others_wait(const struct pl011 *uart)
  * the FIFO while FR shows room, as priming would send them, without the copy through the
  * ring; the rest is queued and the owner's pass arms the interrupt. Owning TX with the ring
  * empty, nothing can be queued ahead of these bytes. A pass at a time (tx_pass_limit), going on
- * while nobody waits for TX: on a line as fast as the CPU the whole call goes so. Returns how
- * many it took (0: not idle).
+ * while nobody waits for TX: on a line as fast as the CPU the whole call goes so, owning TX
+ * throughout. One that waits (a panic, the line switch, shutdown's STOPPED) says so in the word,
+ * and the rest goes through the ring, whose pass lets it in. Returns how many it took (0: not
+ * idle).
  */
 static size_t write_idle(struct pl011 *uart, const uint8_t *data, size_t len)
 {
@@ -271,7 +275,6 @@ static size_t write_idle(struct pl011 *uart, const uint8_t *data, size_t len)
 	size_t done = 0;
 	if (pl011_ring_count(&uart->tx.ring) == 0) {
 		uint32_t reads = 1;
-		size_t counted = 0;
 		uint32_t fr = pl011_reg_read(uart, PL011_FR);
 		pl011_rs485_before_send(uart);
 		for (;;) {
@@ -280,23 +283,12 @@ static size_t write_idle(struct pl011 *uart, const uint8_t *data, size_t len)
 			done += n;
 			if (n < pass || done == len || tx_others_wait(uart))
 				break;
-			/* Let go between passes, as every owner does within 2 x depth characters
-			 * (docs/waiting.md): a line switch taking TX gets in here. The counts and
-			 * poll_next are the owner's: settled first. */
-			PL011_COUNT(uart, tx_fr_reads, reads);
-			uart->stats.tx_bytes += (uint32_t)(done - counted);
-			counted = done;
-			reads = 0;
-			uart->tx.poll_next = 1;
-			if (pl011_tx_release(uart) && !pl011_tx_try_own(uart))
-				return done; /* write_queued queues the rest and asks the new owner */
-			pl011_rs485_before_send(uart);
 			/* A pass ends without a look after its last byte, which may have filled it. */
 			fr = pl011_reg_read(uart, PL011_FR);
 			reads++;
 		}
 		PL011_COUNT(uart, tx_fr_reads, reads);
-		uart->stats.tx_bytes += (uint32_t)(done - counted);
+		uart->stats.tx_bytes += (uint32_t)done;
 		if (done != 0)
 			uart->tx.poll_next = 1;
 	}

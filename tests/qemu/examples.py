@@ -259,13 +259,14 @@ def run_tx_cost(session, board, machine):
     transmitter keeps sending until its ring is empty and the TX interrupt is never needed:
     the refills counted are the writer's own."""
     problems = expect_exit_zero(session)
-    rows = dict(re.findall(r"tx_cost (\w+): (\d+ instructions per byte, .*)\n", session.output))
+    rows = dict(re.findall(r"tx_cost (\w+): (\d+\.\d instructions per byte, .*)\n",
+                           session.output))
     for mode in ("POLLED", "HALF_FIFO", "POLL_FULL", "HYBRID", "ADAPTIVE", "MEASURED"):
         row = rows.get(mode)
         if row is None:
             problems.append(f"{mode}: no result line")
             continue
-        numbers = [int(x) for x in re.findall(r"\d+", row)]
+        numbers = [float(x) for x in re.findall(r"\d+(?:\.\d+)?", row)]
         if len(numbers) != 5:
             problems.append(f"{mode}: result line has {len(numbers)} numbers, expected 5: {row}")
             continue

@@ -107,7 +107,7 @@ class ReportsWithoutSubstance(unittest.TestCase):
         self.assertTrue(any("0 periods measured" in p for p in problems), problems)
 
     def test_tx_cost_with_a_short_result_line(self):
-        problems = check("tx_cost", "tx_cost POLLED: 23 instructions per byte, odd\n", 0)
+        problems = check("tx_cost", "tx_cost POLLED: 23.0 instructions per byte, odd\n", 0)
         self.assertTrue(any("POLLED: result line" in p for p in problems), problems)
 
     def test_smp_with_more_letters_than_written(self):
