@@ -47,6 +47,7 @@ struct line_run {
 	int write_result;
 	int line_result;
 	uint64_t line_start_ns, line_end_ns;
+	uint32_t word_after_switch; /* tx.owner as pl011_set_line returned */
 };
 
 static void writer_and_line_switch(int core, void *context)
@@ -140,7 +141,56 @@ static void set_line_beside_long_write(enum pl011_tx_mode mode, uint32_t seed)
 	       (unsigned long long)ask_watch.most_writes);
 	assert_true(ask_watch.asks >= 1u);
 	assert_true(ask_watch.most_writes <= 4u * 16u);
+	assert_int_equal(H.uart.tx.owner & OWNER_SWITCH_WAITS, 0); /* the take cleared it */
 	harness_teardown(&H);
+}
+
+/* Core 1 switches the line once core 0, the writer owning TX, has stopped. */
+static void writer_stops_then_line_switch(int core, void *context)
+{
+	struct line_run *run = context;
+	struct harness *h = run->h;
+	if (core == 0) {
+		run->write_result = pl011_write(&h->uart, big, 4096u, 100000u);
+		return;
+	}
+	while (!cores_stalled(0) && !cores_finished(0))
+		cores_yield();
+	const struct pl011_line_config line = {
+		.baud = h->config.baud, .data_bits = 8, .stop_bits = 1, .parity = PL011_PARITY_NONE};
+	run->line_result = pl011_set_line(&h->uart, &line, PL011_WAIT_AUTO);
+	run->word_after_switch = __atomic_load_n(&h->uart.tx.owner, __ATOMIC_RELAXED);
+}
+
+/*
+ * docs/design.md, SWITCH_WAITS: the line switch "clears it when it owns TX or gives up". Beside
+ * a writer whose core stopped while it owned TX, pl011_set_line gives up (PL011_ETIMEDOUT) and
+ * leaves the word without its ask, else every later owner would let go at each pass for
+ * nobody; the writer, once its core runs again, sends its whole write.
+ */
+static void test_set_line_beside_a_stopped_writer_withdraws_its_ask(void **state)
+{
+	(void)state;
+	static const enum pl011_tx_mode modes[] = {PL011_TX_HALF_FIFO, PL011_TX_MEASURED};
+	for (size_t m = 0; m < 2; m++) {
+		harness_setup_instant_line(&H, 16);
+		start_on_two_cores(modes[m]);
+		harness_fill_random(big, BIG, 11);
+		struct line_run run = {.h = &H, .mode = modes[m], .line_result = 99};
+		struct cores_plan plan = {.first_slice = 1000000u, .slice = 1000000u,
+					  .stall_at = 300u, .stall_core = 0};
+		cores_run(&plan, writer_stops_then_line_switch, &run);
+		printf("  %s: set_line %d beside the stopped writer, word 0x%x then; write %d\n",
+		       harness_tx_mode_name(modes[m]), run.line_result, run.word_after_switch,
+		       run.write_result);
+		assert_int_equal(run.line_result, PL011_ETIMEDOUT);
+		assert_int_equal(run.word_after_switch & OWNER_SWITCH_WAITS, 0);
+		assert_int_equal(H.uart.tx.owner & OWNER_SWITCH_WAITS, 0);
+		assert_int_equal(run.write_result, 4096);
+		assert_int_equal(pl011_flush(&H.uart, PL011_WAIT_AUTO, NULL), 0);
+		assert_int_equal(pl011_model_wire_len(H.model), 4096u);
+		harness_teardown(&H);
+	}
 }
 
 static void test_set_line_beside_a_long_write_poll_full(void **state)
@@ -405,6 +455,7 @@ int main(void)
 		HARNESS_TEST(test_polled_writer_lets_a_panic_in, &H),
 		HARNESS_TEST(test_idle_write_lets_a_panic_in, &H),
 		HARNESS_TEST(test_a_long_write_asked_by_nobody_keeps_tx, &H),
+		HARNESS_TEST(test_set_line_beside_a_stopped_writer_withdraws_its_ask, &H),
 		HARNESS_TEST(test_set_line_beside_a_long_write_poll_full, &H),
 		HARNESS_TEST(test_set_line_beside_a_long_write_half_fifo, &H),
 	};
