@@ -686,10 +686,11 @@ uint32_t pl011_tx_poll_full_refill(struct pl011 *uart, uint32_t guaranteed);
 uint32_t pl011_tx_read_fr(struct pl011 *uart);
 /* Write up to limit ring bytes without reading FR: only where space is guaranteed. */
 uint32_t pl011_tx_fill_blind(struct pl011 *uart, uint32_t limit);
-/* Write bytes while FR shows room (*fr: an FR value read since the last DR write; receives the
- * last one read; *reads counts the FR reads). Fewer than n only when *fr shows TXFF. */
-size_t pl011_tx_write_while_room(struct pl011 *uart, const uint8_t *bytes, size_t n, uint32_t *fr,
-				 uint32_t *reads);
+/* Write bytes while FR shows room, a pass of at most limit at a time, until someone waits for
+ * TX (*fr: an FR value read since the last DR write; receives the last one read; *reads counts
+ * the FR reads). Fewer than len when *fr shows TXFF, a panic writes beside us, or one waits. */
+size_t pl011_tx_write_passes(struct pl011 *uart, const uint8_t *data, size_t len, size_t limit,
+			     uint32_t *fr, uint32_t *reads);
 /* Ring bytes while FR.TXFF is clear, at most limit; *first_fr (if given) receives the first FR
  * value (an underrun shows there). Returns whether it stopped at TXFF. */
 bool pl011_tx_fill_polling(struct pl011 *uart, uint32_t limit, uint32_t *first_fr,

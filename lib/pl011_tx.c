@@ -172,7 +172,7 @@ static size_t write_bytes_polled(struct pl011 *uart, const uint8_t *data, size_t
 
 /* The polled writer as the owner: per byte a look for a panic's request (it stops at the next
  * byte), FR, and the write, the base and the burst's end in registers (the per-byte cost
- * QEMU's -icount measures: docs/benchmarks.md). */
+ * QEMU's -icount measures: docs/benchmarks.md); the wait for room out of that path. */
 static size_t write_bytes_yielding(struct pl011 *uart, const uint8_t *data, size_t len,
 				   struct pl011_wait *wait)
 {
@@ -184,9 +184,14 @@ static size_t write_bytes_yielding(struct pl011 *uart, const uint8_t *data, size
 		if (end == next && pl011_wait_expired(wait))
 			break;
 		while (next != end) {
-			if (pl011_tx_panic_asks_polled(uart) ||
-			    !room_within(uart, pl011_io_read(base + PL011_FR), wait))
+			if (pl011_tx_panic_asks_polled(uart))
 				goto out;
+			if ((pl011_io_read(base + PL011_FR) & PL011_FR_TXFF) != 0) {
+				/* Full: wait for room, then a new burst (its own look). */
+				if ((pl011_wait_fr(uart, PL011_FR_TXFF, 0, wait) & PL011_FR_TXFF) != 0)
+					goto out;
+				break;
+			}
 			pl011_io_write(base + PL011_DR, *next++);
 		}
 	}

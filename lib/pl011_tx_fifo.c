@@ -38,8 +38,8 @@ uint32_t pl011_tx_fill_blind(struct pl011 *uart, uint32_t limit)
  * fewer than n only when *fr shows TXFF. The loop keeps both addresses in registers: per
  * character a load, a store and the FR read that allows the next.
  */
-size_t pl011_tx_write_while_room(struct pl011 *uart, const uint8_t *bytes, size_t n, uint32_t *fr,
-				 uint32_t *reads)
+static inline size_t write_while_room(struct pl011 *uart, const uint8_t *bytes, size_t n,
+				      uint32_t *fr, uint32_t *reads)
 {
 	uintptr_t base = uart->base;
 	uint32_t value = *fr;
@@ -64,6 +64,25 @@ size_t pl011_tx_write_while_room(struct pl011 *uart, const uint8_t *bytes, size_
 	*fr = value;
 	*reads += (uint32_t)(i == n ? n - 1u : i);
 	return i;
+}
+
+/* The idle writer's passes of at most `limit` characters each, while FR shows room and nobody
+ * says it waits for TX (pl011_tx_others_wait), looked at between passes; FR read afresh after
+ * each (a pass ends without a look after its last character). In this file, so that the
+ * per-character loop needs no call per pass. */
+size_t pl011_tx_write_passes(struct pl011 *uart, const uint8_t *data, size_t len, size_t limit,
+			     uint32_t *fr, uint32_t *reads)
+{
+	size_t done = 0;
+	for (;;) {
+		size_t pass = len - done < limit ? len - done : limit;
+		size_t n = write_while_room(uart, data + done, pass, fr, reads);
+		done += n;
+		if (n < pass || done == len || pl011_tx_others_wait(uart))
+			return done;
+		*fr = pl011_reg_read(uart, PL011_FR);
+		(*reads)++;
+	}
 }
 
 /*
@@ -91,7 +110,7 @@ bool pl011_tx_fill_polling(struct pl011 *uart, uint32_t limit, uint32_t *first_f
 		reads++;
 		if (first_fr != NULL && done == 0)
 			*first_fr = fr;
-		size_t i = pl011_tx_write_while_room(uart, segment, n, &fr, &reads);
+		size_t i = write_while_room(uart, segment, n, &fr, &reads);
 		pl011_ring_skip(&uart->tx.ring, i);
 		done += (uint32_t)i;
 		if ((fr & PL011_FR_TXFF) != 0) {

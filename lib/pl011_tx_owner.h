@@ -106,6 +106,13 @@ static inline bool pl011_tx_must_pause(const struct pl011 *uart)
 	return pl011_tx_beside_present(uart) || pl011_tx_stopped(uart);
 }
 
+/* At a pass limit: whether a panic or the line switch waits for TX, or shutdown gave up
+ * waiting for us (then the owner lets go at its pass end). */
+static inline bool pl011_tx_others_wait(const struct pl011 *uart)
+{
+	return (pl011_tx_owner_load(uart) & (TX_PANIC_WAITS | TX_SWITCH_WAITS | TX_STOPPED)) != 0;
+}
+
 /* Whether a panic on another core asks the polled writer for TX. A hint looked at before every
  * byte: relaxed (no barrier per byte), as the release that answers it has its own. */
 static inline bool pl011_tx_panic_asks_polled(const struct pl011 *uart)
@@ -144,12 +151,13 @@ bool pl011_tx_take_when_free(struct pl011 *uart, uint32_t claim, uint32_t ask,
  */
 static inline uint32_t pl011_tx_burst_allowed(struct pl011 *uart, size_t want)
 {
-	uint32_t most = uart->line.fifo_depth - 1u;
-	if (uart->tx.fenced == 0)
+	if (uart->tx.fenced != 0)
+		uart->tx.fenced = 0; /* the caller writes next */
+	else
 		pl011_io_barrier();
-	uart->tx.fenced = 0; /* the caller writes next */
 	if (pl011_tx_beside_present(uart))
 		return 0;
+	uint32_t most = uart->line.fifo_depth - 1u;
 	return want < most ? (uint32_t)want : most;
 }
 

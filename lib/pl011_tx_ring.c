@@ -251,13 +251,6 @@ static int wait_drained(struct pl011 *uart, uint32_t budget_us)
 	}
 }
 
-/* At a pass limit: whether a panic or the line switch waits for TX, or shutdown gave up
- * waiting for us. */
-static bool tx_others_wait(const struct pl011 *uart)
-{
-	return (pl011_tx_owner_load(uart) & (TX_PANIC_WAITS | TX_SWITCH_WAITS | TX_STOPPED)) != 0;
-}
-
 /*
  * An idle transmitter (the ring empty, nobody owning TX): the caller's bytes go straight to
  * the FIFO while FR shows room, as priming would send them, without the copy through the
@@ -277,16 +270,7 @@ static size_t write_idle(struct pl011 *uart, const uint8_t *data, size_t len)
 		uint32_t reads = 1;
 		uint32_t fr = pl011_reg_read(uart, PL011_FR);
 		pl011_rs485_before_send(uart);
-		for (;;) {
-			size_t pass = len - done < tx_pass_limit(uart) ? len - done : tx_pass_limit(uart);
-			size_t n = pl011_tx_write_while_room(uart, data + done, pass, &fr, &reads);
-			done += n;
-			if (n < pass || done == len || tx_others_wait(uart))
-				break;
-			/* A pass ends without a look after its last byte, which may have filled it. */
-			fr = pl011_reg_read(uart, PL011_FR);
-			reads++;
-		}
+		done = pl011_tx_write_passes(uart, data, len, tx_pass_limit(uart), &fr, &reads);
 		PL011_COUNT(uart, tx_fr_reads, reads);
 		uart->stats.tx_bytes += (uint32_t)done;
 		if (done != 0)
