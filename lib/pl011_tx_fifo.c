@@ -36,13 +36,15 @@ uint32_t pl011_tx_fill_blind(struct pl011 *uart, uint32_t limit)
  * Write bytes while FR shows room. *fr holds an FR value read since the last DR write and
  * receives the last one read; *reads counts the FR reads. Returns how many were written:
  * fewer than n only when *fr shows TXFF. The loop keeps both addresses in registers: per
- * character a load, a store and the FR read that allows the next.
+ * character a load, a store and the FR read that allows the next. With empty_takes_burst, a
+ * burst that finds the FIFO empty (TXFE) is written whole without FR: it is at most depth - 1.
  */
 static inline size_t write_while_room(struct pl011 *uart, const uint8_t *bytes, size_t n,
-				      uint32_t *fr, uint32_t *reads)
+				      uint32_t *fr, uint32_t *reads, bool empty_takes_burst)
 {
 	uintptr_t base = uart->base;
 	uint32_t value = *fr;
+	uint32_t looked = 0;
 	/* Pointers, not an index: one add per character, not two. */
 	const uint8_t *next = bytes;
 	const uint8_t *const last = bytes + n;
@@ -54,16 +56,26 @@ static inline size_t write_while_room(struct pl011 *uart, const uint8_t *bytes, 
 			burst_end += pl011_tx_burst_allowed(uart, (size_t)(last - next));
 			if (next == burst_end)
 				break;
+			if (empty_takes_burst && (value & PL011_FR_TXFE) != 0) {
+				do
+					pl011_io_write(base + PL011_DR, *next++);
+				while (next != burst_end);
+				if (next == last)
+					break;
+				value = pl011_io_read(base + PL011_FR);
+				looked++;
+				continue;
+			}
 		}
 		pl011_io_write(base + PL011_DR, *next++);
 		if (next == last)
 			break;
 		value = pl011_io_read(base + PL011_FR);
+		looked++;
 	}
-	size_t i = (size_t)(next - bytes);
 	*fr = value;
-	*reads += (uint32_t)(i == n ? n - 1u : i);
-	return i;
+	*reads += looked;
+	return (size_t)(next - bytes);
 }
 
 /* The idle writer's passes of at most `limit` characters each, while FR shows room and nobody
@@ -76,7 +88,7 @@ size_t pl011_tx_write_passes(struct pl011 *uart, const uint8_t *data, size_t len
 	size_t done = 0;
 	for (;;) {
 		size_t pass = len - done < limit ? len - done : limit;
-		size_t n = write_while_room(uart, data + done, pass, fr, reads);
+		size_t n = write_while_room(uart, data + done, pass, fr, reads, true);
 		done += n;
 		if (n < pass || done == len || pl011_tx_others_wait(uart))
 			return done;
@@ -110,7 +122,7 @@ bool pl011_tx_fill_polling(struct pl011 *uart, uint32_t limit, uint32_t *first_f
 		reads++;
 		if (first_fr != NULL && done == 0)
 			*first_fr = fr;
-		size_t i = write_while_room(uart, segment, n, &fr, &reads);
+		size_t i = write_while_room(uart, segment, n, &fr, &reads, false);
 		pl011_ring_skip(&uart->tx.ring, i);
 		done += (uint32_t)i;
 		if ((fr & PL011_FR_TXFF) != 0) {
