@@ -206,7 +206,7 @@ struct pl011_stats {
 	uint32_t irq_rt;              /* receive timeout causes serviced */
 	uint32_t irq_error;           /* FE/PE/BE/OE interrupt causes serviced */
 	uint32_t tx_refills;          /* FIFO refills from the ring (interrupt and caller) */
-	uint32_t tx_fr_reads;         /* FR reads by the TX owner (refills, polled writes) */
+	uint32_t tx_fr_reads;         /* FR reads in the ring modes' TX path (POLLED: not counted) */
 	uint32_t tx_refill_full;      /* refills that stopped because FR showed TXFF */
 	uint32_t tx_extra_chars;      /* characters loaded beyond the guaranteed count */
 	uint32_t tx_extra_histogram[PL011_EXTRA_HISTOGRAM_BINS]; /* refills by extra characters */

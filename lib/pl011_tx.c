@@ -170,11 +170,11 @@ static size_t write_bytes_polled(struct pl011 *uart, const uint8_t *data, size_t
 	return done;
 }
 
-/* The polled writer as the owner: per byte a look for a panic's request (it stops at the next
- * byte), and the write, the base and the burst's end in registers (the per-byte cost QEMU's
- * -icount measures: docs/benchmarks.md). FR is read once per burst when the FIFO is empty
- * (TXFE: the burst, at most depth - 1, fits), else before each byte; the wait for room is
- * out of that path. */
+/* The polled writer as the owner: per byte a look at the owner word (a panic's request, or
+ * shutdown's STOPPED: it stops at the next byte), and the write, the base and the burst's end
+ * in registers (the per-byte cost QEMU's -icount measures: docs/benchmarks.md). FR is read
+ * once per burst when the FIFO is empty (TXFE: up to TX_EMPTY_FIFO_BURST fit), else before
+ * each byte; the wait for room is out of that path. */
 static size_t write_bytes_yielding(struct pl011 *uart, const uint8_t *data, size_t len,
 				   struct pl011_wait *wait)
 {
@@ -190,15 +190,17 @@ static size_t write_bytes_yielding(struct pl011 *uart, const uint8_t *data, size
 		}
 		uint32_t fr = pl011_io_read(base + PL011_FR);
 		if ((fr & PL011_FR_TXFE) != 0) {
+			if ((size_t)(end - next) > TX_EMPTY_FIFO_BURST)
+				end = next + TX_EMPTY_FIFO_BURST;
 			while (next != end) {
-				if (pl011_tx_panic_asks_polled(uart))
+				if (pl011_tx_polled_must_stop(uart))
 					goto out;
 				pl011_io_write(base + PL011_DR, *next++);
 			}
 			continue;
 		}
 		for (;;) {
-			if (pl011_tx_panic_asks_polled(uart))
+			if (pl011_tx_polled_must_stop(uart))
 				goto out;
 			if ((fr & PL011_FR_TXFF) != 0) {
 				/* Full: wait for room, then a new burst (its own look). */

@@ -37,7 +37,7 @@ uint32_t pl011_tx_fill_blind(struct pl011 *uart, uint32_t limit)
  * receives the last one read; *reads counts the FR reads. Returns how many were written:
  * fewer than n only when *fr shows TXFF. The loop keeps both addresses in registers: per
  * character a load, a store and the FR read that allows the next. With empty_takes_burst, a
- * burst that finds the FIFO empty (TXFE) is written whole without FR: it is at most depth - 1.
+ * burst that finds the FIFO empty (TXFE) writes up to TX_EMPTY_FIFO_BURST without FR.
  */
 static inline size_t write_while_room(struct pl011 *uart, const uint8_t *bytes, size_t n,
 				      uint32_t *fr, uint32_t *reads, bool empty_takes_burst)
@@ -57,9 +57,12 @@ static inline size_t write_while_room(struct pl011 *uart, const uint8_t *bytes, 
 			if (next == burst_end)
 				break;
 			if (empty_takes_burst && (value & PL011_FR_TXFE) != 0) {
+				const uint8_t *fits = (size_t)(burst_end - next) > TX_EMPTY_FIFO_BURST
+							      ? next + TX_EMPTY_FIFO_BURST
+							      : burst_end;
 				do
 					pl011_io_write(base + PL011_DR, *next++);
-				while (next != burst_end);
+				while (next != fits);
 				if (next == last)
 					break;
 				value = pl011_io_read(base + PL011_FR);

@@ -113,13 +113,21 @@ static inline bool pl011_tx_others_wait(const struct pl011 *uart)
 	return (pl011_tx_owner_load(uart) & (TX_PANIC_WAITS | TX_SWITCH_WAITS | TX_STOPPED)) != 0;
 }
 
-/* Whether a panic on another core asks the polled writer for TX. A hint looked at before every
- * byte: relaxed (no barrier per byte), as the release that answers it has its own. */
-static inline bool pl011_tx_panic_asks_polled(const struct pl011 *uart)
+/* Whether the polled writer must stop at this byte: a panic on another core asks for TX, or
+ * shutdown, its wait for us run out, took it for good (the UART may be off, its FIFO one
+ * entry deep). Looked at before every byte: relaxed (no barrier per byte), as the release
+ * that answers it has its own. */
+static inline bool pl011_tx_polled_must_stop(const struct pl011 *uart)
 {
 	pl011_io_atomic_point();
-	return (pl011_atomic_load(&uart->tx.owner, __ATOMIC_RELAXED) & TX_RETRY) != 0;
+	return (pl011_atomic_load(&uart->tx.owner, __ATOMIC_RELAXED) & (TX_RETRY | TX_STOPPED)) != 0;
 }
+
+/* The most a writer sends without FR after FR showed the FIFO empty: the shallowest PL011 FIFO
+ * (16), so that a depth misread from the ID (BCM283x) cannot overflow it, less two for a panic
+ * beside the owner and one nested in it, each of which writes one character into a FIFO it
+ * saw empty (with CTS holding the line, neither waits for it to leave). */
+#define TX_EMPTY_FIFO_BURST 14u
 
 /* Whether a panic owns TX (writers then queue nothing new). */
 static inline bool pl011_tx_panic_owns(const struct pl011 *uart)

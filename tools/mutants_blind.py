@@ -839,7 +839,7 @@ REANCHORED = {
         "if (size < 1 || size > ((size_t)1 << 31)"),
     # issue 35: the polled writer's own loop (write_bytes_yielding), apart from the panic's.
     "b-polled-writer-ignores-panic": (TX,
-        "\t\t\tif (pl011_tx_panic_asks_polled(uart))\n\t\t\t\tgoto out;\n",
+        "\t\t\tif (pl011_tx_polled_must_stop(uart))\n\t\t\t\tgoto out;\n",
         ""),
     "b-tx-queued-zero-shutting-down": (TX,
         "if (uart == NULL || pl011_is_stopped(uart) || !pl011_tx_uses_ring(uart))",

@@ -502,6 +502,140 @@ static void test_a_panic_finding_tx_owned_by_its_own_core_does_not_wait(void **s
 	harness_teardown(&h);
 }
 
+/* ---- shutdown over a polled writer: "an owner still there when the first wait runs out is
+ * told by STOPPED to let go" (tx_take_for_good, lib/pl011_tx.c) ---- */
+
+static bool stop_armed;
+static int stop_result;
+static uint64_t stop_fr_reads_seen, stop_dr_writes_at_return;
+
+/* Runs shutdown at the writer's first step after an FR read that showed the FIFO empty: a
+ * higher task on the writer's core, which the writer cannot answer until it returns. */
+static void shutdown_after_empty_look(void *context)
+{
+	(void)context;
+	const struct pl011_model_counters *c = pl011_model_counters(h.model);
+	uint64_t fr_reads = c->reads[PL011_FR / 4u];
+	bool just_read = fr_reads != stop_fr_reads_seen;
+	stop_fr_reads_seen = fr_reads;
+	if (!stop_armed || !just_read || pl011_model_tx_level(h.model) != 0)
+		return;
+	stop_armed = false;
+	stop_result = pl011_shutdown(&h.uart, PL011_WAIT_AUTO);
+	stop_dr_writes_at_return = c->writes[PL011_DR / 4u];
+}
+
+/*
+ * A polled writer that read FR (TXFE) and was about to send a burst without FR is preempted
+ * by shutdown, which gives up on it (PL011_ESTALLED) and disables the UART, whose FIFO is then
+ * one entry deep (FEN cleared). Resumed, the writer sees STOPPED before its next byte and
+ * writes nothing more: no write into the stopped UART, nothing counted as sent.
+ */
+static void test_a_polled_writer_resumed_after_shutdown_writes_nothing_more(void **state)
+{
+	(void)state;
+	harness_setup(&h, 48000000u, 16);
+	h.config.tx_mode = PL011_TX_POLLED;
+	assert_int_equal(harness_start(&h), 0);
+	harness_fill_random(first_data, FIRST_BYTES, 11);
+	const struct pl011_model_counters *c = pl011_model_counters(h.model);
+	stop_fr_reads_seen = c->reads[PL011_FR / 4u];
+	stop_armed = true;
+	pl011_model_set_preempt_hook(shutdown_after_empty_look, NULL);
+	int written = pl011_write(&h.uart, first_data, FIRST_BYTES, 100000u);
+	pl011_model_set_preempt_hook(NULL, NULL);
+	assert_false(stop_armed);
+	print_message("polled writer under shutdown: shutdown %d, writer %d, DR writes after %llu, "
+		      "overflows %llu\n",
+		      stop_result, written,
+		      (unsigned long long)(c->writes[PL011_DR / 4u] - stop_dr_writes_at_return),
+		      (unsigned long long)c->tx_overflows);
+	assert_int_equal(stop_result, PL011_ESTALLED);
+	assert_int_equal(c->writes[PL011_DR / 4u], stop_dr_writes_at_return);
+	assert_int_equal(c->tx_overflows, 0);
+	assert_int_equal(written, 0);
+	struct pl011_stats stats;
+	assert_int_equal(pl011_get_stats(&h.uart, &stats), 0);
+	assert_int_equal(stats.tx_bytes, 0);
+	harness_teardown(&h);
+}
+
+/* ---- two panics beside a burst into an empty FIFO (TX_EMPTY_FIFO_BURST, lib/pl011_tx_owner.h:
+ * "less two for a panic beside the owner and one nested in it") ---- */
+
+static int nest_stage;
+static uint64_t nest_fr_reads_seen;
+static int nest_results[2];
+
+/* At the owner's first step after an FR read that showed the FIFO empty: CTS drops (the
+ * partner holds the line) and a panic comes on the owner's core; at that panic's first step
+ * after its own such look, a second panic nested in it. Each writes one character beside the
+ * owner, and neither sees it leave before its wait runs out. */
+static void panics_after_empty_looks(void *context)
+{
+	(void)context;
+	const struct pl011_model_counters *c = pl011_model_counters(h.model);
+	uint64_t fr_reads = c->reads[PL011_FR / 4u];
+	bool just_read = fr_reads != nest_fr_reads_seen;
+	nest_fr_reads_seen = fr_reads;
+	if (!just_read || pl011_model_tx_level(h.model) != 0 || nest_stage > 1)
+		return;
+	int stage = nest_stage++;
+	if (stage == 0)
+		pl011_model_set_cts(h.model, false);
+	nest_results[stage] = pl011_write_panic(&h.uart, panic_data, 1);
+}
+
+static void nested_panics_beside_an_empty_fifo_burst(enum pl011_tx_mode mode)
+{
+	harness_setup(&h, 48000000u, 16);
+	h.config.tx_mode = mode;
+	h.config.flags |= PL011_FLAG_RTS_CTS;
+	h.config.core_id = core_of_test;
+	core_now = 0;
+	assert_int_equal(harness_start(&h), 0);
+	harness_fill_random(first_data, FIRST_BYTES, 13);
+	const struct pl011_model_counters *c = pl011_model_counters(h.model);
+	nest_stage = 0;
+	nest_fr_reads_seen = c->reads[PL011_FR / 4u];
+	pl011_model_set_preempt_hook(panics_after_empty_looks, NULL);
+	int written = pl011_write(&h.uart, first_data, 40, 20000u);
+	pl011_model_set_preempt_hook(NULL, NULL);
+	print_message("%s, two panics beside a burst into an empty FIFO: panics %d and %d, writer "
+		      "%d, overflows %llu\n",
+		      harness_tx_mode_name(mode), nest_results[0], nest_results[1], written,
+		      (unsigned long long)c->tx_overflows);
+	assert_int_equal(nest_stage, 2);
+	assert_int_equal(nest_results[0], 1);
+	assert_int_equal(nest_results[1], 1);
+	assert_int_equal(c->tx_overflows, 0);
+	pl011_model_set_cts(h.model, true);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	/* Every accepted byte of the writer's, in order, around the two panic characters. */
+	size_t len = pl011_model_wire_len(h.model);
+	assert_int_equal(len, (size_t)written + 2u);
+	size_t k = 0, others = 0;
+	for (size_t i = 0; i < len; i++) {
+		uint8_t byte = pl011_model_wire_byte(h.model, i);
+		if (k < (size_t)written && byte == first_data[k])
+			k++;
+		else {
+			assert_int_equal(byte, panic_data[0]);
+			others++;
+		}
+	}
+	assert_int_equal(k, (size_t)written);
+	assert_int_equal(others, 2u);
+	harness_teardown(&h);
+}
+
+static void test_two_nested_panics_beside_a_burst_into_an_empty_fifo_fit(void **state)
+{
+	(void)state;
+	nested_panics_beside_an_empty_fifo_burst(PL011_TX_POLLED);
+	nested_panics_beside_an_empty_fifo_burst(PL011_TX_POLL_FULL);
+}
+
 /* ---- posted writes: "our last DR, IMSC and IFLS writes reach the UART before the next owner,
  * on another core, can see the word free" (tx_release, lib/pl011_tx.c; lib/pl011_io.h) ---- */
 
@@ -618,6 +752,8 @@ int main(void)
 	    cmocka_unit_test(test_a_write_while_the_handler_owns_tx_is_sent_by_its_next_pass),
 	    cmocka_unit_test(test_a_polling_pass_voids_the_next_blind_refill),
 	    cmocka_unit_test(test_a_panic_finding_tx_owned_by_its_own_core_does_not_wait),
+	    cmocka_unit_test(test_a_polled_writer_resumed_after_shutdown_writes_nothing_more),
+	    cmocka_unit_test(test_two_nested_panics_beside_a_burst_into_an_empty_fifo_fit),
 	    cmocka_unit_test(test_release_lands_the_owners_writes_before_the_next_owner),
 	    cmocka_unit_test(test_tx_queued_is_a_snapshot_under_a_moving_ring),
 	};
