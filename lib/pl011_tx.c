@@ -173,8 +173,8 @@ static size_t write_bytes_polled(struct pl011 *uart, const uint8_t *data, size_t
 /* The polled writer as the owner: per byte a look at the owner word (a panic's request, or
  * shutdown's STOPPED: it stops at the next byte), and the write, the base and the burst's end
  * in registers (the per-byte cost QEMU's -icount measures: docs/benchmarks.md). FR is read
- * once per burst when the FIFO is empty (TXFE: up to TX_EMPTY_FIFO_BURST fit), else before
- * each byte; the wait for room is out of that path. */
+ * once per burst (TX_WRITER_BURST) when it shows the FIFO empty (TXFE), else before each
+ * byte; the wait for room is out of that path. */
 static size_t write_bytes_yielding(struct pl011 *uart, const uint8_t *data, size_t len,
 				   struct pl011_wait *wait)
 {
@@ -182,7 +182,8 @@ static size_t write_bytes_yielding(struct pl011 *uart, const uint8_t *data, size
 	const uint8_t *next = data; /* pointers, not an index: one add per byte, not two */
 	const uint8_t *const last = data + len;
 	while (next != last) {
-		const uint8_t *end = next + pl011_tx_burst_allowed(uart, (size_t)(last - next));
+		const uint8_t *end =
+		    next + pl011_tx_burst_up_to(uart, (size_t)(last - next), TX_WRITER_BURST);
 		if (end == next) {
 			if (pl011_wait_expired(wait))
 				break;
@@ -190,8 +191,6 @@ static size_t write_bytes_yielding(struct pl011 *uart, const uint8_t *data, size
 		}
 		uint32_t fr = pl011_io_read(base + PL011_FR);
 		if ((fr & PL011_FR_TXFE) != 0) {
-			if ((size_t)(end - next) > TX_EMPTY_FIFO_BURST)
-				end = next + TX_EMPTY_FIFO_BURST;
 			while (next != end) {
 				if (pl011_tx_polled_must_stop(uart))
 					goto out;

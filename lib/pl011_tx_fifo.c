@@ -36,11 +36,12 @@ uint32_t pl011_tx_fill_blind(struct pl011 *uart, uint32_t limit)
  * Write bytes while FR shows room. *fr holds an FR value read since the last DR write and
  * receives the last one read; *reads counts the FR reads. Returns how many were written:
  * fewer than n only when *fr shows TXFF. The loop keeps both addresses in registers: per
- * character a load, a store and the FR read that allows the next. With empty_takes_burst, a
- * burst that finds the FIFO empty (TXFE) writes up to TX_EMPTY_FIFO_BURST without FR.
+ * character a load, a store and the FR read that allows the next. Bursts of at most `most`;
+ * with empty_takes_burst, a burst that finds the FIFO empty (TXFE) goes whole without FR.
  */
 static inline size_t write_while_room(struct pl011 *uart, const uint8_t *bytes, size_t n,
-				      uint32_t *fr, uint32_t *reads, bool empty_takes_burst)
+				      uint32_t *fr, uint32_t *reads, uint32_t most,
+				      bool empty_takes_burst)
 {
 	uintptr_t base = uart->base;
 	uint32_t value = *fr;
@@ -53,16 +54,13 @@ static inline size_t write_while_room(struct pl011 *uart, const uint8_t *bytes, 
 		if ((value & PL011_FR_TXFF) != 0)
 			break;
 		if (next == burst_end) {
-			burst_end += pl011_tx_burst_allowed(uart, (size_t)(last - next));
+			burst_end += pl011_tx_burst_up_to(uart, (size_t)(last - next), most);
 			if (next == burst_end)
 				break;
 			if (empty_takes_burst && (value & PL011_FR_TXFE) != 0) {
-				const uint8_t *fits = (size_t)(burst_end - next) > TX_EMPTY_FIFO_BURST
-							      ? next + TX_EMPTY_FIFO_BURST
-							      : burst_end;
 				do
 					pl011_io_write(base + PL011_DR, *next++);
-				while (next != fits);
+				while (next != burst_end);
 				if (next == last)
 					break;
 				value = pl011_io_read(base + PL011_FR);
@@ -91,7 +89,7 @@ size_t pl011_tx_write_passes(struct pl011 *uart, const uint8_t *data, size_t len
 	size_t done = 0;
 	for (;;) {
 		size_t pass = len - done < limit ? len - done : limit;
-		size_t n = write_while_room(uart, data + done, pass, fr, reads, true);
+		size_t n = write_while_room(uart, data + done, pass, fr, reads, TX_WRITER_BURST, true);
 		done += n;
 		if (n < pass || done == len || pl011_tx_others_wait(uart))
 			return done;
@@ -125,7 +123,8 @@ bool pl011_tx_fill_polling(struct pl011 *uart, uint32_t limit, uint32_t *first_f
 		reads++;
 		if (first_fr != NULL && done == 0)
 			*first_fr = fr;
-		size_t i = write_while_room(uart, segment, n, &fr, &reads, false);
+		size_t i = write_while_room(uart, segment, n, &fr, &reads, uart->line.fifo_depth - 1u,
+					    false);
 		pl011_ring_skip(&uart->tx.ring, i);
 		done += (uint32_t)i;
 		if ((fr & PL011_FR_TXFF) != 0) {

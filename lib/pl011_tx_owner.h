@@ -123,11 +123,6 @@ static inline bool pl011_tx_polled_must_stop(const struct pl011 *uart)
 	return (pl011_atomic_load(&uart->tx.owner, __ATOMIC_RELAXED) & (TX_RETRY | TX_STOPPED)) != 0;
 }
 
-/* The most a writer sends without FR after FR showed the FIFO empty: the shallowest PL011 FIFO
- * (16), so that a depth misread from the ID (BCM283x) cannot overflow it, less two for a panic
- * beside the owner and one nested in it, each of which writes one character into a FIFO it
- * saw empty (with CTS holding the line, neither waits for it to leave). */
-#define TX_EMPTY_FIFO_BURST 14u
 
 /* Whether a panic owns TX (writers then queue nothing new). */
 static inline bool pl011_tx_panic_owns(const struct pl011 *uart)
@@ -148,16 +143,16 @@ bool pl011_tx_take_when_free(struct pl011 *uart, uint32_t claim, uint32_t ask,
 			     struct pl011_wait *wait);
 
 /*
- * Owner, before each burst: how many of `want` characters it may write before it looks again.
- * A panic on another core whose wait for us ran out (we were stopped) writes beside us, each
- * character only into an empty FIFO; while it does (tx.beside), we write nothing. A burst we
- * began before it came is at most depth - 1 characters, so with its one character the FIFO it
- * saw empty cannot overflow. The barrier first: our earlier characters have reached the UART
- * before the look, so the panic's FR read counts them. The first burst after a take needs
- * none: nothing of ours was written since the take's barrier (tx.fenced). Inline: the fills
- * that call it once per burst stay leaf functions.
+ * Owner, before each burst: how many of `want` characters, at most `most`, it may write before
+ * it looks again. A panic on another core whose wait for us ran out (we were stopped) writes
+ * beside us, each character only into an empty FIFO; while it does (tx.beside), we write
+ * nothing. A burst we began before it came is at most depth - 1 characters, so with its one
+ * character the FIFO it saw empty cannot overflow. The barrier first: our earlier characters
+ * have reached the UART before the look, so the panic's FR read counts them. The first burst
+ * after a take needs none: nothing of ours was written since the take's barrier (tx.fenced).
+ * Inline: the fills that call it once per burst stay leaf functions.
  */
-static inline uint32_t pl011_tx_burst_allowed(struct pl011 *uart, size_t want)
+static inline uint32_t pl011_tx_burst_up_to(struct pl011 *uart, size_t want, uint32_t most)
 {
 	if (uart->tx.fenced != 0)
 		uart->tx.fenced = 0; /* the caller writes next */
@@ -165,8 +160,19 @@ static inline uint32_t pl011_tx_burst_allowed(struct pl011 *uart, size_t want)
 		pl011_io_barrier();
 	if (pl011_tx_beside_present(uart))
 		return 0;
-	uint32_t most = uart->line.fifo_depth - 1u;
 	return want < most ? (uint32_t)want : most;
 }
+
+static inline uint32_t pl011_tx_burst_allowed(struct pl011 *uart, size_t want)
+{
+	return pl011_tx_burst_up_to(uart, want, uart->line.fifo_depth - 1u);
+}
+
+/* A writer's burst (the polled writer, a write to an idle transmitter), which goes without FR
+ * when FR showed the FIFO empty: the shallowest PL011 FIFO (16), so that a depth misread from
+ * the ID (BCM283x) cannot overflow it, less two for a panic beside the owner and one nested in
+ * it, each of which writes one character into a FIFO it saw empty (with CTS holding the line,
+ * neither waits for it to leave). */
+#define TX_WRITER_BURST 14u
 
 #endif
