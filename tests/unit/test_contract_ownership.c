@@ -509,16 +509,23 @@ static bool stop_armed;
 static int stop_result;
 static uint64_t stop_fr_reads_seen, stop_dr_writes_at_return;
 
+/* For a preempt hook: whether the step about to run is the first after an FR read (any since
+ * *seen, which it updates) and the TX FIFO is empty, as that read showed. */
+static bool just_saw_an_empty_fifo(uint64_t *seen)
+{
+	uint64_t fr_reads = pl011_model_counters(h.model)->reads[PL011_FR / 4u];
+	bool just_read = fr_reads != *seen;
+	*seen = fr_reads;
+	return just_read && pl011_model_tx_level(h.model) == 0;
+}
+
 /* Runs shutdown at the writer's first step after an FR read that showed the FIFO empty: a
  * higher task on the writer's core, which the writer cannot answer until it returns. */
 static void shutdown_after_empty_look(void *context)
 {
 	(void)context;
 	const struct pl011_model_counters *c = pl011_model_counters(h.model);
-	uint64_t fr_reads = c->reads[PL011_FR / 4u];
-	bool just_read = fr_reads != stop_fr_reads_seen;
-	stop_fr_reads_seen = fr_reads;
-	if (!stop_armed || !just_read || pl011_model_tx_level(h.model) != 0)
+	if (!just_saw_an_empty_fifo(&stop_fr_reads_seen) || !stop_armed)
 		return;
 	stop_armed = false;
 	stop_result = pl011_shutdown(&h.uart, PL011_WAIT_AUTO);
@@ -574,11 +581,7 @@ static int nest_results[2];
 static void panics_after_empty_looks(void *context)
 {
 	(void)context;
-	const struct pl011_model_counters *c = pl011_model_counters(h.model);
-	uint64_t fr_reads = c->reads[PL011_FR / 4u];
-	bool just_read = fr_reads != nest_fr_reads_seen;
-	nest_fr_reads_seen = fr_reads;
-	if (!just_read || pl011_model_tx_level(h.model) != 0 || nest_stage > 1)
+	if (!just_saw_an_empty_fifo(&nest_fr_reads_seen) || nest_stage > 1)
 		return;
 	int stage = nest_stage++;
 	if (stage == 0)
