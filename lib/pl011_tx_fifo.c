@@ -89,7 +89,8 @@ size_t pl011_tx_write_passes(struct pl011 *uart, const uint8_t *data, size_t len
 	size_t done = 0;
 	for (;;) {
 		size_t pass = len - done < limit ? len - done : limit;
-		size_t n = write_while_room(uart, data + done, pass, fr, reads, TX_WRITER_BURST, true);
+		size_t n =
+		    write_while_room(uart, data + done, pass, fr, reads, TX_WRITER_BURST, true);
 		done += n;
 		if (n < pass || done == len || pl011_tx_others_wait(uart))
 			return done;

@@ -120,9 +120,9 @@ static inline bool pl011_tx_others_wait(const struct pl011 *uart)
 static inline bool pl011_tx_polled_must_stop(const struct pl011 *uart)
 {
 	pl011_io_atomic_point();
-	return (pl011_atomic_load(&uart->tx.owner, __ATOMIC_RELAXED) & (TX_RETRY | TX_STOPPED)) != 0;
+	uint32_t word = pl011_atomic_load(&uart->tx.owner, __ATOMIC_RELAXED);
+	return (word & (TX_RETRY | TX_STOPPED)) != 0;
 }
-
 
 /* Whether a panic owns TX (writers then queue nothing new). */
 static inline bool pl011_tx_panic_owns(const struct pl011 *uart)
