@@ -1,5 +1,5 @@
 /* ADAPTIVE: one FR read per refill; an underrun raises the trigger, a long clean run lowers it. */
-#include "pl011_internal.h"
+#include "pl011_tx_owner.h"
 
 /* Refills without underrun before the trigger moves one level down, at first and at most. */
 #define ADAPTIVE_FIRST_PATIENCE 64u
@@ -7,7 +7,8 @@
 
 /*
  * One FR read per refill. An empty FIFO means the line went idle (underrun): ask for the
- * interrupt earlier and refill the FIFO whole. The level moves before the fill: the latched
+ * interrupt earlier and refill the FIFO, less room for panics beside us (TX_BESIDE_CHARS: our
+ * FR read may be stale by their characters). The level moves before the fill: the latched
  * cause then still stands against the new level, so an interrupt is sure to come whatever the
  * fill reaches; moved after, a FIFO left between the two levels would never cross the new one.
  * A long run without underruns lowers the trigger so that each interrupt carries more.
@@ -25,7 +26,7 @@ static uint32_t pl011_tx_adaptive_refill(struct pl011 *uart, uint32_t guaranteed
 		adaptive->clean_refills = 0;
 		if (uart->tx.level < PL011_TX_CEILING)
 			pl011_tx_set_level(uart, uart->tx.level + 1u);
-		return pl011_tx_fill_blind(uart, uart->line.fifo_depth);
+		return pl011_tx_fill_blind(uart, uart->line.fifo_depth - TX_BESIDE_CHARS);
 	}
 	uint32_t written = pl011_tx_fill_blind(uart, guaranteed);
 	if (++adaptive->clean_refills >= adaptive->patience) {

@@ -143,14 +143,22 @@ bool pl011_tx_take_when_free(struct pl011 *uart, uint32_t claim, uint32_t ask,
 			     struct pl011_wait *wait);
 
 /*
+ * Characters panics beside the owner may leave in a FIFO they saw empty: one, and one nested
+ * in it, neither waiting for its character to leave when CTS holds the line. The owner may
+ * have seen that FIFO empty too, just before (a stale FR read), so every write it makes
+ * without FR totals at most depth less these: the blind refills (depth - trigger, the trigger
+ * at least 2 entries), ADAPTIVE's fill after an underrun, a writer's burst (TX_WRITER_BURST).
+ */
+#define TX_BESIDE_CHARS 2u
+
+/*
  * Owner, before each burst: how many of `want` characters, at most `most`, it may write before
  * it looks again. A panic on another core whose wait for us ran out (we were stopped) writes
  * beside us, each character only into an empty FIFO; while it does (tx.beside), we write
- * nothing. A burst we began before it came is at most depth - 1 characters, so with its one
- * character the FIFO it saw empty cannot overflow. The barrier first: our earlier characters
- * have reached the UART before the look, so the panic's FR read counts them. The first burst
- * after a take needs none: nothing of ours was written since the take's barrier (tx.fenced).
- * Inline: the fills that call it once per burst stay leaf functions.
+ * nothing. The barrier first: our earlier characters have reached the UART before the look,
+ * so the panic's FR read counts them. The first burst after a take needs none: nothing of
+ * ours was written since the take's barrier (tx.fenced). Inline: the fills that call it once
+ * per burst stay leaf functions.
  */
 static inline uint32_t pl011_tx_burst_up_to(struct pl011 *uart, size_t want, uint32_t most)
 {
@@ -170,9 +178,7 @@ static inline uint32_t pl011_tx_burst_allowed(struct pl011 *uart, size_t want)
 
 /* A writer's burst (the polled writer, a write to an idle transmitter), which goes without FR
  * when FR showed the FIFO empty: the shallowest PL011 FIFO (16), so that a depth misread from
- * the ID (BCM283x) cannot overflow it, less two for a panic beside the owner and one nested in
- * it, each of which writes one character into a FIFO it saw empty (with CTS holding the line,
- * neither waits for it to leave). */
-#define TX_WRITER_BURST 14u
+ * the ID (BCM283x) cannot overflow it, less the panics' characters. */
+#define TX_WRITER_BURST (16u - TX_BESIDE_CHARS)
 
 #endif

@@ -1032,8 +1032,8 @@ REANCHORED = {
     "b-adaptive-raise-after-fill": (TX_ADAPTIVE,
         "\t\tif (uart->tx.level < PL011_TX_CEILING)\n"
         "\t\t\tpl011_tx_set_level(uart, uart->tx.level + 1u);\n"
-        "\t\treturn pl011_tx_fill_blind(uart, uart->line.fifo_depth);",
-        "\t\tuint32_t whole = pl011_tx_fill_blind(uart, uart->line.fifo_depth);\n"
+        "\t\treturn pl011_tx_fill_blind(uart, uart->line.fifo_depth - TX_BESIDE_CHARS);",
+        "\t\tuint32_t whole = pl011_tx_fill_blind(uart, uart->line.fifo_depth - TX_BESIDE_CHARS);\n"
         "\t\tif (uart->tx.level < PL011_TX_CEILING)\n"
         "\t\t\tpl011_tx_set_level(uart, uart->tx.level + 1u);\n\t\treturn whole;"),
     "b-adaptive-doubles-every-underrun": (TX_ADAPTIVE,
@@ -1466,6 +1466,13 @@ MUTANTS += [
 # and the lead who checked the argument: the mutant itself is unchanged, and the argument says
 # why no schedule the hardware allows can make the driver behave differently.
 ARGUED_EQUIVALENT = {
+    "b-burst-full-depth":
+        "the cap reaches pl011_tx_fill_blind and the panic as owner. Every fill_blind limit is at "
+        "most depth - 2 (depth - trigger with a trigger of at least 2 entries; ADAPTIVE's "
+        "underrun fill depth - TX_BESIDE_CHARS), so a burst of depth - 1 or depth is never "
+        "reached there; the panic as owner reads FR before each character, and the cap only "
+        "sets how often it looks at tx.beside, which a panic beside it (only into an empty FIFO) "
+        "cannot make overflow either way. The writers' bursts are TX_WRITER_BURST.",
     "b-measured-chain-survives-poll-next":
         "refill_by_strategy clears poll_next before it calls refill_measured, and within the "
         "refill only a raise by the judge (set_tx_level) sets it again; the raise also zeroes "

@@ -567,8 +567,8 @@ static void test_a_polled_writer_resumed_after_shutdown_writes_nothing_more(void
 	harness_teardown(&h);
 }
 
-/* ---- two panics beside a burst into an empty FIFO (TX_EMPTY_FIFO_BURST, lib/pl011_tx_owner.h:
- * "less two for a panic beside the owner and one nested in it") ---- */
+/* ---- two panics beside a burst into an empty FIFO (TX_WRITER_BURST and TX_BESIDE_CHARS,
+ * lib/pl011_tx_owner.h: "one, and one nested in it") ---- */
 
 static int nest_stage;
 static uint64_t nest_fr_reads_seen;
@@ -637,6 +637,94 @@ static void test_two_nested_panics_beside_a_burst_into_an_empty_fifo_fit(void **
 	(void)state;
 	nested_panics_beside_an_empty_fifo_burst(PL011_TX_POLLED);
 	nested_panics_beside_an_empty_fifo_burst(PL011_TX_POLL_FULL);
+}
+
+/* ---- two panics beside ADAPTIVE's fill after an underrun (TX_BESIDE_CHARS,
+ * lib/pl011_tx_owner.h: every blind write leaves room for them) ---- */
+
+static uint64_t underrun_ifls_writes;
+static uint64_t latency_ns_long(void *context, uint64_t now_ns)
+{
+	(void)context;
+	(void)now_ns;
+	return 2000000u; /* 2 ms: the FIFO runs dry before every refill (an underrun) */
+}
+
+/* At the handler's first step after ADAPTIVE raised its trigger for an underrun (an IFLS
+ * write, with the FIFO empty as its FR read showed), before its blind fill: CTS drops and a
+ * panic comes on the handler's core (a fault); at that panic's first step after its own look
+ * at the empty FIFO, a second panic nested in it. Each leaves one character in the FIFO. */
+static void panics_before_an_underrun_fill(void *context)
+{
+	(void)context;
+	const struct pl011_model_counters *c = pl011_model_counters(h.model);
+	if (nest_stage == 0) {
+		if (!pl011_model_in_irq(h.model) || c->writes[PL011_IFLS / 4u] == underrun_ifls_writes ||
+		    pl011_model_tx_level(h.model) != 0)
+			return;
+		nest_stage = 1;
+		nest_fr_reads_seen = c->reads[PL011_FR / 4u];
+		pl011_model_set_cts(h.model, false);
+		nest_results[0] = pl011_write_panic(&h.uart, panic_data, 1);
+	} else if (nest_stage == 1 && just_saw_an_empty_fifo(&nest_fr_reads_seen)) {
+		nest_stage = 2;
+		nest_results[1] = pl011_write_panic(&h.uart, panic_data, 1);
+	}
+}
+
+/*
+ * docs/api.md, pl011_write_panic: beside a stopped owner it "still loses nothing". ADAPTIVE's
+ * refill after an underrun writes blind into the FIFO its FR read showed empty; two panics
+ * from faults on the handler's core come between that read and the fill, and each leaves its
+ * character there (CTS holds the line, neither waits for it to leave). No character
+ * overflows, and every byte, the writer's in order, reaches the wire once CTS returns.
+ */
+static void test_two_panics_before_an_underrun_fill_never_overflow(void **state)
+{
+	(void)state;
+	harness_setup(&h, 48000000u, 16);
+	h.config.tx_mode = PL011_TX_ADAPTIVE;
+	h.config.flags |= PL011_FLAG_RTS_CTS;
+	h.config.core_id = core_of_test;
+	core_now = 0;
+	assert_int_equal(harness_start(&h), 0);
+	pl011_model_set_latency_fn(h.model, latency_ns_long, NULL);
+	harness_fill_random(first_data, FIRST_BYTES, 17);
+	const struct pl011_model_counters *c = pl011_model_counters(h.model);
+	nest_stage = 0;
+	nest_results[0] = nest_results[1] = -100;
+	underrun_ifls_writes = c->writes[PL011_IFLS / 4u];
+	pl011_model_set_preempt_hook(panics_before_an_underrun_fill, NULL);
+	assert_int_equal(pl011_write(&h.uart, first_data, FIRST_BYTES, PL011_NO_WAIT),
+			 (int)FIRST_BYTES);
+	for (unsigned i = 0; i < 200u && nest_stage < 2; i++)
+		pl011_model_advance(h.model, pl011_model_frame_ns(h.model));
+	pl011_model_set_preempt_hook(NULL, NULL);
+	print_message("two panics before ADAPTIVE's underrun fill: panics %d and %d, FIFO %u, "
+		      "overflows %llu\n",
+		      nest_results[0], nest_results[1], pl011_model_tx_level(h.model),
+		      (unsigned long long)c->tx_overflows);
+	assert_int_equal(nest_stage, 2);
+	assert_int_equal(nest_results[0], 1);
+	assert_int_equal(nest_results[1], 1);
+	assert_int_equal(c->tx_overflows, 0);
+	pl011_model_set_cts(h.model, true);
+	pl011_model_set_latency_fn(h.model, NULL, NULL);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	size_t len = pl011_model_wire_len(h.model);
+	assert_int_equal(len, FIRST_BYTES + 2u);
+	size_t k = 0, others = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (k < FIRST_BYTES && pl011_model_wire_byte(h.model, i) == first_data[k])
+			k++;
+		else {
+			assert_int_equal(pl011_model_wire_byte(h.model, i), panic_data[0]);
+			others++;
+		}
+	}
+	assert_int_equal(k, FIRST_BYTES);
+	assert_int_equal(others, 2u);
+	harness_teardown(&h);
 }
 
 /* ---- posted writes: "our last DR, IMSC and IFLS writes reach the UART before the next owner,
@@ -757,6 +845,7 @@ int main(void)
 	    cmocka_unit_test(test_a_panic_finding_tx_owned_by_its_own_core_does_not_wait),
 	    cmocka_unit_test(test_a_polled_writer_resumed_after_shutdown_writes_nothing_more),
 	    cmocka_unit_test(test_two_nested_panics_beside_a_burst_into_an_empty_fifo_fit),
+	    cmocka_unit_test(test_two_panics_before_an_underrun_fill_never_overflow),
 	    cmocka_unit_test(test_release_lands_the_owners_writes_before_the_next_owner),
 	    cmocka_unit_test(test_tx_queued_is_a_snapshot_under_a_moving_ring),
 	};

@@ -707,9 +707,8 @@ static void burst_pair_body(int core, void *context)
 	burst_pair.panic_result = pl011_write_panic(&h.uart, panic_text, PANIC_LEN);
 }
 
-/* lib/pl011_tx.c, tx_burst_allowed: "A burst we began before it came is at most depth - 1
- * characters, so with its one character the FIFO it saw empty cannot overflow"; include/
- * pl011.h: beside a stopped owner a panic "still loses nothing". The owner on core 0 stops at
+/* lib/pl011_tx_owner.h, TX_BESIDE_CHARS: what the owner writes without FR leaves room for the
+ * characters of panics beside it; docs/api.md: beside a stopped owner a panic "still loses nothing". The owner on core 0 stops at
  * each of its first points owning TX in turn; the panic on core 1 waits for it, writes beside
  * it, and between the FR read that showed its second byte room and the DR write the owner
  * resumes its burst: no character overflows, and all 40 + 5 reach the wire. */
