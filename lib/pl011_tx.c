@@ -339,10 +339,31 @@ static bool beside_cut_off(const struct pl011 *uart, enum pl011_panic_cut cut)
 }
 
 /*
+ * Beside the owner, before each byte: wait within `wait` until at most TX_BESIDE_CHARS panics
+ * are beside it (we count) and FR shows the FIFO empty. Panics whose characters none of the
+ * others saw read FR before any of them wrote, so the last of them to come found all of them
+ * here: counted first, the barrier between, so that none may leave unseen before our FR read.
+ */
+static bool beside_may_write(struct pl011 *uart, struct pl011_wait *wait)
+{
+	for (;;) {
+		pl011_io_atomic_point();
+		if (pl011_atomic_load(&uart->tx.beside, __ATOMIC_SEQ_CST) <= TX_BESIDE_CHARS) {
+			pl011_io_barrier();
+			if ((pl011_reg_read(uart, PL011_FR) & PL011_FR_TXFE) != 0)
+				return true;
+		}
+		if (pl011_wait_expired(wait))
+			return false;
+	}
+}
+
+/*
  * Without ownership: the owner may be preempted between an FR read and the DR write it
  * allows, or in a blind refill. Write only into an empty FIFO, one byte at a time, and leave it
- * empty again, so that its FR value and blind count stay true. (On another core, after the
- * owner failed to let go within the panic's wait, this is not enough: docs/design.md.)
+ * empty again, so that its FR value and blind count stay true; with CTS holding the line our
+ * last byte may stay, which the owner's blind counts leave room for (TX_BESIDE_CHARS). (On
+ * another core, after the owner failed to let go within the panic's wait: docs/design.md.)
  */
 static int panic_beside_owner(struct pl011 *uart, const uint8_t *data, size_t len,
 			      struct pl011_wait *wait)
@@ -356,7 +377,7 @@ static int panic_beside_owner(struct pl011 *uart, const uint8_t *data, size_t le
 		return PL011_ESHUTDOWN;
 	}
 	while (done < len) {
-		if ((pl011_wait_fr(uart, PL011_FR_TXFE, PL011_FR_TXFE, wait) & PL011_FR_TXFE) == 0)
+		if (!beside_may_write(uart, wait))
 			break;
 		/* After the wait, just before the write: the look and the write a stop waits out. */
 		if (beside_cut_off(uart, wait->cut))

@@ -143,8 +143,9 @@ bool pl011_tx_take_when_free(struct pl011 *uart, uint32_t claim, uint32_t ask,
 			     struct pl011_wait *wait);
 
 /*
- * Characters panics beside the owner may leave in a FIFO they saw empty: one, and one nested
- * in it, neither waiting for its character to leave when CTS holds the line. The owner may
+ * Characters panics beside the owner may leave in a FIFO they saw empty, none waiting for its
+ * character to leave when CTS holds the line: a panic writes beside the owner only while at
+ * most this many are there (one, and one nested in it or on another core). The owner may
  * have seen that FIFO empty too, just before (a stale FR read), so every write it makes
  * without FR totals at most depth less these: the blind refills (depth - trigger, the trigger
  * at least 2 entries), ADAPTIVE's fill after an underrun, a writer's burst (TX_WRITER_BURST).

@@ -570,18 +570,19 @@ static void test_a_polled_writer_resumed_after_shutdown_writes_nothing_more(void
 /* ---- two panics beside a burst into an empty FIFO (TX_WRITER_BURST and TX_BESIDE_CHARS,
  * lib/pl011_tx_owner.h: "one, and one nested in it") ---- */
 
-static int nest_stage;
+static int nest_stage, nest_wanted;
 static uint64_t nest_fr_reads_seen;
-static int nest_results[2];
+static int nest_results[3];
 
 /* At the owner's first step after an FR read that showed the FIFO empty: CTS drops (the
  * partner holds the line) and a panic comes on the owner's core; at that panic's first step
- * after its own such look, a second panic nested in it. Each writes one character beside the
- * owner, and neither sees it leave before its wait runs out. */
+ * after its own such look, a second panic nested in it, and so on to nest_wanted. Each writes
+ * one character beside the owner (a third none: TX_BESIDE_CHARS), and none sees it leave
+ * before its wait runs out. */
 static void panics_after_empty_looks(void *context)
 {
 	(void)context;
-	if (!just_saw_an_empty_fifo(&nest_fr_reads_seen) || nest_stage > 1)
+	if (!just_saw_an_empty_fifo(&nest_fr_reads_seen) || nest_stage >= nest_wanted)
 		return;
 	int stage = nest_stage++;
 	if (stage == 0)
@@ -589,7 +590,7 @@ static void panics_after_empty_looks(void *context)
 	nest_results[stage] = pl011_write_panic(&h.uart, panic_data, 1);
 }
 
-static void nested_panics_beside_an_empty_fifo_burst(enum pl011_tx_mode mode)
+static void nested_panics_beside_an_empty_fifo_burst(enum pl011_tx_mode mode, int panics)
 {
 	harness_setup(&h, 48000000u, 16);
 	h.config.tx_mode = mode;
@@ -600,17 +601,22 @@ static void nested_panics_beside_an_empty_fifo_burst(enum pl011_tx_mode mode)
 	harness_fill_random(first_data, FIRST_BYTES, 13);
 	const struct pl011_model_counters *c = pl011_model_counters(h.model);
 	nest_stage = 0;
+	nest_wanted = panics;
+	nest_results[2] = -100;
 	nest_fr_reads_seen = c->reads[PL011_FR / 4u];
 	pl011_model_set_preempt_hook(panics_after_empty_looks, NULL);
 	int written = pl011_write(&h.uart, first_data, 40, 20000u);
 	pl011_model_set_preempt_hook(NULL, NULL);
-	print_message("%s, two panics beside a burst into an empty FIFO: panics %d and %d, writer "
-		      "%d, overflows %llu\n",
-		      harness_tx_mode_name(mode), nest_results[0], nest_results[1], written,
-		      (unsigned long long)c->tx_overflows);
-	assert_int_equal(nest_stage, 2);
+	print_message("%s, %d panics beside a burst into an empty FIFO: panics %d, %d and %d, "
+		      "writer %d, overflows %llu\n",
+		      harness_tx_mode_name(mode), panics, nest_results[0], nest_results[1],
+		      nest_results[2], written, (unsigned long long)c->tx_overflows);
+	assert_int_equal(nest_stage, panics);
 	assert_int_equal(nest_results[0], 1);
 	assert_int_equal(nest_results[1], 1);
+	/* A third, over both on their core, waits for one of them to leave until its deadline. */
+	if (panics == 3)
+		assert_int_equal(nest_results[2], 0);
 	assert_int_equal(c->tx_overflows, 0);
 	pl011_model_set_cts(h.model, true);
 	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
@@ -635,8 +641,18 @@ static void nested_panics_beside_an_empty_fifo_burst(enum pl011_tx_mode mode)
 static void test_two_nested_panics_beside_a_burst_into_an_empty_fifo_fit(void **state)
 {
 	(void)state;
-	nested_panics_beside_an_empty_fifo_burst(PL011_TX_POLLED);
-	nested_panics_beside_an_empty_fifo_burst(PL011_TX_POLL_FULL);
+	nested_panics_beside_an_empty_fifo_burst(PL011_TX_POLLED, 2);
+	nested_panics_beside_an_empty_fifo_burst(PL011_TX_POLL_FULL, 2);
+}
+
+/* TX_BESIDE_CHARS (lib/pl011_tx_owner.h): "a panic writes beside the owner only while at most
+ * this many are there". A third nested panic would leave a third character in the FIFO the
+ * writer saw empty, one more than its burst leaves room for. */
+static void test_a_third_nested_panic_beside_a_burst_writes_nothing(void **state)
+{
+	(void)state;
+	nested_panics_beside_an_empty_fifo_burst(PL011_TX_POLLED, 3);
+	nested_panics_beside_an_empty_fifo_burst(PL011_TX_ADAPTIVE, 3);
 }
 
 /* ---- two panics beside ADAPTIVE's fill after an underrun (TX_BESIDE_CHARS,
@@ -845,6 +861,7 @@ int main(void)
 	    cmocka_unit_test(test_a_panic_finding_tx_owned_by_its_own_core_does_not_wait),
 	    cmocka_unit_test(test_a_polled_writer_resumed_after_shutdown_writes_nothing_more),
 	    cmocka_unit_test(test_two_nested_panics_beside_a_burst_into_an_empty_fifo_fit),
+	    cmocka_unit_test(test_a_third_nested_panic_beside_a_burst_writes_nothing),
 	    cmocka_unit_test(test_two_panics_before_an_underrun_fill_never_overflow),
 	    cmocka_unit_test(test_release_lands_the_owners_writes_before_the_next_owner),
 	    cmocka_unit_test(test_tx_queued_is_a_snapshot_under_a_moving_ring),
