@@ -77,8 +77,8 @@ struct pl011_tx {
 	/* The ring strategy (lib/pl011_tx_<name>.c), NULL in POLLED mode; set by init. */
 	const struct pl011_tx_strategy *strategy;
 	uint32_t owner;         /* atomic: OWNED, RETRY, ARMED bits (lib/pl011_tx_owner.h) */
-	uint32_t beside;        /* atomic: panic writes writing beside the owner now (after owner:
-				 * init keeps both) */
+	uint32_t beside;        /* atomic: panic writes beside the owner now, and those about to
+				 * write a byte (after owner: init keeps both) */
 	uint32_t unowned_bytes; /* atomic: bytes panic writes sent without owning TX */
 	uint32_t stall_feeding; /* atomic: the waits' stall guard feeds the FIFO (lib/pl011_tx_ring.c) */
 	uint32_t panic_budget_us; /* atomic: the deadline of the panic that owns TX */

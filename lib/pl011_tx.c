@@ -338,21 +338,31 @@ static bool beside_cut_off(const struct pl011 *uart, enum pl011_panic_cut cut)
 	       (cut == PL011_CUT_WHEN_STOPPING && pl011_tx_stopped(uart));
 }
 
+static void beside_writer_leave(struct pl011 *uart)
+{
+	pl011_io_atomic_rmw_point();
+	(void)pl011_atomic_add(&uart->tx.beside, 0u - TX_BESIDE_WRITER, __ATOMIC_SEQ_CST);
+}
+
 /*
- * Beside the owner, before each byte: wait within `wait` until at most TX_BESIDE_CHARS panics
- * are beside it (we count) and FR shows the FIFO empty. Panics whose characters none of the
- * others saw read FR before any of them wrote, so the last of them to come found all of them
- * here: counted first, the barrier between, so that none may leave unseen before our FR read.
+ * Beside the owner, before each byte: wait within `wait` to be one of at most TX_BESIDE_CHARS
+ * panics about to write (counted in tx.beside's upper half until the byte is written) and for
+ * FR to show the FIFO empty; true with our place taken. Panics whose characters none of the
+ * others saw read FR before any of them wrote, so the last of them to take a place counted all
+ * of them. The barrier orders the count before our FR read.
  */
 static bool beside_may_write(struct pl011 *uart, struct pl011_wait *wait)
 {
 	for (;;) {
-		pl011_io_atomic_point();
-		if (pl011_atomic_load(&uart->tx.beside, __ATOMIC_SEQ_CST) <= TX_BESIDE_CHARS) {
+		pl011_io_atomic_rmw_point();
+		uint32_t before =
+		    pl011_atomic_add(&uart->tx.beside, TX_BESIDE_WRITER, __ATOMIC_SEQ_CST);
+		if (before / TX_BESIDE_WRITER < TX_BESIDE_CHARS) {
 			pl011_io_barrier();
 			if ((pl011_reg_read(uart, PL011_FR) & PL011_FR_TXFE) != 0)
 				return true;
 		}
+		beside_writer_leave(uart); /* not while we wait: others may write meanwhile */
 		if (pl011_wait_expired(wait))
 			return false;
 	}
@@ -380,9 +390,13 @@ static int panic_beside_owner(struct pl011 *uart, const uint8_t *data, size_t le
 		if (!beside_may_write(uart, wait))
 			break;
 		/* After the wait, just before the write: the look and the write a stop waits out. */
-		if (beside_cut_off(uart, wait->cut))
+		if (beside_cut_off(uart, wait->cut)) {
+			beside_writer_leave(uart);
 			break;
+		}
 		pl011_reg_write(uart, PL011_DR, data[done++]);
+		pl011_io_barrier(); /* our byte in the FIFO before our place is free */
+		beside_writer_leave(uart);
 	}
 	/* Our last character needs a frame to leave the FIFO, more if one is shifting ahead. Over
 	 * our own core's stop, not cut short: its FIFO wait may be behind it already. */

@@ -144,13 +144,16 @@ bool pl011_tx_take_when_free(struct pl011 *uart, uint32_t claim, uint32_t ask,
 
 /*
  * Characters panics beside the owner may leave in a FIFO they saw empty, none waiting for its
- * character to leave when CTS holds the line: a panic writes beside the owner only while at
- * most this many are there (one, and one nested in it or on another core). The owner may
+ * character to leave when CTS holds the line: at most this many panics may be about to write
+ * a byte beside the owner at once (one, and one nested in it or on another core). The owner may
  * have seen that FIFO empty too, just before (a stale FR read), so every write it makes
  * without FR totals at most depth less these: the blind refills (depth - trigger, the trigger
  * at least 2 entries), ADAPTIVE's fill after an underrun, a writer's burst (TX_WRITER_BURST).
  */
 #define TX_BESIDE_CHARS 2u
+/* tx.beside: the panics beside the owner in its lower half, those about to write a byte (a
+ * place each, of TX_BESIDE_CHARS) in its upper half; not 0 while any is there. */
+#define TX_BESIDE_WRITER (1u << 16)
 
 /*
  * Owner, before each burst: how many of `want` characters, at most `most`, it may write before

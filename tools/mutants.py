@@ -395,7 +395,14 @@ MUTANTS = [
     m("beside-room-for-one-panic", "pl011_tx_owner.h", "off-by-one",
       "#define TX_BESIDE_CHARS 2u", "#define TX_BESIDE_CHARS 1u"),
     m("beside-writes-whoever-is-there", "pl011_tx.c", "check skipped",
-      "__ATOMIC_SEQ_CST) <= TX_BESIDE_CHARS) {", "__ATOMIC_SEQ_CST) != UINT32_MAX) {"),
+      "if (before / TX_BESIDE_WRITER < TX_BESIDE_CHARS) {",
+      "if (before / TX_BESIDE_WRITER < 0xFFFFu) {"),
+    m("beside-place-freed-before-write", "pl011_tx.c", "order swapped",
+      "\t\tpl011_reg_write(uart, PL011_DR, data[done++]);\n"
+      "\t\tpl011_io_barrier(); /* our byte in the FIFO before our place is free */\n"
+      "\t\tbeside_writer_leave(uart);",
+      "\t\tbeside_writer_leave(uart);\n"
+      "\t\tpl011_reg_write(uart, PL011_DR, data[done++]);"),
     m("adaptive-underrun-fills-whole-depth", "pl011_tx_adaptive.c", "bound removed",
       "uart->line.fifo_depth - TX_BESIDE_CHARS);", "uart->line.fifo_depth);"),
     m("idle-empty-burst-uncapped", "pl011_tx_fifo.c", "bound removed",

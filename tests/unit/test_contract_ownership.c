@@ -655,6 +655,63 @@ static void test_a_third_nested_panic_beside_a_burst_writes_nothing(void **state
 	nested_panics_beside_an_empty_fifo_burst(PL011_TX_ADAPTIVE, 3);
 }
 
+/* ---- three panics beside an owner, each nested while the one below waits for the FIFO ---- */
+
+static int wait_stage;
+static int wait_results[3];
+
+/* The first panic at the polled writer's first point with 8 characters in the FIFO; each of
+ * the next two at the first point of the one below where it is beside the owner and has no
+ * place to write taken (it waits for the FIFO to empty). */
+static void panics_while_others_wait(void *context)
+{
+	(void)context;
+	if (wait_stage >= 3)
+		return;
+	uint32_t beside = __atomic_load_n(&h.uart.tx.beside, __ATOMIC_RELAXED);
+	if (wait_stage == 0 ? (h.uart.tx.owner & 1u) == 0 || pl011_model_tx_level(h.model) < 8u
+			    : beside != (uint32_t)wait_stage)
+		return;
+	int stage = wait_stage++;
+	wait_results[stage] = pl011_write_panic(&h.uart, panic_data, PANIC_BYTES);
+}
+
+/*
+ * api.md, pl011_write_panic: "At most two panics write beside an owner at once: a third waits
+ * until one has left". Panics that only wait for the FIFO to empty hold no place: three
+ * nested on the owner's core, each while the one below waits, all write their bytes as the
+ * line drains the FIFO (a count of those present would leave the third waiting for the two it
+ * preempted until its deadline).
+ */
+static void test_three_nested_panics_waiting_beside_an_owner_each_write_all(void **state)
+{
+	(void)state;
+	harness_setup(&h, 48000000u, 16);
+	h.config.tx_mode = PL011_TX_POLLED;
+	h.config.core_id = core_of_test;
+	core_now = 0;
+	assert_int_equal(harness_start(&h), 0);
+	harness_fill_random(first_data, FIRST_BYTES, 19);
+	wait_stage = 0;
+	wait_results[0] = wait_results[1] = wait_results[2] = -100;
+	pl011_model_set_preempt_hook(panics_while_others_wait, NULL);
+	int written = pl011_write(&h.uart, first_data, 40, 50000u);
+	pl011_model_set_preempt_hook(NULL, NULL);
+	const struct pl011_model_counters *c = pl011_model_counters(h.model);
+	print_message("three panics nested while the one below waits: %d, %d and %d of %u, writer "
+		      "%d, overflows %llu\n",
+		      wait_results[0], wait_results[1], wait_results[2], PANIC_BYTES, written,
+		      (unsigned long long)c->tx_overflows);
+	assert_int_equal(wait_stage, 3);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(wait_results[i], (int)PANIC_BYTES);
+	assert_int_equal(written, 40);
+	assert_int_equal(c->tx_overflows, 0);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	assert_int_equal(pl011_model_wire_len(h.model), 40u + 3u * PANIC_BYTES);
+	harness_teardown(&h);
+}
+
 /* ---- two panics beside ADAPTIVE's fill after an underrun (TX_BESIDE_CHARS,
  * lib/pl011_tx_owner.h: every blind write leaves room for them) ---- */
 
@@ -862,6 +919,7 @@ int main(void)
 	    cmocka_unit_test(test_a_polled_writer_resumed_after_shutdown_writes_nothing_more),
 	    cmocka_unit_test(test_two_nested_panics_beside_a_burst_into_an_empty_fifo_fit),
 	    cmocka_unit_test(test_a_third_nested_panic_beside_a_burst_writes_nothing),
+	    cmocka_unit_test(test_three_nested_panics_waiting_beside_an_owner_each_write_all),
 	    cmocka_unit_test(test_two_panics_before_an_underrun_fill_never_overflow),
 	    cmocka_unit_test(test_release_lands_the_owners_writes_before_the_next_owner),
 	    cmocka_unit_test(test_tx_queued_is_a_snapshot_under_a_moving_ring),
