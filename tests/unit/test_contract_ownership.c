@@ -571,19 +571,28 @@ static void test_a_polled_writer_resumed_after_shutdown_writes_nothing_more(void
  * lib/pl011_tx_owner.h: "one, and one nested in it") ---- */
 
 static int nest_stage, nest_wanted;
+static unsigned nest_skip, nest_points;
+static bool nest_armed;
 static uint64_t nest_fr_reads_seen;
 static int nest_results[3];
 
 /* At the owner's first step after an FR read that showed the FIFO empty: CTS drops (the
- * partner holds the line) and a panic comes on the owner's core; at that panic's first step
- * after its own such look, a second panic nested in it, and so on to nest_wanted. Each writes
- * one character beside the owner (a third none: TX_BESIDE_CHARS), and none sees it leave
+ * partner holds the line) and a panic comes on the owner's core; at that panic's step
+ * nest_skip + 1 after its own such look, a second panic nested in it, and so on to
+ * nest_wanted. Each writes at most one character beside the owner, and none sees it leave
  * before its wait runs out. */
 static void panics_after_empty_looks(void *context)
 {
 	(void)context;
-	if (!just_saw_an_empty_fifo(&nest_fr_reads_seen) || nest_stage >= nest_wanted)
+	if (nest_stage >= nest_wanted)
 		return;
+	if (just_saw_an_empty_fifo(&nest_fr_reads_seen)) {
+		nest_armed = true;
+		nest_points = 0;
+	}
+	if (!nest_armed || nest_points++ < (nest_stage == 0 ? 0u : nest_skip))
+		return;
+	nest_armed = false;
 	int stage = nest_stage++;
 	if (stage == 0)
 		pl011_model_set_cts(h.model, false);
@@ -602,13 +611,16 @@ static void start_flow_controlled_port(enum pl011_tx_mode mode)
 	assert_int_equal(harness_start(&h), 0);
 }
 
-static void nested_panics_beside_an_empty_fifo_burst(enum pl011_tx_mode mode, int panics)
+static void nested_panics_beside_an_empty_fifo_burst(enum pl011_tx_mode mode, int panics,
+						   unsigned skip)
 {
 	start_flow_controlled_port(mode);
 	harness_fill_random(first_data, FIRST_BYTES, 13);
 	const struct pl011_model_counters *c = pl011_model_counters(h.model);
 	nest_stage = 0;
 	nest_wanted = panics;
+	nest_skip = skip;
+	nest_armed = false;
 	nest_results[2] = -100;
 	nest_fr_reads_seen = c->reads[PL011_FR / 4u];
 	pl011_model_set_preempt_hook(panics_after_empty_looks, NULL);
@@ -619,17 +631,26 @@ static void nested_panics_beside_an_empty_fifo_burst(enum pl011_tx_mode mode, in
 		      harness_tx_mode_name(mode), panics, nest_results[0], nest_results[1],
 		      nest_results[2], written, (unsigned long long)c->tx_overflows);
 	assert_int_equal(nest_stage, panics);
-	assert_int_equal(nest_results[0], 1);
-	assert_int_equal(nest_results[1], 1);
-	/* A third, over both on their core, waits for one of them to leave until its deadline. */
-	if (panics == 3)
-		assert_int_equal(nest_results[2], 0);
+	size_t beside = 0;
+	for (int i = 0; i < panics; i++) {
+		assert_true(nest_results[i] == 0 || nest_results[i] == 1);
+		beside += (size_t)nest_results[i];
+	}
+	if (skip == 0) {
+		/* Each nested just after the look below it: the first two write, a third over
+		 * both on their core waits for a place until its deadline. */
+		assert_int_equal(nest_results[0], 1);
+		assert_int_equal(nest_results[1], 1);
+		if (panics == 3)
+			assert_int_equal(nest_results[2], 0);
+	}
+	assert_true(beside <= 2u);
 	assert_int_equal(c->tx_overflows, 0);
 	pl011_model_set_cts(h.model, true);
 	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
-	/* Every accepted byte of the writer's, in order, around the two panic characters. */
+	/* Every accepted byte of the writer's, in order, around the panics' characters. */
 	size_t len = pl011_model_wire_len(h.model);
-	assert_int_equal(len, (size_t)written + 2u);
+	assert_int_equal(len, (size_t)written + beside);
 	size_t k = 0, others = 0;
 	for (size_t i = 0; i < len; i++) {
 		uint8_t byte = pl011_model_wire_byte(h.model, i);
@@ -641,25 +662,35 @@ static void nested_panics_beside_an_empty_fifo_burst(enum pl011_tx_mode mode, in
 		}
 	}
 	assert_int_equal(k, (size_t)written);
-	assert_int_equal(others, 2u);
+	assert_int_equal(others, beside);
 	harness_teardown(&h);
 }
 
 static void test_two_nested_panics_beside_a_burst_into_an_empty_fifo_fit(void **state)
 {
 	(void)state;
-	nested_panics_beside_an_empty_fifo_burst(PL011_TX_POLLED, 2);
-	nested_panics_beside_an_empty_fifo_burst(PL011_TX_POLL_FULL, 2);
+	nested_panics_beside_an_empty_fifo_burst(PL011_TX_POLLED, 2, 0);
+	nested_panics_beside_an_empty_fifo_burst(PL011_TX_POLL_FULL, 2, 0);
 }
 
-/* TX_BESIDE_CHARS (lib/pl011_tx_owner.h): "a panic writes beside the owner only while at most
- * this many are there". A third nested panic would leave a third character in the FIFO the
- * writer saw empty, one more than its burst leaves room for. */
+/* TX_BESIDE_CHARS (lib/pl011_tx_owner.h): "at most this many panics may be about to write a
+ * byte beside the owner at once". A third nested panic would leave a third character in the
+ * FIFO the writer saw empty, one more than its burst leaves room for. */
 static void test_a_third_nested_panic_beside_a_burst_writes_nothing(void **state)
 {
 	(void)state;
-	nested_panics_beside_an_empty_fifo_burst(PL011_TX_POLLED, 3);
-	nested_panics_beside_an_empty_fifo_burst(PL011_TX_ADAPTIVE, 3);
+	nested_panics_beside_an_empty_fifo_burst(PL011_TX_POLLED, 3, 0);
+	nested_panics_beside_an_empty_fifo_burst(PL011_TX_ADAPTIVE, 3, 0);
+}
+
+/* The same with each nested panic at every step from the one below's look at FR to its write
+ * and past it: a panic holds its place until its byte is written, so no third character comes
+ * whatever step the others preempt. */
+static void test_nested_panics_at_each_step_of_a_beside_write_leave_two_chars(void **state)
+{
+	(void)state;
+	for (unsigned skip = 1; skip <= 6u; skip++)
+		nested_panics_beside_an_empty_fifo_burst(PL011_TX_POLLED, 3, skip);
 }
 
 /* ---- three panics beside an owner, each nested while the one below waits for the FIFO ---- */
@@ -739,7 +770,8 @@ static void panics_before_an_underrun_fill(void *context)
 	(void)context;
 	const struct pl011_model_counters *c = pl011_model_counters(h.model);
 	if (nest_stage == 0) {
-		if (!pl011_model_in_irq(h.model) || c->writes[PL011_IFLS / 4u] == underrun_ifls_writes ||
+		if (!pl011_model_in_irq(h.model) ||
+		    c->writes[PL011_IFLS / 4u] == underrun_ifls_writes ||
 		    pl011_model_tx_level(h.model) != 0)
 			return;
 		nest_stage = 1;
@@ -921,6 +953,7 @@ int main(void)
 	    cmocka_unit_test(test_a_polled_writer_resumed_after_shutdown_writes_nothing_more),
 	    cmocka_unit_test(test_two_nested_panics_beside_a_burst_into_an_empty_fifo_fit),
 	    cmocka_unit_test(test_a_third_nested_panic_beside_a_burst_writes_nothing),
+	    cmocka_unit_test(test_nested_panics_at_each_step_of_a_beside_write_leave_two_chars),
 	    cmocka_unit_test(test_three_nested_panics_waiting_beside_an_owner_each_write_all),
 	    cmocka_unit_test(test_two_panics_before_an_underrun_fill_never_overflow),
 	    cmocka_unit_test(test_release_lands_the_owners_writes_before_the_next_owner),
