@@ -626,13 +626,19 @@ static void nested_panics_beside_an_empty_fifo_burst(enum pl011_tx_mode mode, in
 	pl011_model_set_preempt_hook(panics_after_empty_looks, NULL);
 	int written = pl011_write(&h.uart, first_data, 40, 20000u);
 	pl011_model_set_preempt_hook(NULL, NULL);
-	print_message("%s, %d panics beside a burst into an empty FIFO: panics %d, %d and %d, "
-		      "writer %d, overflows %llu\n",
-		      harness_tx_mode_name(mode), panics, nest_results[0], nest_results[1],
-		      nest_results[2], written, (unsigned long long)c->tx_overflows);
-	assert_int_equal(nest_stage, panics);
+	print_message("%s, %d panics beside a burst into an empty FIFO, each %u steps after the "
+		      "look below: panics %d, %d and %d, writer %d, overflows %llu\n",
+		      harness_tx_mode_name(mode), nest_stage, skip, nest_results[0],
+		      nest_results[1], nest_results[2], written,
+		      (unsigned long long)c->tx_overflows);
+	/* Nested later than just after the look, a panic may find the FIFO no longer empty and
+	 * make no look of its own for the next to nest in. */
+	if (skip == 0)
+		assert_int_equal(nest_stage, panics);
+	else
+		assert_true(nest_stage >= 2);
 	size_t beside = 0;
-	for (int i = 0; i < panics; i++) {
+	for (int i = 0; i < nest_stage; i++) {
 		assert_true(nest_results[i] == 0 || nest_results[i] == 1);
 		beside += (size_t)nest_results[i];
 	}
