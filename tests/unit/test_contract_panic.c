@@ -1135,14 +1135,15 @@ static void switch_pair_body(int core, void *context)
  * normally", and a panic beside the owner that does not finish within the hold's wait makes
  * it PL011_ETIMEDOUT with nothing changed (docs/shutdown.md, known limit 3: the switch's FIFO
  * flush dropped a byte the panic counted). A panic on core 0 waits for the writer on core 1
- * and gives up; core 0 stops at its 2nd to 5th point beside the owner (announced; its look
- * at STOPPED; its FR read; its look before the byte; its DR write) while core 1 lets go and
+ * and gives up; core 0 stops at its 2nd to 7th point beside the owner (announced; its look
+ * at STOPPED; its place to write; its FR read; its look before the byte; its DR write; its
+ * place given back) while core 1 lets go and
  * switches the line, and resumes once the switch disabled the UART (or gave up): no byte the
  * panic counts is flushed or lost, and the switch either refused the panic or did not happen. */
 static void test_panic_beside_a_line_switch_never_has_a_byte_flushed(void **state)
 {
 	(void)state;
-	for (unsigned halt_at = 2; halt_at <= 5u; halt_at++) {
+	for (unsigned halt_at = 2; halt_at <= 7u; halt_at++) {
 		start_port(16u, PL011_TX_HALF_FIFO, false);
 		memset(&switch_pair, 0, sizeof switch_pair);
 		switch_pair.halt_at = halt_at;
