@@ -254,6 +254,10 @@ static int stall_panic_result;
 /* Core 1 shuts down after its write; the panic resumes this many points after the take. */
 static bool stall_then_shutdown;
 static uint64_t stall_points_after_take;
+/* 0: the panic stops as below; else at this point of its own with tx.beside's lower half
+ * counting it (1 its look at STOPPED, 2 its place to write, 3 its FR read, 4 its look before
+ * the byte, 5 its DR write, 6 its place given back). */
+static unsigned stall_beside_point, stall_points_beside;
 
 /*
  * Core 1 starts a write to an idle port and is stopped once it owns TX with two characters in
@@ -279,6 +283,16 @@ static void stall_at_point(void *context)
 		}
 		break;
 	case STALL_PANIC_RUNS:
+		if (stall_beside_point != 0) {
+			if (core == 0 && !pl011_model_in_irq(h.model) &&
+			    (h.uart.tx.beside & 0xFFFFu) != 0 &&
+			    ++stall_points_beside == stall_beside_point) {
+				stall_phase = STALL_OWNER_RESUMES;
+				stall_resumed_points = 0;
+				cores_yield();
+			}
+			break;
+		}
 		/* Past the panic's wait for the owner (16 frames + 100 us), with the FIFO drained:
 		 * this point is the FR read that shows it empty, the next one the DR write. */
 		if (core == 0 && now - stall_since_ns > 16u * pl011_model_frame_ns(h.model) + 150000u &&
@@ -353,6 +367,28 @@ static void test_panic_beside_a_stopped_owner_on_another_core_never_overflows(vo
 	harness_teardown(&h);
 }
 
+/* The panic beside a stopped owner stopped in turn (stall_at_point), the owner's core finishing
+ * its write and shutting down, the panic resumed `points_after_take` points after shutdown
+ * took TX; then the line left to drain. Returns the panic's characters on the wire. */
+static size_t run_stall_then_shutdown(uint64_t points_after_take)
+{
+	stall_phase = STALL_START;
+	stall_points_beside = 0;
+	stall_then_shutdown = true;
+	stall_points_after_take = points_after_take;
+	struct cores_plan plan = {.first_slice = UINT64_MAX / 2u, .slice = UINT64_MAX / 2u,
+				  .at_point = stall_at_point};
+	cores_run(&plan, stall_body, NULL);
+	stall_then_shutdown = false;
+	pl011_model_advance(h.model, 40u * pl011_model_frame_ns(h.model));
+	size_t panic_on_wire = 0;
+	for (size_t b = 0; b < pl011_model_wire_len(h.model); b++) {
+		uint8_t byte = pl011_model_wire_byte(h.model, b);
+		panic_on_wire += byte >= 'A' && byte <= 'Z';
+	}
+	return panic_on_wire;
+}
+
 /* docs/api.md: every byte a panic reports "leaves the UART"; shutdown "waits for a panic
  * beside it to finish" (docs/design.md's table). The panic beside a stopped owner is itself
  * stopped before its DR write while the owner's core finishes its write and shuts down; it
@@ -366,19 +402,7 @@ static void test_shutdown_waits_for_a_panic_beside_the_owner(void **state)
 		harness_setup(&h, 48000000u, 16);
 		h.config.tx_mode = PL011_TX_MEASURED;
 		assert_int_equal(harness_start(&h), 0);
-		stall_phase = STALL_START;
-		stall_then_shutdown = true;
-		stall_points_after_take = after[i];
-		struct cores_plan plan = {.first_slice = UINT64_MAX / 2u,
-					  .slice = UINT64_MAX / 2u, .at_point = stall_at_point};
-		cores_run(&plan, stall_body, NULL);
-		stall_then_shutdown = false;
-		pl011_model_advance(h.model, 40u * pl011_model_frame_ns(h.model));
-		size_t panic_on_wire = 0;
-		for (size_t b = 0; b < pl011_model_wire_len(h.model); b++)
-			if (pl011_model_wire_byte(h.model, b) >= 'A' &&
-			    pl011_model_wire_byte(h.model, b) <= 'Z')
-				panic_on_wire++;
+		size_t panic_on_wire = run_stall_then_shutdown(after[i]);
 		bool bad = stall_phase != STALL_FREE || stall_panic_result < 0 ||
 			   (size_t)stall_panic_result != panic_on_wire;
 		print_message("panic beside an owner, shutdown %llu points after its take: phase "
@@ -388,6 +412,93 @@ static void test_shutdown_waits_for_a_panic_beside_the_owner(void **state)
 		failures += bad;
 		harness_teardown(&h);
 	}
+	assert_int_equal(failures, 0);
+}
+
+/* The first wire character that DE (PL011_RS485_DE_LOW: asserted is nUARTRTS low) does not
+ * bracket, on from before its start bit until after_us past its stop bit; the wire length when
+ * none. */
+static size_t first_character_outside_de(uint32_t after_us)
+{
+	size_t wire = pl011_model_wire_len(h.model);
+	for (size_t i = 0; i < wire; i++) {
+		uint64_t start_ns = pl011_model_wire_start_ns(h.model, i);
+		uint64_t end_ns = pl011_model_wire_end_ns(h.model, i) + (uint64_t)after_us * 1000u;
+		bool on = false;
+		for (size_t e = 0; e < pl011_model_rts_edge_count(h.model); e++) {
+			uint64_t at = pl011_model_rts_edge_ns(h.model, e);
+			if (at <= start_ns)
+				on = pl011_model_rts_edge_asserted(h.model, e);
+			else if (at < end_ns)
+				on = false;
+		}
+		if (!on)
+			return i;
+	}
+	return wire;
+}
+
+static uint64_t last_rts_edge_ns(void)
+{
+	return pl011_model_rts_edge_ns(h.model, pl011_model_rts_edge_count(h.model) - 1u);
+}
+
+/* One run of the test below on an RS-485 port: whether every byte the panic counts is on the
+ * wire inside DE (printed when not). */
+static bool panic_at_shutdown_run(const struct pl011_rs485 *bus, unsigned point,
+				  uint64_t points_after_take)
+{
+	memset(&harness_timer, 0, sizeof harness_timer);
+	harness_setup(&h, 48000000u, 16);
+	h.config.tx_mode = PL011_TX_MEASURED;
+	/* Not run: TX done would not come, the ring holds bytes until shutdown. */
+	h.config.event_timer = harness_timer_arm;
+	h.config.event_timer_context = &h;
+	h.config.rs485 = bus;
+	assert_int_equal(harness_start(&h), 0);
+	stall_beside_point = point;
+	size_t panic_on_wire = run_stall_then_shutdown(points_after_take);
+	stall_beside_point = 0;
+	int n = stall_panic_result;
+	bool lost = n == PL011_ESHUTDOWN ? panic_on_wire != 0 : n < 0 || (size_t)n != panic_on_wire;
+	size_t wire = pl011_model_wire_len(h.model);
+	size_t outside = first_character_outside_de(bus->delay_after_us);
+	bool good = stall_phase == STALL_FREE && !lost && outside == wire;
+	if (!good)
+		print_message("panic stopped at its point %u beside the owner, resumed %llu points "
+			      "after shutdown took TX: phase %d, returned %d, %zu on the wire\n",
+			      point, (unsigned long long)points_after_take, stall_phase, n,
+			      panic_on_wire);
+	if (outside != wire)
+		print_message("  wire character %zu of %zu ends at %llu ns, DE off at %llu ns\n",
+			      outside, wire,
+			      (unsigned long long)pl011_model_wire_end_ns(h.model, outside),
+			      (unsigned long long)last_rts_edge_ns());
+	harness_teardown(&h);
+	return good;
+}
+
+/*
+ * docs/events.md: a panic writes "with DE as it stands: on when a send is under way", and
+ * shutdown "waits, once the last character left, delay_after_us + 1, then releases DE". The
+ * stalled panic beside the owner above, on an RS-485 port, stopped at each of its points beside
+ * the owner up to its DR write and the place it gives back after, and resumed 1-200 points
+ * after shutdown took TX (within the wait shutdown gives it): every byte it counts is on the
+ * wire, inside the owner's DE bracket. Shutdown's first wait for it is what keeps the bracket:
+ * the second, in pl011_tx_disabling, comes after DE was released.
+ */
+static void test_shutdown_releases_de_only_after_a_panic_beside_the_owner(void **state)
+{
+	(void)state;
+	static const uint64_t after[] = {1u, 5u, 20u, 60u, 200u};
+	const struct pl011_rs485 bus = {
+	    .driver = &pl011_rs485_driver, .flags = PL011_RS485_DE_LOW, .delay_after_us = 20};
+	unsigned runs = 0, failures = 0;
+	for (unsigned point = 1; point <= 6u; point++)
+		for (size_t i = 0; i < sizeof after / sizeof after[0]; i++, runs++)
+			failures += !panic_at_shutdown_run(&bus, point, after[i]);
+	print_message("RS-485, panic beside the owner at shutdown: %u runs, %u failures\n", runs,
+		      failures);
 	assert_int_equal(failures, 0);
 }
 
@@ -859,6 +970,7 @@ int main(void)
 		HARNESS_TEST(test_panic_beside_an_owner_writes_only_into_an_empty_fifo, &h),
 		HARNESS_TEST(test_panic_beside_a_stopped_owner_on_another_core_never_overflows, &h),
 		HARNESS_TEST(test_shutdown_waits_for_a_panic_beside_the_owner, &h),
+		HARNESS_TEST(test_shutdown_releases_de_only_after_a_panic_beside_the_owner, &h),
 		HARNESS_TEST(test_interrupt_over_a_panic_beside_the_owner_lets_it_finish, &h),
 		HARNESS_TEST(test_shutdown_under_a_live_owner_never_counts_a_sent_byte, &h),
 		HARNESS_TEST(test_restart_flushes_the_holding_register_of_a_stopped_port, &h),
