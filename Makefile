@@ -84,7 +84,7 @@ qemu-test-single-core: ## the examples built with PL011_SINGLE_CORE=1 (docs/buil
 console-test: ## examples/console typed at through make run SERIAL=pty (and tcp), as a terminal does, on three machines
 consumer-test: ## the README's ways to use the library (plain make, CMake) and its interrupt-driven firmware with docs/interrupts.md's hook-up on QEMU versatilepb, virt64, lm3s6965evb
 docs-check: ## every relative link in *.md resolves; the board tables list every board; the porting guide's facts; README.md's word budget, docs/interrupts.md's 15-line blocks, include/pl011.h's 400 lines and 10-line comments
-spin-check: ## docs/tx_owner.pml (the TX owner word) and docs/imsc_word.pml (IMSC and the RX pause) checked by SPIN, mutants caught
+spin-check: ## docs/tx_owner.pml (the TX owner word), docs/imsc_word.pml (IMSC and the RX pause) and docs/beside_places.pml (panics beside the owner) checked by SPIN, mutants caught
 openocd-check: ## every boards/*/openocd.cfg parses (OpenOCD's dummy adapter)
 installer-check: ## tools/install-deps.sh against a fake apt-get (lock waits, probes, CROSS_COMPILE)
 fresh-test: ## as root: make run and make test in a fresh Debian 12 chroot (not in make test)

@@ -69,16 +69,20 @@ docs-check:
 		$(PYTHON) tests/docs/check_doc_facts.py && $(PYTHON) tests/docs/check_readme_budget.py && \
 		$(PYTHON) tests/docs/check_header.py
 
-# make test searches the largest runs on a smaller instance; make test-full as written. The two
-# models run at once (each in its own folder), their reports printed after.
+# make test searches the largest runs on a smaller instance; make test-full as written. The owner
+# word's model runs beside the other two (each in its own folder), their reports printed after.
 spin-check:
 	$(Q)mkdir -p $(BUILD); status=0; \
 	PL011_TEST_DEPTH=$(PL011_TEST_DEPTH) sh tests/spin/check_tx_owner.sh docs/tx_owner.pml \
 		$(BUILD)/spin >$(BUILD)/spin-tx-owner.log 2>&1 & owner=$$!; \
 	PL011_TEST_DEPTH=$(PL011_TEST_DEPTH) sh tests/spin/check_imsc_word.sh docs/imsc_word.pml \
 		$(BUILD)/spin-imsc >$(BUILD)/spin-imsc-word.log 2>&1 || status=1; \
+	PL011_TEST_DEPTH=$(PL011_TEST_DEPTH) sh tests/spin/check_beside_places.sh \
+		docs/beside_places.pml $(BUILD)/spin-beside >$(BUILD)/spin-beside-places.log 2>&1 \
+		|| status=1; \
 	wait $$owner || status=1; \
-	cat $(BUILD)/spin-tx-owner.log $(BUILD)/spin-imsc-word.log; exit $$status
+	cat $(BUILD)/spin-tx-owner.log $(BUILD)/spin-imsc-word.log \
+		$(BUILD)/spin-beside-places.log; exit $$status
 
 openocd-check:
 	$(Q)sh tests/openocd/check_configs.sh
