@@ -840,6 +840,237 @@ static void test_two_panics_before_an_underrun_fill_never_overflow(void **state)
 	harness_teardown(&h);
 }
 
+/* ---- two panics on another core beside an owner's polling fill (TX_BESIDE_CHARS,
+ * lib/pl011_tx_owner.h: between two looks at tx.beside the owner leaves room for them) ---- */
+
+#define FILL_BYTES 48u
+#define RESUMED_POINTS_MAX 400u
+/* Core 0's owned points swept: all of the POLL_FULL flush's passes (143), and the panic owner's
+ * first three bursts (its waits for room pass some 27,000 more). */
+#define OWNED_POINTS_SWEPT 160u
+
+enum fill_phase {
+	FILL_OWNER_RUNS,
+	FILL_FIRST_PANIC,
+	FILL_SECOND_PANIC,
+	FILL_OWNER_RESUMES,
+	FILL_PANICS_WRITE
+};
+static enum fill_phase fill_phase;
+static uint64_t fill_stall_at, fill_owned_points, fill_resumed_points, fill_dr_at_resume;
+static uint64_t fill_owner_chars;
+static int fill_results[2];
+
+/* Core 0 owns TX: the owner word's OWNED bit with core 0's tag (its core + 1, bits 8-15). */
+static bool core0_owns_tx(void)
+{
+	return (__atomic_load_n(&h.uart.tx.owner, __ATOMIC_RELAXED) & 0xFF01u) == 0x0101u;
+}
+
+/* Panics beside the owner holding a place to write (tx.beside's upper half). */
+static uint32_t beside_places(void)
+{
+	return __atomic_load_n(&h.uart.tx.beside, __ATOMIC_RELAXED) >> 16;
+}
+
+/* Core 0, resumed, let go of TX (or ran RESUMED_POINTS_MAX points): the panics write now. */
+static void fill_owner_hands_back(void)
+{
+	fill_phase = FILL_PANICS_WRITE;
+	fill_owner_chars = pl011_model_counters(h.model)->writes[PL011_DR / 4u] - fill_dr_at_resume;
+	cores_yield();
+}
+
+/*
+ * Core 0 is stopped at its point fill_stall_at among those where it owns TX; core 1's panic
+ * waits out its ownership bound, goes beside the owner, takes a place and reads FR showing the
+ * FIFO empty; there CTS drops (the partner holds the line) and a second panic, nested in it
+ * on core 1, does the same. Both stopped before their DR writes, core 0 runs until it lets go
+ * of TX; then the panics write.
+ */
+static void stall_owner_beside_two_panics(void *context)
+{
+	(void)context;
+	int core = cores_current();
+	const struct pl011_model_counters *c = pl011_model_counters(h.model);
+	switch (fill_phase) {
+	case FILL_OWNER_RUNS:
+		if (core != 0 || !core0_owns_tx() || ++fill_owned_points != fill_stall_at)
+			return;
+		fill_phase = FILL_FIRST_PANIC;
+		nest_fr_reads_seen = c->reads[PL011_FR / 4u];
+		cores_yield();
+		return;
+	case FILL_FIRST_PANIC:
+		if (core != 1 || !just_saw_an_empty_fifo(&nest_fr_reads_seen) ||
+		    beside_places() != 1u)
+			return;
+		fill_phase = FILL_SECOND_PANIC;
+		pl011_model_set_cts(h.model, false);
+		fill_results[1] = pl011_write_panic(&h.uart, &panic_data[1], 1);
+		return;
+	case FILL_SECOND_PANIC:
+		if (core != 1 || !just_saw_an_empty_fifo(&nest_fr_reads_seen) ||
+		    beside_places() != 2u)
+			return;
+		fill_phase = FILL_OWNER_RESUMES;
+		fill_resumed_points = 0;
+		fill_dr_at_resume = c->writes[PL011_DR / 4u];
+		cores_yield();
+		return;
+	case FILL_OWNER_RESUMES:
+		if (core == 0 && (!core0_owns_tx() || ++fill_resumed_points >= RESUMED_POINTS_MAX))
+			fill_owner_hands_back();
+		return;
+	default: return;
+	}
+}
+
+/* Core 0 in a ring mode queues FILL_BYTES and flushes: with no TX interrupt (lost), the
+ * flush's stall guard sends the ring in polling fills. In POLLED mode core 0 is a panic
+ * writing FILL_BYTES as the owner, one character after each FR read that shows room. Core 1
+ * runs the panics beside it once core 0 is stopped. */
+static void fill_body(int core, void *context)
+{
+	(void)context;
+	if (core == 0) {
+		if (h.uart.config->tx_mode == PL011_TX_POLLED) {
+			first_result = pl011_write_panic(&h.uart, first_data, FILL_BYTES);
+		} else {
+			first_result = pl011_write(&h.uart, first_data, FILL_BYTES, PL011_NO_WAIT);
+			second_result = pl011_flush(&h.uart, 200000u, NULL);
+		}
+		/* Let go and returned with no point of its own after (the panic owner). */
+		if (fill_phase == FILL_OWNER_RESUMES)
+			fill_owner_hands_back();
+		return;
+	}
+	if (fill_phase == FILL_OWNER_RUNS)
+		return; /* core 0 finished without stopping: nothing to run beside */
+	fill_results[0] = pl011_write_panic(&h.uart, &panic_data[0], 1);
+	pl011_model_set_cts(h.model, true);
+}
+
+/* The writer's `written` first bytes in order, around `beside` panic characters (each one of
+ * panic_data's): NULL, or what broke. */
+static const char *wire_has_writer_around_panics(size_t written, size_t beside)
+{
+	static char text[120];
+	size_t len = pl011_model_wire_len(h.model);
+	if (len != written + beside) {
+		snprintf(text, sizeof text, "%zu bytes on the wire, %zu written and %zu beside",
+			 len, written, beside);
+		return text;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < len; i++) {
+		uint8_t byte = pl011_model_wire_byte(h.model, i);
+		if (k < written && byte == first_data[k])
+			k++;
+		else if (memchr(panic_data, byte, PANIC_BYTES) == NULL) {
+			snprintf(text, sizeof text, "wire byte %zu (0x%02x) out of order", i, byte);
+			return text;
+		}
+	}
+	return NULL;
+}
+
+/* One run with core 0 stopped at its owned point `stall_at` (0: never). Returns NULL or what
+ * broke: a DR write into a full FIFO, a panic's character missing, the owner's out of order. */
+static const char *run_two_panics_beside_an_owner(enum pl011_tx_mode mode, uint64_t stall_at)
+{
+	static char text[160];
+	start_flow_controlled_port(mode);
+	harness_live_config(&h)->core_id = core_of_caller;
+	pl011_model_set_irq_handler(h.model, NULL, NULL);
+	harness_fill_random(first_data, FILL_BYTES, 23);
+	fill_phase = FILL_OWNER_RUNS;
+	fill_stall_at = stall_at;
+	fill_owned_points = fill_owner_chars = 0;
+	fill_results[0] = fill_results[1] = 0;
+	first_result = second_result = 0;
+	struct cores_plan plan = {.first_slice = UINT64_MAX / 2u,
+				  .slice = UINT64_MAX / 2u,
+				  .at_point = stall_owner_beside_two_panics};
+	cores_run(&plan, fill_body, NULL);
+	pl011_model_set_cts(h.model, true);
+	if (mode != PL011_TX_POLLED)
+		assert_int_equal(first_result, (int)FILL_BYTES);
+	assert_true(first_result >= 0);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	pl011_model_advance(h.model, (FILL_BYTES + 4u) * pl011_model_frame_ns(h.model));
+	uint64_t overflows = pl011_model_counters(h.model)->tx_overflows;
+	if (overflows != 0) {
+		snprintf(text, sizeof text,
+			 "%llu DR writes into a full FIFO (the owner wrote %llu characters "
+			 "between the panics' FR reads and their writes)",
+			 (unsigned long long)overflows, (unsigned long long)fill_owner_chars);
+		return text;
+	}
+	if (fill_results[0] < 0 || fill_results[1] < 0)
+		return "a panic failed";
+	return wire_has_writer_around_panics((size_t)first_result,
+					     (size_t)fill_results[0] + (size_t)fill_results[1]);
+}
+
+/* Sweeps core 0's stop over its first OWNED_POINTS_SWEPT points where it owns TX: returns the
+ * runs that broke. */
+static unsigned sweep_two_panics_beside_an_owner(enum pl011_tx_mode mode)
+{
+	assert_null(run_two_panics_beside_an_owner(mode, 0));
+	uint64_t owned =
+	    fill_owned_points < OWNED_POINTS_SWEPT ? fill_owned_points : OWNED_POINTS_SWEPT;
+	harness_teardown(&h);
+	unsigned failures = 0, reached = 0;
+	uint64_t most_chars = 0;
+	for (uint64_t k = 1; k <= owned; k++) {
+		const char *broken = run_two_panics_beside_an_owner(mode, k);
+		if (fill_phase == FILL_PANICS_WRITE) {
+			reached++;
+			if (fill_owner_chars > most_chars)
+				most_chars = fill_owner_chars;
+		}
+		if (broken != NULL && failures++ < 5)
+			print_message("%s owner stopped at its owned point %llu of %llu, panics %d "
+				      "and %d: %s\n",
+				      harness_tx_mode_name(mode), (unsigned long long)k,
+				      (unsigned long long)owned, fill_results[0], fill_results[1],
+				      broken);
+		harness_teardown(&h);
+	}
+	print_message("%s: %u of %llu stops of the owner had both panics stopped before their "
+		      "writes; the owner wrote up to %llu characters meanwhile\n",
+		      harness_tx_mode_name(mode), reached, (unsigned long long)owned,
+		      (unsigned long long)most_chars);
+	assert_true(reached != 0);
+	return failures;
+}
+
+/*
+ * docs/api.md, pl011_write_panic: beside an owner on another core it "still loses nothing";
+ * TX_BESIDE_CHARS (lib/pl011_tx_owner.h): at most two panics may be about to write beside the
+ * owner, and every write of the owner's leaves room for their characters. Core 0 flushes a
+ * ring no interrupt sends, so its stall guard fills the FIFO by polling FR; it is stopped at
+ * each point where it owns TX in turn. Two panics on core 1 (one nested in the other) go beside
+ * it, each reads FR showing the FIFO empty, and stops before its DR write while core 0 runs
+ * on, CTS holding the line; then they write. No DR write finds the FIFO full, and the wire
+ * holds the writer's 48 bytes in order and every character the panics report.
+ */
+static void test_two_panics_stalled_beside_a_polling_fill_never_overflow(void **state)
+{
+	(void)state;
+	assert_int_equal(sweep_two_panics_beside_an_owner(PL011_TX_POLL_FULL), 0);
+}
+
+/* The same beside a panic that owns TX (POLLED mode: no ring), writing its 48 characters one
+ * at a time after FR reads that show room, its look at tx.beside once per burst
+ * (pl011_tx_burst_allowed): the two panics on core 1 wait out its deadline, then go beside. */
+static void test_two_panics_stalled_beside_a_panic_owner_never_overflow(void **state)
+{
+	(void)state;
+	assert_int_equal(sweep_two_panics_beside_an_owner(PL011_TX_POLLED), 0);
+}
+
 /* ---- posted writes: "our last DR, IMSC and IFLS writes reach the UART before the next owner,
  * on another core, can see the word free" (tx_release, lib/pl011_tx.c; lib/pl011_io.h) ---- */
 
@@ -962,6 +1193,8 @@ int main(void)
 	    cmocka_unit_test(test_nested_panics_at_each_step_of_a_beside_write_leave_two_chars),
 	    cmocka_unit_test(test_three_nested_panics_waiting_beside_an_owner_each_write_all),
 	    cmocka_unit_test(test_two_panics_before_an_underrun_fill_never_overflow),
+	    cmocka_unit_test(test_two_panics_stalled_beside_a_polling_fill_never_overflow),
+	    cmocka_unit_test(test_two_panics_stalled_beside_a_panic_owner_never_overflow),
 	    cmocka_unit_test(test_release_lands_the_owners_writes_before_the_next_owner),
 	    cmocka_unit_test(test_tx_queued_is_a_snapshot_under_a_moving_ring),
 	};
