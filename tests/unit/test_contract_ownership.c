@@ -854,12 +854,18 @@ enum fill_phase {
 	FILL_FIRST_PANIC,
 	FILL_SECOND_PANIC,
 	FILL_OWNER_RESUMES,
-	FILL_PANICS_WRITE
+	FILL_PANICS_WRITE,
+	FILL_OWNER_LOOKS_LATE,
+	FILL_OWNER_DONE
 };
 static enum fill_phase fill_phase;
 static uint64_t fill_stall_at, fill_owned_points, fill_resumed_points, fill_dr_at_resume;
 static uint64_t fill_owner_chars;
 static int fill_results[2];
+/* Core 0, resumed, is stopped again at its next look at tx.beside after an FR read, while the
+ * panics write and leave; CTS holds the line until it lets go of TX. */
+static bool fill_stop_before_look;
+static uint64_t fill_fr_reads_before, fill_atomic_points_before;
 
 /* Core 0 owns TX: the owner word's OWNED bit with core 0's tag (its core + 1, bits 8-15). */
 static bool core0_owns_tx(void)
@@ -873,12 +879,25 @@ static uint32_t beside_places(void)
 	return __atomic_load_n(&h.uart.tx.beside, __ATOMIC_RELAXED) >> 16;
 }
 
-/* Core 0, resumed, let go of TX (or ran RESUMED_POINTS_MAX points): the panics write now. */
-static void fill_owner_hands_back(void)
+/* Core 0, resumed, let go of TX (or ran RESUMED_POINTS_MAX points), or stopped before its
+ * look: the panics write now. */
+static void fill_owner_hands_back(enum fill_phase next)
 {
-	fill_phase = FILL_PANICS_WRITE;
+	fill_phase = next;
 	fill_owner_chars = pl011_model_counters(h.model)->writes[PL011_DR / 4u] - fill_dr_at_resume;
 	cores_yield();
+}
+
+/* At core 0's point: whether it is an atomic point (the model counts it before the hook) right
+ * after an FR read, with characters written since core 0 resumed: the look at tx.beside that
+ * starts its next burst (pl011_tx_burst_up_to), whose first character rests on that read. */
+static bool fill_owner_about_to_look(const struct pl011_model_counters *c)
+{
+	bool fr_read = c->reads[PL011_FR / 4u] == fill_fr_reads_before + 1u;
+	bool atomic = c->atomic_points == fill_atomic_points_before + 1u;
+	fill_fr_reads_before = c->reads[PL011_FR / 4u];
+	fill_atomic_points_before = c->atomic_points;
+	return fr_read && atomic && c->writes[PL011_DR / 4u] != fill_dr_at_resume;
 }
 
 /*
@@ -916,11 +935,23 @@ static void stall_owner_beside_two_panics(void *context)
 		fill_phase = FILL_OWNER_RESUMES;
 		fill_resumed_points = 0;
 		fill_dr_at_resume = c->writes[PL011_DR / 4u];
+		fill_fr_reads_before = c->reads[PL011_FR / 4u];
+		fill_atomic_points_before = c->atomic_points;
 		cores_yield();
 		return;
 	case FILL_OWNER_RESUMES:
-		if (core == 0 && (!core0_owns_tx() || ++fill_resumed_points >= RESUMED_POINTS_MAX))
-			fill_owner_hands_back();
+		if (core != 0)
+			return;
+		if (fill_stop_before_look && fill_owner_about_to_look(c))
+			fill_owner_hands_back(FILL_OWNER_LOOKS_LATE);
+		else if (!core0_owns_tx() || ++fill_resumed_points >= RESUMED_POINTS_MAX)
+			fill_owner_hands_back(FILL_PANICS_WRITE);
+		return;
+	case FILL_OWNER_LOOKS_LATE:
+		if (core == 0 && !core0_owns_tx()) {
+			fill_phase = FILL_OWNER_DONE;
+			pl011_model_set_cts(h.model, true);
+		}
 		return;
 	default: return;
 	}
@@ -942,13 +973,14 @@ static void fill_body(int core, void *context)
 		}
 		/* Let go and returned with no point of its own after (the panic owner). */
 		if (fill_phase == FILL_OWNER_RESUMES)
-			fill_owner_hands_back();
+			fill_owner_hands_back(FILL_PANICS_WRITE);
 		return;
 	}
 	if (fill_phase == FILL_OWNER_RUNS)
 		return; /* core 0 finished without stopping: nothing to run beside */
 	fill_results[0] = pl011_write_panic(&h.uart, &panic_data[0], 1);
-	pl011_model_set_cts(h.model, true);
+	if (fill_phase != FILL_OWNER_LOOKS_LATE)
+		pl011_model_set_cts(h.model, true);
 }
 
 /* The writer's `written` first bytes in order, around `beside` panic characters (each one of
@@ -1025,7 +1057,7 @@ static unsigned sweep_two_panics_beside_an_owner(enum pl011_tx_mode mode)
 	uint64_t most_chars = 0;
 	for (uint64_t k = 1; k <= owned; k++) {
 		const char *broken = run_two_panics_beside_an_owner(mode, k);
-		if (fill_phase == FILL_PANICS_WRITE) {
+		if (fill_phase == (fill_stop_before_look ? FILL_OWNER_DONE : FILL_PANICS_WRITE)) {
 			reached++;
 			if (fill_owner_chars > most_chars)
 				most_chars = fill_owner_chars;
@@ -1038,10 +1070,10 @@ static unsigned sweep_two_panics_beside_an_owner(enum pl011_tx_mode mode)
 				      broken);
 		harness_teardown(&h);
 	}
-	print_message("%s: %u of %llu stops of the owner had both panics stopped before their "
+	print_message("%s%s: %u of %llu stops of the owner had both panics stopped before their "
 		      "writes; the owner wrote up to %llu characters meanwhile\n",
-		      harness_tx_mode_name(mode), reached, (unsigned long long)owned,
-		      (unsigned long long)most_chars);
+		      harness_tx_mode_name(mode), fill_stop_before_look ? ", late look" : "",
+		      reached, (unsigned long long)owned, (unsigned long long)most_chars);
 	assert_true(reached != 0);
 	return failures;
 }
@@ -1069,6 +1101,24 @@ static void test_two_panics_stalled_beside_a_panic_owner_never_overflow(void **s
 {
 	(void)state;
 	assert_int_equal(sweep_two_panics_beside_an_owner(PL011_TX_POLLED), 0);
+}
+
+/*
+ * The same promise where the panics leave before the owner's look. The owner's polling fill
+ * (write_while_room, lib/pl011_tx_fifo.c) writes each burst's first character on the FR value
+ * it read before that burst's look. Core 0 is stopped as above while two panics read FR empty
+ * beside it; resumed, it writes its burst and reads FR (room), and is stopped again just
+ * before its next look, while both panics write, wait out their wait for the FIFO to empty
+ * (2 frames + 1 ms: CTS holds the line) and leave. Its look then finds nobody, and no
+ * character it writes may find the FIFO full.
+ */
+static void test_panics_leaving_between_the_fr_read_and_the_look_never_overflow(void **state)
+{
+	(void)state;
+	fill_stop_before_look = true;
+	unsigned failures = sweep_two_panics_beside_an_owner(PL011_TX_POLL_FULL);
+	fill_stop_before_look = false;
+	assert_int_equal(failures, 0);
 }
 
 /* ---- posted writes: "our last DR, IMSC and IFLS writes reach the UART before the next owner,
@@ -1195,6 +1245,7 @@ int main(void)
 	    cmocka_unit_test(test_two_panics_before_an_underrun_fill_never_overflow),
 	    cmocka_unit_test(test_two_panics_stalled_beside_a_polling_fill_never_overflow),
 	    cmocka_unit_test(test_two_panics_stalled_beside_a_panic_owner_never_overflow),
+	    cmocka_unit_test(test_panics_leaving_between_the_fr_read_and_the_look_never_overflow),
 	    cmocka_unit_test(test_release_lands_the_owners_writes_before_the_next_owner),
 	    cmocka_unit_test(test_tx_queued_is_a_snapshot_under_a_moving_ring),
 	};
