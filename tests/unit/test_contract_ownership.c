@@ -1121,6 +1121,158 @@ static void test_panics_leaving_between_the_fr_read_and_the_look_never_overflow(
 	assert_int_equal(failures, 0);
 }
 
+/* ---- a TX interrupt on a MIS read older than a panic's character (MIS_BEFORE_LOOK) ---- */
+
+#define STALE_RX_RING 8u
+#define STALE_TX_BYTES FIRST_BYTES
+
+enum stale_phase {
+	STALE_READER,
+	STALE_FIRST_HANDLER,
+	STALE_PANIC_LOOKS,
+	STALE_FIRST_RESUMES,
+	STALE_SECOND_HANDLER,
+	STALE_PANIC_WRITES
+};
+static enum stale_phase stale_phase;
+static uint64_t stale_atomic_points_before;
+static int stale_read_result, stale_panic_result;
+static bool stale_first_returned;
+
+/*
+ * Core 0's reader frees room in a paused RX ring and resumes RX (rx_resume_if_room): it swaps
+ * RX's bits into the imsc word and writes the word as it loaded it. Just before that write the
+ * TX interrupt comes (TXRIS latched, TXIM armed): the handler takes TX and, after its look at
+ * tx.beside, is stopped before its blind refill. A panic on core 1 waits out its ownership
+ * bound, goes beside, reads FR showing the FIFO empty (it drained meanwhile) and stops there;
+ * CTS drops. The handler refills 8 blind, masks TXIM (a panic is beside) and returns; the
+ * reader's write then sets TXIM again (its stale word) with TXRIS still latched (8 entries),
+ * and the TX interrupt comes at its next point. That handler reads MIS, takes TX, and is
+ * stopped before its look while the panic writes (9 entries), waits out its 2 frames + 1 ms
+ * for the FIFO to empty and leaves; then the handler looks, finds nobody, and refills.
+ */
+static void stale_mis_point(void *context)
+{
+	(void)context;
+	int core = cores_current();
+	const struct pl011_model_counters *c = pl011_model_counters(h.model);
+	/* A register access, not an atomic point (the model counts those before the hook). */
+	bool register_access = core == 0 && c->atomic_points == stale_atomic_points_before;
+	if (core == 0)
+		stale_atomic_points_before = c->atomic_points;
+	switch (stale_phase) {
+	case STALE_READER:
+		if (!register_access || (h.uart.imsc & PL011_INT_RX) == 0)
+			return;
+		stale_phase = STALE_FIRST_HANDLER;
+		pl011_irq_handler(&h.uart);
+		stale_first_returned = true; /* the reader's IMSC write comes next */
+		return;
+	case STALE_FIRST_HANDLER:
+		/* Its first register access owning TX: the first blind DR write, after its look. */
+		if (!register_access || !core0_owns_tx())
+			return;
+		stale_phase = STALE_PANIC_LOOKS;
+		nest_fr_reads_seen = c->reads[PL011_FR / 4u];
+		cores_yield();
+		return;
+	case STALE_PANIC_LOOKS:
+		if (core != 1 || !just_saw_an_empty_fifo(&nest_fr_reads_seen) ||
+		    beside_places() != 1u)
+			return;
+		stale_phase = STALE_FIRST_RESUMES;
+		pl011_model_set_cts(h.model, false);
+		cores_yield();
+		return;
+	case STALE_FIRST_RESUMES:
+		if (core != 0 || !stale_first_returned ||
+		    (pl011_model_peek(h.model, PL011_MIS) & PL011_INT_TX) == 0)
+			return;
+		stale_phase = STALE_SECOND_HANDLER;
+		pl011_irq_handler(&h.uart);
+		return;
+	case STALE_SECOND_HANDLER:
+		if (core != 0 || !core0_owns_tx())
+			return;
+		stale_phase = STALE_PANIC_WRITES;
+		cores_yield();
+		return;
+	default: return;
+	}
+}
+
+static void stale_mis_body(int core, void *context)
+{
+	(void)context;
+	uint8_t rx[STALE_RX_RING];
+	if (core == 0)
+		stale_read_result = pl011_read(&h.uart, rx, sizeof rx, 0);
+	else if (stale_phase != STALE_READER)
+		stale_panic_result = pl011_write_panic(&h.uart, &panic_data[0], 1);
+}
+
+/*
+ * docs/api.md, pl011_write_panic: beside an owner on another core it "still loses nothing";
+ * lib/pl011_tx_ring.c, refill_by_strategy: after TXIS "the FIFO holds at most `trigger`
+ * entries, so `depth - trigger` can go blind". A panic's character written after the MIS
+ * read that showed TXIS, and left in the FIFO by CTS, must not make that blind count overflow
+ * (the schedule above stale_mis_point). HALF_FIFO, its 1/2 trigger: 8 blind characters.
+ */
+static void test_a_panic_leaving_before_the_handlers_look_never_overflows(void **state)
+{
+	(void)state;
+	harness_setup(&h, 48000000u, 16);
+	h.config.tx_mode = PL011_TX_HALF_FIFO;
+	h.config.rx_mode = PL011_RX_FEW_IRQS;
+	h.config.rx_buffer_size = STALE_RX_RING;
+	h.config.flags |= PL011_FLAG_RTS_CTS;
+	h.config.core_id = core_of_caller;
+	assert_int_equal(harness_start(&h), 0);
+	const struct pl011_model_counters *c = pl011_model_counters(h.model);
+	uint64_t frame_ns = pl011_model_frame_ns(h.model);
+	/* RX paused: twice the ring's characters, the handler stops at a full ring. */
+	uint8_t rx_data[2u * STALE_RX_RING];
+	harness_fill_random(rx_data, sizeof rx_data, 29);
+	(void)pl011_model_rx_inject_stream(h.model, rx_data, sizeof rx_data,
+					   pl011_model_now_ns(h.model));
+	pl011_model_advance(h.model, (sizeof rx_data + 4u) * frame_ns);
+	assert_int_equal(h.uart.imsc & PL011_INT_RX, 0);
+	/* TX interrupt-driven, its refills blind once the first has polled (poll_next). */
+	harness_fill_random(first_data, STALE_TX_BYTES, 31);
+	assert_int_equal(pl011_write(&h.uart, first_data, STALE_TX_BYTES, PL011_NO_WAIT),
+			 (int)STALE_TX_BYTES);
+	for (unsigned i = 0; i < 40u && (h.uart.tx.poll_next != 0 || c->irq_dispatches < 4u); i++)
+		pl011_model_advance(h.model, frame_ns);
+	assert_int_equal(h.uart.tx.poll_next, 0);
+	/* No dispatch from now on but the schedule's: TXRIS latched, TXIM armed. */
+	pl011_model_set_irq_handler(h.model, NULL, NULL);
+	for (unsigned i = 0; i < 20u && (pl011_model_ris(h.model) & PL011_INT_TX) == 0; i++)
+		pl011_model_advance(h.model, frame_ns);
+	assert_true((pl011_model_peek(h.model, PL011_MIS) & PL011_INT_TX) != 0);
+	assert_true(harness_tx_backlog(&h.uart) >= 16u);
+
+	stale_phase = STALE_READER;
+	stale_atomic_points_before = c->atomic_points;
+	stale_read_result = stale_panic_result = -100;
+	stale_first_returned = false;
+	struct cores_plan plan = {
+	    .first_slice = UINT64_MAX / 2u, .slice = UINT64_MAX / 2u, .at_point = stale_mis_point};
+	cores_run(&plan, stale_mis_body, NULL);
+	print_message("handler on a MIS read before a panic wrote and left: phase %d, reader %d, "
+		      "panic %d, FIFO %u, overflows %llu\n",
+		      stale_phase, stale_read_result, stale_panic_result,
+		      pl011_model_tx_level(h.model), (unsigned long long)c->tx_overflows);
+	assert_int_equal(stale_phase, STALE_PANIC_WRITES);
+	assert_int_equal(stale_read_result, (int)STALE_RX_RING);
+	assert_int_equal(stale_panic_result, 1);
+	assert_int_equal(c->tx_overflows, 0);
+	pl011_model_set_cts(h.model, true);
+	harness_route_irq(&h);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	assert_null(wire_has_writer_around_panics(STALE_TX_BYTES, 1u));
+	harness_teardown(&h);
+}
+
 /* ---- posted writes: "our last DR, IMSC and IFLS writes reach the UART before the next owner,
  * on another core, can see the word free" (tx_release, lib/pl011_tx.c; lib/pl011_io.h) ---- */
 
@@ -1243,9 +1395,10 @@ int main(void)
 	    cmocka_unit_test(test_nested_panics_at_each_step_of_a_beside_write_leave_two_chars),
 	    cmocka_unit_test(test_three_nested_panics_waiting_beside_an_owner_each_write_all),
 	    cmocka_unit_test(test_two_panics_before_an_underrun_fill_never_overflow),
-	    cmocka_unit_test(test_two_panics_stalled_beside_a_polling_fill_never_overflow),
-	    cmocka_unit_test(test_two_panics_stalled_beside_a_panic_owner_never_overflow),
-	    cmocka_unit_test(test_panics_leaving_between_the_fr_read_and_the_look_never_overflow),
+	    HARNESS_TEST(test_two_panics_stalled_beside_a_polling_fill_never_overflow, &h),
+	    HARNESS_TEST(test_two_panics_stalled_beside_a_panic_owner_never_overflow, &h),
+	    HARNESS_TEST(test_panics_leaving_between_the_fr_read_and_the_look_never_overflow, &h),
+	    HARNESS_TEST(test_a_panic_leaving_before_the_handlers_look_never_overflows, &h),
 	    cmocka_unit_test(test_release_lands_the_owners_writes_before_the_next_owner),
 	    cmocka_unit_test(test_tx_queued_is_a_snapshot_under_a_moving_ring),
 	};
