@@ -14,7 +14,8 @@
  * DEPTH - CHARS characters: a burst after FR showed the FIFO empty (a writer's burst,
  * ADAPTIVE's fill after an underrun), or that many one at a time after FR reads that showed
  * room; the interrupt's blind refill is DEPTH - TRIGGER, after TXRIS latched as the level went
- * down through TRIGGER (TRM 2.8), with TRIGGER >= CHARS.
+ * down through TRIGGER (TRM 2.8), with TRIGGER >= CHARS, then (HYBRID, MEASURED) what is left
+ * of the look's DEPTH - CHARS one at a time on FR.
  *
  * Processes: PANICS panics, each writing PANIC_BYTES characters (on other cores, or nested
  * in each other on one: every interleaving is searched, a superset of the nested ones); an
@@ -28,18 +29,20 @@
  * deadlock (every process ends but the line). The mutations PLACES_3 (one place more than the
  * owner leaves room for), PLACE_FREED_BEFORE_WRITE, WRITES_ON_ROOM (a panic writes whenever
  * FR shows room), BURST_FULL_DEPTH (a burst after TXFE of the whole depth: ADAPTIVE's fill
- * before the fix) and TRIGGER_1 (a blind refill of DEPTH - 1 after a trigger of 1 entry)
- * must each be caught.
+ * before the fix), TRIGGER_1 (a blind refill of DEPTH - 1 after a trigger of 1 entry) and the
+ * three below must each be caught.
  *
- * Where lib/ breaks the rule today (docs/testing.md, "Panics beside the owner"), each an
- * overflow SPIN finds: FR_BEFORE_LOOK, an FR value read before the look it writes after
- * (lib/pl011_tx_fifo.c, write_while_room at a burst's start); MIS_BEFORE_LOOK, the interrupt's
- * blind refill on MIS read before its look; PER_LOOK_DEPTH_1, DEPTH - 1 characters between
- * two looks (pl011_tx_fill_polling, pl011_tx_burst_allowed). The first two need the owner
- * stalled between its read and its look for longer than a panic's wait for TXFE.
+ * The three ways lib/ broke the rule until this model found them, each an overflow: FR_BEFORE_LOOK, a burst's first character written on an FR value read before
+ * its look (write_while_room in lib/pl011_tx_fifo.c); MIS_BEFORE_LOOK, the interrupt's blind
+ * refill on MIS read before any look (the look before MIS is in lib/pl011.c, service_passes);
+ * PER_LOOK_DEPTH_1, DEPTH - 1 characters between two looks (pl011_tx_fill_polling,
+ * pl011_tx_burst_allowed). The first two need the owner stalled between its read and its look
+ * for longer than a panic's wait for TXFE.
  */
 
+#ifndef DEPTH
 #define DEPTH 6
+#endif
 #ifndef CHARS
 #define CHARS 2        /* TX_BESIDE_CHARS */
 #endif
@@ -50,7 +53,7 @@
 #endif
 #ifdef TRIGGER_1
 #define TRIGGER 1
-#else
+#elif !defined(TRIGGER)
 #define TRIGGER 2      /* the 1/2 and 1/4 triggers of a 16-deep FIFO keep at least 2 entries */
 #endif
 #ifdef BURST_FULL_DEPTH
@@ -151,7 +154,17 @@ active proctype owner() {
 			clear = clear && latched;
 #endif
 			if
-			:: clear -> write_blind(DEPTH - TRIGGER)
+			:: clear ->
+				write_blind(DEPTH - TRIGGER);
+				/* HYBRID's and MEASURED's top-up: on FR read after the blind
+				 * part, in what is left of the look's budget */
+				i = 0;
+				read_fr();
+				do
+				:: i < PER_LOOK - (DEPTH - TRIGGER) && had_room ->
+					dr_write(); i++; read_fr()
+				:: else -> break
+				od
 			:: else -> skip
 			fi
 		:: /* a pass that waits for nothing: the owner let go */

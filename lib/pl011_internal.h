@@ -175,6 +175,13 @@ static inline bool pl011_tx_uses_ring(const struct pl011 *uart)
 	return uart->tx.strategy != NULL;
 }
 
+/* Whether a panic writes beside the TX owner now (pl011_tx_burst_up_to then allows nothing). */
+static inline bool pl011_tx_beside_present(const struct pl011 *uart)
+{
+	pl011_io_atomic_point();
+	return pl011_atomic_load(&uart->tx.beside, __ATOMIC_SEQ_CST) != 0;
+}
+
 /* The ring pl011_init attached (an interrupt RX mode): the instance says it, not the config, so
  * the stop that a re-init begins with treats the old run as it ran. */
 static inline bool pl011_rx_uses_ring(const struct pl011 *uart)
@@ -646,7 +653,7 @@ struct pl011_tx_ring_ops {
 	/* pl011_write: straight to an idle FIFO, the rest queued and primed, within bound_us. */
 	size_t (*write)(struct pl011 *uart, const uint8_t *data, size_t len, uint32_t bound_us);
 	/* The TX interrupt cause: refill by the strategy, or defer to the context that owns TX. */
-	void (*service_irq)(struct pl011 *uart);
+	void (*service_irq)(struct pl011 *uart, bool beside);
 	/* pl011_tx_wait_drained with the stall guard. */
 	int (*wait_drained)(struct pl011 *uart, uint32_t budget_us);
 	/* A panic that owns TX: the `count` ring bytes queued before it, by polling, within the
@@ -687,14 +694,16 @@ uint32_t pl011_tx_read_fr(struct pl011 *uart);
 /* Write up to limit ring bytes without reading FR: only where space is guaranteed. */
 uint32_t pl011_tx_fill_blind(struct pl011 *uart, uint32_t limit);
 /* Write bytes while FR shows room, a pass of at most limit at a time, until someone waits for
- * TX (*fr: an FR value read since the last DR write; receives the last one read; *reads counts
- * the FR reads). Fewer than len when *fr shows TXFF, a panic writes beside us, or one waits. */
+ * TX (*fr receives the last FR value read; *reads counts the FR reads). Fewer than len when
+ * *fr shows TXFF, a panic writes beside us, or one waits. */
 size_t pl011_tx_write_passes(struct pl011 *uart, const uint8_t *data, size_t len, size_t limit,
 			     uint32_t *fr, uint32_t *reads);
-/* Ring bytes while FR.TXFF is clear, at most limit; *first_fr (if given) receives the first FR
- * value (an underrun shows there). Returns whether it stopped at TXFF. */
-bool pl011_tx_fill_polling(struct pl011 *uart, uint32_t limit, uint32_t *first_fr,
-			   uint32_t *written);
+/* Ring bytes while FR.TXFF is clear, at most limit; since_look: what the caller wrote since its
+ * last look at tx.beside (a blind fill's count), or PL011_TX_NO_LOOK; *first_fr (if given)
+ * receives the first FR value (an underrun shows there). Returns whether it stopped at TXFF. */
+#define PL011_TX_NO_LOOK UINT32_MAX
+bool pl011_tx_fill_polling(struct pl011 *uart, uint32_t limit, uint32_t since_look,
+			   uint32_t *first_fr, uint32_t *written);
 /* Move the TX trigger (IFLS); the next refill polls. */
 void pl011_tx_set_level(struct pl011 *uart, uint32_t level);
 
@@ -704,7 +713,7 @@ void pl011_tx_reset(struct pl011 *uart, uint32_t tx_level);
  * step, which pl011_tx_reset uses). */
 void pl011_tx_prepare(struct pl011 *uart);
 /* The TX interrupt cause: refill by the strategy, or defer to the context that owns TX. */
-void pl011_tx_service_irq(struct pl011 *uart);
+void pl011_tx_service_irq(struct pl011 *uart, bool beside);
 /* Wait for ring empty, TXFE and !BUSY; refills a stalled TX. Returns 0 or PL011_ETIMEDOUT. */
 int pl011_tx_wait_drained(struct pl011 *uart, uint32_t budget_us);
 /*

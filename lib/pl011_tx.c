@@ -25,10 +25,10 @@ void pl011_tx_prepare(struct pl011 *uart)
 		strategy->prepare(uart);
 }
 
-void pl011_tx_service_irq(struct pl011 *uart)
+void pl011_tx_service_irq(struct pl011 *uart, bool beside)
 {
 	if (pl011_tx_uses_ring(uart))
-		uart->tx.strategy->ring->service_irq(uart);
+		uart->tx.strategy->ring->service_irq(uart, beside);
 }
 
 /* The ring modes' wait refills a stalled TX (lib/pl011_tx_ring.c); POLLED has nothing to send

@@ -8,7 +8,7 @@ static uint32_t pl011_tx_hybrid_refill(struct pl011 *uart, uint32_t guaranteed)
 	uint32_t written = pl011_tx_fill_blind(uart, guaranteed);
 	uint32_t more = 0;
 	if (written == guaranteed)
-		(void)pl011_tx_fill_polling(uart, uart->line.fifo_depth, NULL, &more);
+		(void)pl011_tx_fill_polling(uart, uart->line.fifo_depth, written, NULL, &more);
 	return written + more;
 }
 

@@ -167,7 +167,7 @@ static uint32_t pl011_tx_measured_refill(struct pl011 *uart, uint32_t guaranteed
 	bool full = false;
 	if ((measured->topup || start) && written == guaranteed) {
 		uint32_t more = 0;
-		full = pl011_tx_fill_polling(uart, uart->line.fifo_depth, NULL, &more);
+		full = pl011_tx_fill_polling(uart, uart->line.fifo_depth, written, NULL, &more);
 		written += more;
 		measured_topup_seen(uart, more);
 	}

@@ -85,13 +85,6 @@ static inline bool pl011_tx_acquired(struct pl011 *uart)
 	return true;
 }
 
-/* Whether a panic writes beside the owner now (pl011_tx_burst_allowed then allows nothing). */
-static inline bool pl011_tx_beside_present(const struct pl011 *uart)
-{
-	pl011_io_atomic_point();
-	return pl011_atomic_load(&uart->tx.beside, __ATOMIC_SEQ_CST) != 0;
-}
-
 /* Whether shutdown, its wait for us run out, marked TX taken for good: an owner then lets go
  * after its pass, so that shutdown takes the ring and counts as discarded exactly what was not
  * sent. */
@@ -145,10 +138,11 @@ bool pl011_tx_take_when_free(struct pl011 *uart, uint32_t claim, uint32_t ask,
 /*
  * Characters panics beside the owner may leave in a FIFO they saw empty, none waiting for its
  * character to leave when CTS holds the line: at most this many panics may be about to write
- * a byte beside the owner at once (one, and one nested in it or on another core). The owner may
- * have seen that FIFO empty too, just before (a stale FR read), so every write it makes
- * without FR totals at most depth less these: the blind refills (depth - trigger, the trigger
- * at least 2 entries), ADAPTIVE's fill after an underrun, a writer's burst (TX_WRITER_BURST).
+ * a byte beside the owner at once (one, and one nested in it or on another core). Their FR
+ * reads may be older than the owner's writes, so between two looks at tx.beside the owner
+ * writes at most depth less these, blind or one at a time on FR: the blind refills (depth -
+ * trigger, the trigger at least 2 entries), ADAPTIVE's fill after an underrun, a writer's
+ * burst (TX_WRITER_BURST), the polling fills (docs/beside_places.pml checks the rule).
  */
 #define TX_BESIDE_CHARS 2u
 /* tx.beside: the panics beside the owner in its lower half, those about to write a byte (a
@@ -177,7 +171,7 @@ static inline uint32_t pl011_tx_burst_up_to(struct pl011 *uart, size_t want, uin
 
 static inline uint32_t pl011_tx_burst_allowed(struct pl011 *uart, size_t want)
 {
-	return pl011_tx_burst_up_to(uart, want, uart->line.fifo_depth - 1u);
+	return pl011_tx_burst_up_to(uart, want, uart->line.fifo_depth - TX_BESIDE_CHARS);
 }
 
 /* A writer's burst (the polled writer, a write to an idle transmitter), which goes without FR

@@ -47,7 +47,8 @@ static bool refill_until_full(struct pl011 *uart, bool *limited)
 	uint32_t written = 0;
 	uint32_t first_fr = 0;
 	PL011_COUNT(uart, tx_refills, 1);
-	bool full = pl011_tx_fill_polling(uart, tx_pass_limit(uart), &first_fr, &written);
+	bool full = pl011_tx_fill_polling(uart, tx_pass_limit(uart), PL011_TX_NO_LOOK, &first_fr,
+					  &written);
 	*limited = !full && written == tx_pass_limit(uart);
 	if (written != 0)
 		uart->tx.poll_next = 1;
@@ -150,9 +151,13 @@ static void tx_kick(struct pl011 *uart)
 		tx_send_and_release(uart, false);
 }
 
-static void service_irq(struct pl011 *uart)
+/* `beside`: a panic was beside the owner before MIS showed the cause, so the latch may be
+ * older than a character it left in the FIFO: the refill polls. */
+static void service_irq(struct pl011 *uart, bool beside)
 {
 	if (pl011_tx_try_own(uart)) {
+		if (beside)
+			uart->tx.poll_next = 1;
 		tx_send_and_release(uart, true);
 		return;
 	}
@@ -267,8 +272,8 @@ static size_t write_idle(struct pl011 *uart, const uint8_t *data, size_t len)
 		return 0;
 	size_t done = 0;
 	if (pl011_ring_count(&uart->tx.ring) == 0) {
-		uint32_t reads = 1;
-		uint32_t fr = pl011_reg_read(uart, PL011_FR);
+		uint32_t reads = 0;
+		uint32_t fr = 0; /* read after the first look */
 		pl011_rs485_before_send(uart);
 		done = pl011_tx_write_passes(uart, data, len, tx_pass_limit(uart), &fr, &reads);
 		PL011_COUNT(uart, tx_fr_reads, reads);
@@ -321,7 +326,8 @@ static bool drain_ring_polled(struct pl011 *uart, uint32_t count, struct pl011_w
 	while (count != 0) {
 		uint32_t written = 0;
 		/* A FIFO's worth at a time, so that a shutdown is noticed on a fast line too. */
-		bool full = pl011_tx_fill_polling(uart, count < depth ? count : depth, NULL, &written);
+		bool full = pl011_tx_fill_polling(uart, count < depth ? count : depth,
+						  PL011_TX_NO_LOOK, NULL, &written);
 		count -= written;
 		/* Done, or the ring ran dry: an owner before us sent some of them. */
 		if (count == 0 || (!full && written == 0))

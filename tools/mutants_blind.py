@@ -1000,7 +1000,7 @@ REANCHORED = {
         "\treturn (pl011_tx_owner_load(uart) & TX_PANIC) != 0;",
         "\treturn (pl011_tx_owner_load(uart) & TX_PANIC_OWNER) != 0;"),
     "b-burst-full-depth": (TX_OWNER_H,
-        "return pl011_tx_burst_up_to(uart, want, uart->line.fifo_depth - 1u);",
+        "return pl011_tx_burst_up_to(uart, want, uart->line.fifo_depth - TX_BESIDE_CHARS);",
         "return pl011_tx_burst_up_to(uart, want, uart->line.fifo_depth);"),
     "b-beside-writes-on-room": (TX,
         "\t\t\tif ((pl011_reg_read(uart, PL011_FR) & PL011_FR_TXFE) != 0)\n\t\t\t\treturn true;",
@@ -1009,8 +1009,8 @@ REANCHORED = {
         "\t\t\tburst_end += pl011_tx_burst_up_to(uart, (size_t)(last - next), most);",
         "\t\t\tburst_end += (size_t)(last - next);"),
     "b-drain-ring-whole-count": (TX_RING,
-        "bool full = pl011_tx_fill_polling(uart, count < depth ? count : depth, NULL, &written);",
-        "bool full = pl011_tx_fill_polling(uart, count, NULL, &written);"),
+        "bool full = pl011_tx_fill_polling(uart, count < depth ? count : depth,",
+        "bool full = pl011_tx_fill_polling(uart, count,"),
     "b-drain-ring-stops-when-not-full": (TX_RING,
         "if (count == 0 || (!full && written == 0))",
         "if (count == 0 || !full)"),
@@ -1469,13 +1469,6 @@ MUTANTS += [
 # and the lead who checked the argument: the mutant itself is unchanged, and the argument says
 # why no schedule the hardware allows can make the driver behave differently.
 ARGUED_EQUIVALENT = {
-    "b-burst-full-depth":
-        "the cap reaches pl011_tx_fill_blind and the panic as owner. Every fill_blind limit is at "
-        "most depth - 2 (depth - trigger with a trigger of at least 2 entries; ADAPTIVE's "
-        "underrun fill depth - TX_BESIDE_CHARS), so a burst of depth - 1 or depth is never "
-        "reached there; the panic as owner reads FR before each character, and the cap only "
-        "sets how often it looks at tx.beside, which a panic beside it (only into an empty FIFO) "
-        "cannot make overflow either way. The writers' bursts are TX_WRITER_BURST.",
     "b-measured-chain-survives-poll-next":
         "refill_by_strategy clears poll_next before it calls refill_measured, and within the "
         "refill only a raise by the judge (set_tx_level) sets it again; the raise also zeroes "

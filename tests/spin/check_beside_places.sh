@@ -20,6 +20,10 @@ verify_sized "beside places, 3 panics of 1 character, 3 owner passes" "" "-DOWNE
 [ "$errors" = 0 ] || failed=1
 verify "beside places, 2 panics of 2 characters, 3 owner passes" "-DPANICS=2 -DPANIC_BYTES=2" ""
 [ "$errors" = 0 ] || failed=1
+# FIFO 8, trigger 4: the blind refill leaves 2 of its look's 6 to the top-up on FR.
+verify_sized "beside places, FIFO 8, trigger 4, 3 panics of 1 character, 2 owner passes" \
+	"-DDEPTH=8 -DTRIGGER=4 -DOWNER_PASSES=2" "-DDEPTH=8 -DTRIGGER=4 -DPANICS=2 -DPANIC_BYTES=2"
+[ "$errors" = 0 ] || failed=1
 caught "mutant: 3 places, room left for 2" "-DPLACES_3" "" "assertion violated (fifo<6)"
 caught "mutant: the place given back before the write" "-DPLACE_FREED_BEFORE_WRITE" "" \
 	"assertion violated (fifo<6)"
@@ -29,5 +33,12 @@ caught "mutant: a burst after TXFE of the whole depth" "-DBURST_FULL_DEPTH" "" \
 	"assertion violated (fifo<6)"
 caught "mutant: a trigger of 1 entry, its refill depth - 1" "-DTRIGGER_1" "" \
 	"assertion violated (fifo<6)"
-[ "$failed" = 0 ] && echo "spin-check: the beside places hold and the five mutants are caught"
+# lib/ before the places were modelled: each broke the rule, each overflows.
+caught "mutant: a burst's first character on FR read before its look" "-DFR_BEFORE_LOOK" "" \
+	"assertion violated (fifo<6)"
+caught "mutant: the blind refill on MIS read before the look" "-DMIS_BEFORE_LOOK" "" \
+	"assertion violated (fifo<6)"
+caught "mutant: depth - 1 characters between two looks" "-DPER_LOOK_DEPTH_1" "" \
+	"assertion violated (fifo<6)"
+[ "$failed" = 0 ] && echo "spin-check: the beside places hold and the eight mutants are caught"
 exit "$failed"
