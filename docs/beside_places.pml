@@ -30,7 +30,8 @@
  * owner leaves room for), PLACE_FREED_BEFORE_WRITE, WRITES_ON_ROOM (a panic writes whenever
  * FR shows room), BURST_FULL_DEPTH (a burst after TXFE of the whole depth: ADAPTIVE's fill
  * before the fix), TRIGGER_1 (a blind refill of DEPTH - 1 after a trigger of 1 entry) and the
- * three below must each be caught.
+ * three below must each be caught, and with a FIFO of 8 TOPUP_WHOLE_LOOK (the top-up writing a
+ * whole look's worth after the blind part).
  *
  * The three ways lib/ broke the rule until this model found them, each an overflow: FR_BEFORE_LOOK, a burst's first character written on an FR value read before
  * its look (write_while_room in lib/pl011_tx_fifo.c); MIS_BEFORE_LOOK, the interrupt's blind
@@ -71,6 +72,11 @@
 #define PER_LOOK (DEPTH - 1)
 #else
 #define PER_LOOK BURST /* characters an owner writes between two looks */
+#endif
+#ifdef TOPUP_WHOLE_LOOK
+#define TOPUP PER_LOOK /* the top-up as if the blind part had made its own look */
+#else
+#define TOPUP (PER_LOOK - (DEPTH - TRIGGER))
 #endif
 #ifndef OWNER_PASSES
 #define OWNER_PASSES 3
@@ -161,7 +167,7 @@ active proctype owner() {
 				i = 0;
 				read_fr();
 				do
-				:: i < PER_LOOK - (DEPTH - TRIGGER) && had_room ->
+				:: i < TOPUP && had_room ->
 					dr_write(); i++; read_fr()
 				:: else -> break
 				od

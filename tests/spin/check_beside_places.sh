@@ -40,5 +40,7 @@ caught "mutant: the blind refill on MIS read before the look" "-DMIS_BEFORE_LOOK
 	"assertion violated (fifo<6)"
 caught "mutant: depth - 1 characters between two looks" "-DPER_LOOK_DEPTH_1" "" \
 	"assertion violated (fifo<6)"
-[ "$failed" = 0 ] && echo "spin-check: the beside places hold and the eight mutants are caught"
+caught "mutant: the top-up ignores the blind part's characters (FIFO 8)" \
+	"-DDEPTH=8 -DTRIGGER=4 -DOWNER_PASSES=2 -DTOPUP_WHOLE_LOOK" "" "assertion violated (fifo<8)"
+[ "$failed" = 0 ] && echo "spin-check: the beside places hold and the nine mutants are caught"
 exit "$failed"
