@@ -329,8 +329,10 @@ static bool drain_ring_polled(struct pl011 *uart, uint32_t count, struct pl011_w
 		bool full = pl011_tx_fill_polling(uart, count < depth ? count : depth,
 						  PL011_TX_NO_LOOK, NULL, &written);
 		count -= written;
-		/* Done, or the ring ran dry: an owner before us sent some of them. */
-		if (count == 0 || (!full && written == 0))
+		/* Done, or the ring ran dry: an owner before us sent some of them. Nothing written
+		 * with bytes still in the ring is a panic writing beside us: wait for it to leave,
+		 * as those bytes go before our data. */
+		if (count == 0 || (!full && written == 0 && pl011_ring_count(&uart->tx.ring) == 0))
 			return true;
 		if (!full && pl011_wait_expired(wait))
 			return false;

@@ -1330,6 +1330,118 @@ static void test_release_lands_the_owners_writes_before_the_next_owner(void **st
 	}
 }
 
+/* ---- a panic owning TX beside another panic: the queued bytes, then its data ---- */
+
+#define ORDER_QUEUED 40u
+#define ORDER_BESIDE 8u
+#define ORDER_OWN 4u
+
+enum order_phase { ORDER_OWNER_TAKES, ORDER_BESIDE_WRITES, ORDER_OWNER_RESUMES, ORDER_TURNS };
+static enum order_phase order_phase;
+static uint64_t order_dr_before;
+static bool order_panicking, order_beside_seen;
+static int order_results[3];
+
+/* Core 0, owning TX in write_idle before its first look at tx.beside, is stopped; core 1's
+ * panic waits out the owner, goes beside and writes one byte; core 0 resumes (its look sees
+ * the panic: the write is queued) and its own panic takes TX; from there the cores alternate
+ * at every point, so that its drain looks while core 1 is still beside. */
+static void order_point(void *context)
+{
+	(void)context;
+	int core = cores_current();
+	const struct pl011_model_counters *c = pl011_model_counters(h.model);
+	switch (order_phase) {
+	case ORDER_OWNER_TAKES:
+		if (core != 0 || !core0_owns_tx())
+			return;
+		order_phase = ORDER_BESIDE_WRITES;
+		order_dr_before = c->writes[PL011_DR / 4u];
+		cores_yield();
+		return;
+	case ORDER_BESIDE_WRITES:
+		if (core != 1 || c->writes[PL011_DR / 4u] == order_dr_before)
+			return;
+		order_phase = ORDER_OWNER_RESUMES;
+		cores_yield();
+		return;
+	case ORDER_OWNER_RESUMES:
+		if (core != 0 || !order_panicking || !core0_owns_tx())
+			return;
+		order_phase = ORDER_TURNS;
+		order_beside_seen = __atomic_load_n(&h.uart.tx.beside, __ATOMIC_RELAXED) != 0;
+		cores_yield();
+		return;
+	default: cores_yield(); return;
+	}
+}
+
+static void order_body(int core, void *context)
+{
+	(void)context;
+	if (core == 0) {
+		order_results[0] = pl011_write(&h.uart, first_data, ORDER_QUEUED, PL011_NO_WAIT);
+		order_panicking = true;
+		order_results[2] = pl011_write_panic(&h.uart, "ZZZZ", ORDER_OWN);
+		return;
+	}
+	if (order_phase != ORDER_OWNER_TAKES)
+		order_results[1] = pl011_write_panic(&h.uart, "bbbbbbbb", ORDER_BESIDE);
+}
+
+/*
+ * docs/api.md, pl011_write_panic, a panic that owns TX: "The wire shows every byte accepted
+ * before the call, then data." Core 0 writes 40 'A's, which go to the ring because core 1's
+ * panic writes beside it; core 0's panic ("ZZZZ") then owns TX, and its drain finds core 1
+ * still beside: it must wait for that panic to leave and send the A's, not take the stopped
+ * fill for an empty ring and send ZZZZ first. Core 1's bytes may go anywhere, as a block.
+ */
+static void
+test_panic_owner_sends_the_queued_bytes_before_its_data_beside_another_panic(void **state)
+{
+	(void)state;
+	harness_setup(&h, 48000000u, 16);
+	h.config.tx_mode = PL011_TX_POLL_FULL;
+	h.config.core_id = core_of_caller;
+	assert_int_equal(harness_start(&h), 0);
+	memset(first_data, 'A', ORDER_QUEUED);
+	order_phase = ORDER_OWNER_TAKES;
+	order_panicking = order_beside_seen = false;
+	order_results[0] = order_results[1] = order_results[2] = -1;
+	struct cores_plan plan = {
+	    .first_slice = UINT64_MAX / 2u, .slice = UINT64_MAX / 2u, .at_point = order_point};
+	cores_run(&plan, order_body, NULL);
+	assert_int_equal(order_phase, ORDER_TURNS);
+	assert_true(order_beside_seen);
+	assert_int_equal(order_results[0], (int)ORDER_QUEUED);
+	assert_int_equal(order_results[1], (int)ORDER_BESIDE);
+	assert_int_equal(order_results[2], (int)ORDER_OWN);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	enum { TOTAL = ORDER_QUEUED + ORDER_BESIDE + ORDER_OWN };
+	pl011_model_advance(h.model, (TOTAL + 4u) * pl011_model_frame_ns(h.model));
+	uint8_t wire[TOTAL + 8u];
+	size_t len = harness_wire(&h, wire, sizeof wire);
+	char seen[TOTAL + 9u], owned[TOTAL + 9u];
+	memcpy(seen, wire, len);
+	seen[len] = '\0';
+	print_message("wire: %s\n", seen);
+	size_t n = 0, first_b = len, last_b = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (wire[i] != 'b') {
+			owned[n++] = (char)wire[i];
+			continue;
+		}
+		first_b = i < first_b ? i : first_b;
+		last_b = i;
+	}
+	owned[n] = '\0';
+	assert_int_equal(len, TOTAL);
+	assert_int_equal(last_b - first_b + 1u, ORDER_BESIDE);
+	assert_string_equal(owned, "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAZZZZ");
+	assert_int_equal(pl011_model_counters(h.model)->tx_overflows, 0);
+	harness_teardown(&h);
+}
+
 /* ---- "the getters (pl011_get_stats, pl011_tx_queued, ...): safe, each a snapshot" ---- */
 
 static size_t queued_seen;
@@ -1400,6 +1512,8 @@ int main(void)
 	    HARNESS_TEST(test_panics_leaving_between_the_fr_read_and_the_look_never_overflow, &h),
 	    HARNESS_TEST(test_a_panic_leaving_before_the_handlers_look_never_overflows, &h),
 	    cmocka_unit_test(test_release_lands_the_owners_writes_before_the_next_owner),
+	    HARNESS_TEST(
+		test_panic_owner_sends_the_queued_bytes_before_its_data_beside_another_panic, &h),
 	    cmocka_unit_test(test_tx_queued_is_a_snapshot_under_a_moving_ring),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
