@@ -484,7 +484,7 @@ MUTANTS = [
     m("flush-timeouts-not-counted", "pl011_tx.c", "counter not incremented",
       "if (err != 0)\n\t\tPL011_COUNT(uart, tx_timeouts, 1);", ""),
     m("drain-polled-flipped", "pl011_tx_ring.c", "comparison flipped",
-      "if (count == 0 || (!full && written == 0))", "if (count == 0 || (full && written == 0))"),
+      "if (count == 0 || (!full && written == 0 &&", "if (count == 0 || (full && written == 0 &&"),
 
     # ---- the strategy objects' dispatch (issue 25): init's check and the optional hooks ----
     m("strategy-init-mode-unchecked", "pl011.c", "check skipped",

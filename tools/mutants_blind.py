@@ -1012,7 +1012,7 @@ REANCHORED = {
         "bool full = pl011_tx_fill_polling(uart, count < depth ? count : depth,",
         "bool full = pl011_tx_fill_polling(uart, count,"),
     "b-drain-ring-stops-when-not-full": (TX_RING,
-        "if (count == 0 || (!full && written == 0))",
+        "if (count == 0 || (!full && written == 0 && pl011_ring_count(&uart->tx.ring) == 0))",
         "if (count == 0 || !full)"),
     "b-guaranteed-plus-one": (TX_RING,
         "uint32_t guaranteed = depth - pl011_level_entries(depth, uart->tx.level);",
