@@ -132,6 +132,22 @@ static inline void pl011_interrupts_restore(uintptr_t saved)
 }
 #endif
 
+#if PL011_SINGLE_CORE
+/* One core: the compare and swap for a caller that holds interrupts masked already (the TX
+ * interrupt's service, lib/pl011_tx_ring.c), a load and a store only a fault can come between. */
+static inline bool pl011_atomic_swap_masked(uint32_t *word, uint32_t *expected, uint32_t desired)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	uint32_t now = __atomic_load_n(word, __ATOMIC_RELAXED);
+	bool equal = now == *expected;
+	if (equal)
+		__atomic_store_n(word, desired, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	*expected = now;
+	return equal;
+}
+#endif
+
 /*
  * The atomic read-modify-writes, each preceded at its call site by pl011_io_atomic_rmw_point.
  * Compare and swap: if *word equals *expected, store desired and return true; otherwise
@@ -142,12 +158,8 @@ static inline bool pl011_atomic_swap(uint32_t *word, uint32_t *expected, uint32_
 {
 #if PL011_SINGLE_CORE
 	uintptr_t saved = pl011_interrupts_mask();
-	uint32_t now = __atomic_load_n(word, __ATOMIC_RELAXED);
-	bool equal = now == *expected;
-	if (equal)
-		__atomic_store_n(word, desired, __ATOMIC_RELAXED);
+	bool equal = pl011_atomic_swap_masked(word, expected, desired);
 	pl011_interrupts_restore(saved);
-	*expected = now;
 	return equal;
 #else
 	return __atomic_compare_exchange_n(word, expected, desired, false, __ATOMIC_SEQ_CST,

@@ -502,7 +502,7 @@ static enum pl011_panic_cut panic_cut_at_entry(const struct pl011 *uart, uint32_
 	return mine != 0 && stop == mine ? PL011_CUT_WHEN_DISABLING : PL011_CUT_WHEN_STOPPING;
 }
 
-int pl011_write_panic(struct pl011 *uart, const void *data, size_t len)
+static int write_panic(struct pl011 *uart, const void *data, size_t len)
 {
 	if (uart == NULL || (data == NULL && len != 0) || len > INT32_MAX)
 		return PL011_EINVAL;
@@ -536,6 +536,21 @@ int pl011_write_panic(struct pl011 *uart, const void *data, size_t len)
 		return (int)panic_as_owner(uart, data, len, queued, &deadline);
 	}
 	return panic_beside_owner(uart, data, len, &deadline);
+}
+
+int pl011_write_panic(struct pl011 *uart, const void *data, size_t len)
+{
+#if PL011_SINGLE_CORE
+	/* A fault inside the TX interrupt's masked section, whose handler may unmask: our own
+	 * swaps mask for themselves. We return before that section resumes. */
+	uint32_t masked = pl011_tx_section_masked;
+	pl011_tx_section_masked = 0;
+	int written = write_panic(uart, data, len);
+	pl011_tx_section_masked = masked;
+	return written;
+#else
+	return write_panic(uart, data, len);
+#endif
 }
 
 /* ---- line switch (pl011_set_line, lib/pl011_line.c): TX held as shutdown takes it ---- */

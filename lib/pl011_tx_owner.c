@@ -1,6 +1,10 @@
 /* The TX owner word's transitions: docs/design.md's table, one function per row or two. */
 #include "pl011_tx_owner.h"
 
+#if PL011_SINGLE_CORE
+uint32_t pl011_tx_section_masked;
+#endif
+
 /* OWNED with the caller's core, for the word. */
 uint32_t pl011_tx_owner_claim(const struct pl011 *uart)
 {

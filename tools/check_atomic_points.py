@@ -9,8 +9,9 @@ a schedule no explorer tries and a cost no table shows. The rules, per call site
     __atomic_fetch_*, __atomic_*_fetch, __atomic_test_and_set) is immediately preceded by
     pl011_io_atomic_rmw_point(); (the previous statement, nothing but the start of its own
     statement between them);
-  * a plain atomic load (__atomic_load*, pl011_atomic_load) or a raw __atomic_store* is
-    immediately preceded by pl011_io_atomic_point(); in the same way;
+  * a plain atomic load (__atomic_load*, pl011_atomic_load), a raw __atomic_store* or a swap
+    in a section the caller masked (pl011_atomic_swap_masked, one core) is immediately
+    preceded by pl011_io_atomic_point(); in the same way;
   * pl011_atomic_store passes the point itself (its body in lib/pl011_io.h, checked here);
   * the accesses listed in EXEMPT below, each with the reason it needs no point.
 
@@ -28,11 +29,13 @@ FOLDERS = ("lib", "include")
 SEAM = "lib/pl011_io.h"
 # The seam's helpers: their bodies are what the call sites' rules are about.
 SEAM_HELPERS = {"pl011_atomic_load", "pl011_atomic_store", "pl011_atomic_fence",
-                "pl011_atomic_swap", "pl011_atomic_add"}
+                "pl011_atomic_swap", "pl011_atomic_swap_masked", "pl011_atomic_add"}
 
 RMW = re.compile(r"\b(?:__atomic_(?:compare_exchange(?:_n)?|exchange(?:_n)?|fetch_[a-z]+|"
                  r"[a-z]+_fetch|test_and_set)|pl011_atomic_(?:swap|add))\s*\(")
-PLAIN = re.compile(r"\b(?:__atomic_load(?:_n)?|__atomic_store(?:_n)?|pl011_atomic_load)\s*\(")
+# A swap inside a section the caller masked (one core) is a load and a store: a plain point.
+PLAIN = re.compile(r"\b(?:__atomic_load(?:_n)?|__atomic_store(?:_n)?|pl011_atomic_load|"
+                   r"pl011_atomic_swap_masked)\s*\(")
 SELF_POINTED = re.compile(r"\bpl011_atomic_store\s*\(")
 ANY_ACCESS = re.compile(RMW.pattern + "|" + PLAIN.pattern + "|" + SELF_POINTED.pattern)
 RMW_POINT = "pl011_io_atomic_rmw_point();"
@@ -64,7 +67,7 @@ EXEMPT = {
         "a ring side reads its own index, which only it writes",
     ("lib/pl011_tx.c", "panic_owner_expired", "&uart->tx.panic_budget_us"):
         "a relaxed time budget a panic publishes for a later panic; only a bound of a wait",
-    ("lib/pl011_tx.c", "pl011_write_panic", "&uart->tx.panic_budget_us"):
+    ("lib/pl011_tx.c", "write_panic", "&uart->tx.panic_budget_us"):
         "the panic owner publishes its time budget, relaxed; only a bound of a wait",
     ("lib/pl011_tx_ring.c", "tx_watch_feed", "&uart->tx.stall_feeding"):
         "a relaxed hint between waiting writers that picks a stall window; no ownership",
