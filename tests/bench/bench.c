@@ -281,7 +281,8 @@ static size_t tx_offer(const struct tx_case *c, const uint8_t *data, size_t len)
 #if PL011_SINGLE_CORE
 /*
  * Built with PL011_SINGLE_CORE (make bench's second table): the driver calls no barrier, and
- * each read-modify-write is a section with interrupts masked (lib/pl011_io.h): three more
+ * each read-modify-write is a section with interrupts masked (lib/pl011_io.h), the TX
+ * interrupt's pass one section for all of its own (lib/pl011_tx_ring.c): three more
  * instructions (MRS, CPSID, MSR), charged 5 ns, about their time at the 1 GHz or so a 50 ns
  * register round trip implies. The reference is charged for the lock a uniprocessor build
  * takes: Linux's spin_lock_irqsave there masks interrupts and touches no atomic, one section.
@@ -750,8 +751,9 @@ static void bench_tx_accesses(void)
 	printf("### Register accesses per TX interrupt, 3000000 baud, fixed 1 us latency%s\n\n",
 	       PL011_SINGLE_CORE ? ", PL011_SINGLE_CORE=1" : "");
 	if (PL011_SINGLE_CORE)
-		printf("Built with PL011_SINGLE_CORE=1: no barrier, and each read-modify-write a "
-		       "section with interrupts masked (the RMWs below), charged %" PRIu32 " ns; "
+		printf("Built with PL011_SINGLE_CORE=1: no barrier; each read-modify-write a "
+		       "section with interrupts masked, and the TX interrupt's pass one section for "
+		       "all of its own (the RMWs below count the sections), charged %" PRIu32 " ns; "
 		       "REFERENCE with lock is charged one such section per entry, the lock of a "
 		       "uniprocessor build.\n\n", sync_rmw_ns);
 	printf("Counted inside the handler, %u bytes, per handler entry. RMWs: atomic "
