@@ -431,7 +431,7 @@ void pl011_start_finish(struct pl011 *uart, const struct pl011_plan *plan, uint3
 	pl011_tx_reset(uart, plan->tx_level);
 	pl011_state_set(uart, PL011_STATE_RUNNING);
 	if (rx_idle_us != 0)
-		uart->config->event_timer(rx_idle_us, uart->config->event_timer_context);
+		pl011_timer_arm(uart, rx_idle_us);
 }
 
 /* The first start: a running port is refused (pl011_restart stops it first), so nothing of a

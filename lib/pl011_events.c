@@ -111,11 +111,6 @@ static bool rx_idle_timed(const struct pl011_config *config)
 	       config->clock != NULL;
 }
 
-static uint32_t clock_now(const struct pl011 *uart)
-{
-	return uart->config->clock(uart->config->clock_context);
-}
-
 static uint32_t rx_quiet_us(const struct pl011 *uart)
 {
 	return pl011_frames_us(uart, RX_IDLE_FRAMES) + uart->events.rx_step_us;
@@ -124,7 +119,7 @@ static uint32_t rx_quiet_us(const struct pl011 *uart)
 static uint32_t tx_done_arm(struct pl011 *uart, uint32_t frames)
 {
 	uint32_t delay_us = pl011_frames_us(uart, frames);
-	uart->config->event_timer(delay_us, uart->config->event_timer_context);
+	pl011_timer_arm(uart, delay_us);
 	return delay_us;
 }
 
@@ -151,13 +146,12 @@ static bool tick_coming(struct pl011 *uart)
  * earlier. */
 static void rx_arm(struct pl011 *uart, uint32_t delay_us, bool tx_armed)
 {
-	uart->config->event_timer(delay_us, uart->config->event_timer_context);
+	pl011_timer_arm(uart, delay_us);
 	pl011_io_atomic_point();
 	if (!tx_armed && pl011_atomic_load(&uart->events.tx_done_pending, __ATOMIC_SEQ_CST) != 0)
 		(void)tx_done_arm(uart, 2u);
 	else if (release_coming(uart))
-		uart->config->event_timer(uart->events.rs485.delay_after_us + 1u,
-					 uart->config->event_timer_context);
+		pl011_timer_arm(uart, uart->events.rs485.delay_after_us + 1u);
 }
 
 /* A drain (took: it put bytes in the ring) at its end: stamp, count, and arm a tick if a
@@ -166,7 +160,7 @@ static void rx_drained(struct pl011 *uart, bool took, bool rt_idle)
 {
 	pl011_io_atomic_point();
 	uint32_t drains = pl011_atomic_load(&uart->events.rx_drains, __ATOMIC_SEQ_CST);
-	pl011_atomic_store(&uart->events.rx_last_us, clock_now(uart), __ATOMIC_SEQ_CST);
+	pl011_atomic_store(&uart->events.rx_last_us, pl011_clock_now(uart), __ATOMIC_SEQ_CST);
 	if (took)
 		pl011_atomic_store(&uart->events.rx_drains, ++drains, __ATOMIC_SEQ_CST);
 	if (rt_idle) {
@@ -226,7 +220,7 @@ static uint32_t rx_idle_check(struct pl011 *uart, bool own)
 	/* The stamp before the clock: a later stamp would make the difference wrap. */
 	pl011_io_atomic_point();
 	uint32_t last = pl011_atomic_load(&uart->events.rx_last_us, __ATOMIC_SEQ_CST);
-	uint32_t now = clock_now(uart);
+	uint32_t now = pl011_clock_now(uart);
 	uint32_t quiet = now - last;
 	bool stopped = armed_by_look && now == uart->events.rx_look_us;
 	if (quiet < quiet_us && !stopped) {
@@ -382,7 +376,7 @@ static uint32_t events_start(struct pl011 *uart, uint32_t rx_head)
 	if (uart->rx.ring.head == rx_head &&
 	    pl011_atomic_load(&uart->events.rx_drains, __ATOMIC_SEQ_CST) == 0)
 		return 0; /* rx_idle_drains is 0 after init's clearing */
-	pl011_atomic_store(&uart->events.rx_last_us, clock_now(uart), __ATOMIC_SEQ_CST);
+	pl011_atomic_store(&uart->events.rx_last_us, pl011_clock_now(uart), __ATOMIC_SEQ_CST);
 	pl011_atomic_store(&uart->events.rx_drains, 1u, __ATOMIC_SEQ_CST);
 	pl011_atomic_store(&uart->events.rx_tick, 1u, __ATOMIC_SEQ_CST);
 	return rx_quiet_us(uart);

@@ -138,13 +138,76 @@ static inline bool pl011_is_stopped(const struct pl011 *uart)
 #define PL011_STOP_CORE_MASK 0xFFu
 #define PL011_STOP_DISABLING (1u << 8)
 
+/*
+ * One core (PL011_SINGLE_CORE): the TX interrupt's pass runs in one masked section
+ * (lib/pl011_tx_ring.c), inside which the owner word's swaps are a load and a store. The user's
+ * hooks called from inside it (config.clock, event_timer, core_id) run outside it, with
+ * interrupts as the handler had them: a hook that unmasks (cpsie i, an RTOS's unlock) would
+ * otherwise let an interrupt split one of those swaps. Elsewhere both calls are nothing.
+ */
+#if PL011_SINGLE_CORE
+struct pl011_masked_section {
+	uint32_t inside; /* not 0 inside the section, interrupts masked by it */
+	uintptr_t saved; /* the interrupt state its end restores */
+};
+extern struct pl011_masked_section pl011_tx_section;
+#endif
+
+/* Before a hook: leave the section if inside it; returns whether it did. */
+static inline uint32_t pl011_hook_begin(void)
+{
+#if PL011_SINGLE_CORE
+	uint32_t inside = pl011_tx_section.inside;
+	if (inside != 0) {
+		pl011_tx_section.inside = 0;
+		pl011_interrupts_restore(pl011_tx_section.saved);
+	}
+	return inside;
+#else
+	return 0;
+#endif
+}
+
+/* After it: back into the section, masked again (a second mask: the bench counts it). */
+static inline void pl011_hook_end(uint32_t inside)
+{
+#if PL011_SINGLE_CORE
+	if (inside != 0) {
+		pl011_io_atomic_rmw_point();
+		(void)pl011_interrupts_mask();
+		pl011_tx_section.inside = 1;
+	}
+#else
+	(void)inside;
+#endif
+}
+
+/* config.clock's reading (it must be set) and config.event_timer's arming, through the hook
+ * calls above. */
+static inline uint32_t pl011_clock_now(const struct pl011 *uart)
+{
+	uint32_t inside = pl011_hook_begin();
+	uint32_t now = uart->config->clock(uart->config->clock_context);
+	pl011_hook_end(inside);
+	return now;
+}
+
+static inline void pl011_timer_arm(const struct pl011 *uart, uint32_t delay_us)
+{
+	uint32_t inside = pl011_hook_begin();
+	uart->config->event_timer(delay_us, uart->config->event_timer_context);
+	pl011_hook_end(inside);
+}
+
 /* The caller's core + 1 for the owner word and tx.stop, 0 when not known: its number modulo
  * 255, as the sum of its bytes (256 is 1 modulo 255), without a division. */
 static inline uint32_t pl011_core_tag(const struct pl011 *uart)
 {
 	if (uart->config->core_id == NULL)
 		return 0;
+	uint32_t inside = pl011_hook_begin();
 	uint32_t id = uart->config->core_id(uart->config->core_context);
+	pl011_hook_end(inside);
 	uint32_t sum = (id & 0xFFu) + ((id >> 8) & 0xFFu) + ((id >> 16) & 0xFFu) + (id >> 24);
 	sum = (sum & 0xFFu) + (sum >> 8); /* at most 255 + 3 */
 	return (sum >= 255u ? sum - 255u : sum) + 1u;

@@ -72,8 +72,7 @@ static void rs485_drain_ended(struct pl011 *uart, uint32_t sent)
 	uart->events.de_bytes = sent;
 	pl011_io_atomic_point();
 	pl011_atomic_store(&uart->events.de_release, 1u, __ATOMIC_SEQ_CST);
-	uart->config->event_timer(uart->events.rs485.delay_after_us + 1u,
-				 uart->config->event_timer_context);
+	pl011_timer_arm(uart, uart->events.rs485.delay_after_us + 1u);
 }
 
 /*
@@ -91,7 +90,7 @@ static void rs485_tick(struct pl011 *uart)
 	if (!pl011_tx_try_take(uart)) {
 		pl011_io_atomic_point();
 		pl011_atomic_store(&uart->events.de_release, 1u, __ATOMIC_SEQ_CST);
-		uart->config->event_timer(pl011_frames_us(uart, 1), uart->config->event_timer_context);
+		pl011_timer_arm(uart, pl011_frames_us(uart, 1));
 		return;
 	}
 	if (uart->tx.de_asserted != 0 && uart->stats.tx_bytes == uart->events.de_bytes &&

@@ -543,10 +543,10 @@ int pl011_write_panic(struct pl011 *uart, const void *data, size_t len)
 #if PL011_SINGLE_CORE
 	/* A fault inside the TX interrupt's masked section, whose handler may unmask: our own
 	 * swaps mask for themselves. We return before that section resumes. */
-	uint32_t masked = pl011_tx_section_masked;
-	pl011_tx_section_masked = 0;
+	struct pl011_masked_section section = pl011_tx_section;
+	pl011_tx_section.inside = 0;
 	int written = write_panic(uart, data, len);
-	pl011_tx_section_masked = masked;
+	pl011_tx_section = section;
 	return written;
 #else
 	return write_panic(uart, data, len);

@@ -119,7 +119,7 @@ static uint64_t line_ns(const struct pl011 *uart, uint32_t frames)
 static uint32_t measured_sample(struct pl011 *uart)
 {
 	struct pl011_tx_measured *measured = &uart->tx.policy.measured;
-	uint32_t now = uart->config->clock(uart->config->clock_context);
+	uint32_t now = pl011_clock_now(uart);
 	/* The first sample of a burst (after a pause, or at a new level) also reads FR; within a
 	 * burst the chain's lateness already shows a dry FIFO, at the cost of a clock read. */
 	bool dry = measured->calm == 0 && (pl011_tx_read_fr(uart) & PL011_FR_TXFE) != 0;
@@ -174,7 +174,7 @@ static uint32_t pl011_tx_measured_refill(struct pl011 *uart, uint32_t guaranteed
 	if (uart->tx.poll_next || written < guaranteed) {
 		measured->chain_open = 0; /* another writer, a new level, or the ring ran out */
 	} else if (start && full) {
-		measured->chain_at_us = uart->config->clock(uart->config->clock_context);
+		measured->chain_at_us = pl011_clock_now(uart);
 		uint32_t depth = uart->line.fifo_depth;
 		measured->chain_frames = depth - pl011_level_entries(depth, uart->tx.level) - 1u;
 		measured->chain_open = 1;

@@ -2,7 +2,7 @@
 #include "pl011_tx_owner.h"
 
 #if PL011_SINGLE_CORE
-uint32_t pl011_tx_section_masked;
+struct pl011_masked_section pl011_tx_section;
 #endif
 
 /* OWNED with the caller's core, for the word. */

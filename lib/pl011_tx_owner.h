@@ -54,17 +54,11 @@ static inline uint32_t pl011_tx_owner_load(const struct pl011 *uart)
 	return pl011_atomic_load(&uart->tx.owner, __ATOMIC_SEQ_CST);
 }
 
-#if PL011_SINGLE_CORE
-/* One core: not 0 while the TX interrupt's service holds interrupts masked (lib/pl011_tx_ring.c,
- * one section for its whole pass); a panic that preempts it clears it until it returns. */
-extern uint32_t pl011_tx_section_masked;
-#endif
-
 /* Compare and swap; on failure *expected receives the word as it is now. */
 static inline bool pl011_tx_owner_swap(struct pl011 *uart, uint32_t *expected, uint32_t desired)
 {
 #if PL011_SINGLE_CORE
-	if (pl011_tx_section_masked != 0) {
+	if (pl011_tx_section.inside != 0) { /* one core, in the TX pass: masked already */
 		pl011_io_atomic_point();
 		return pl011_atomic_swap_masked(&uart->tx.owner, expected, desired);
 	}

@@ -156,27 +156,36 @@ static void tx_kick(struct pl011 *uart)
 /*
  * One core (PL011_SINGLE_CORE): the interrupt's own pass runs in one masked section, as a
  * uniprocessor spinlock masks its handler, and the owner word's swaps inside are each a load
- * and a store: one mask per entry, not one per swap. Elsewhere nothing.
+ * and a store: one mask per entry, not one per swap (lib/pl011_internal.h, pl011_tx_section).
+ * `outer` keeps the state of a section a hook left, for an interrupt that came meanwhile.
+ * Elsewhere nothing.
  */
-static uintptr_t tx_section_begin(void)
+#if PL011_SINGLE_CORE
+typedef struct pl011_masked_section tx_section_state;
+#else
+typedef uint32_t tx_section_state;
+#endif
+
+static void tx_section_begin(tx_section_state *outer)
 {
 #if PL011_SINGLE_CORE
+	*outer = pl011_tx_section;
 	pl011_io_atomic_rmw_point(); /* the section's one mask: the bench counts it */
-	uintptr_t saved = pl011_interrupts_mask();
-	pl011_tx_section_masked = 1;
-	return saved;
+	pl011_tx_section.saved = pl011_interrupts_mask();
+	pl011_tx_section.inside = 1;
 #else
-	return 0;
+	(void)outer;
 #endif
 }
 
-static void tx_section_end(uintptr_t saved)
+static void tx_section_end(const tx_section_state *outer)
 {
 #if PL011_SINGLE_CORE
-	pl011_tx_section_masked = 0;
+	uintptr_t saved = pl011_tx_section.saved;
+	pl011_tx_section = *outer;
 	pl011_interrupts_restore(saved);
 #else
-	(void)saved;
+	(void)outer;
 #endif
 }
 
@@ -184,14 +193,17 @@ static void tx_section_end(uintptr_t saved)
  * older than a character it left in the FIFO: the refill polls. */
 static void service_irq(struct pl011 *uart, bool beside)
 {
-	uintptr_t section = tx_section_begin();
-	bool owned = pl011_tx_try_own(uart);
+	/* The claim first: config.core_id is the user's code, which runs outside the section. */
+	uint32_t claim = pl011_tx_owner_claim(uart);
+	tx_section_state outer;
+	tx_section_begin(&outer);
+	bool owned = pl011_tx_try_own_with(uart, claim);
 	if (owned) {
 		if (beside)
 			uart->tx.poll_next = 1;
 		tx_send_and_release(uart, true);
 	}
-	tx_section_end(section);
+	tx_section_end(&outer);
 	if (owned)
 		return;
 	/* Another context owns TX: one we preempted, which cannot run until we return, or another

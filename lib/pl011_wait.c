@@ -119,11 +119,6 @@ static uint32_t spins_per_us(const struct pl011 *uart)
 	return uart->config->spins_per_us ? uart->config->spins_per_us : 1u;
 }
 
-static uint32_t clock_now(const struct pl011 *uart)
-{
-	return uart->config->clock(uart->config->clock_context);
-}
-
 void pl011_wait_start(struct pl011_wait *wait, const struct pl011 *uart, uint32_t budget_us)
 {
 	wait->uart = uart;
@@ -131,7 +126,7 @@ void pl011_wait_start(struct pl011_wait *wait, const struct pl011 *uart, uint32_
 	wait->elapsed_us = 0;
 	wait->spins_since_change = 0;
 	wait->spin_fraction = 0;
-	wait->last_us = uart->config->clock != NULL ? clock_now(uart) : 0u;
+	wait->last_us = uart->config->clock != NULL ? pl011_clock_now(uart) : 0u;
 	wait->panic = false;
 	wait->cut = PL011_CUT_WHEN_STOPPING;
 	wait->cut_off = NULL;
@@ -175,7 +170,7 @@ static void count_spin(struct pl011_wait *wait)
  * limit the step counts as a spin instead. */
 static void count_clock(struct pl011_wait *wait)
 {
-	uint32_t now = clock_now(wait->uart);
+	uint32_t now = pl011_clock_now(wait->uart);
 	uint32_t step = now - wait->last_us;
 	wait->last_us = now;
 	if (step != 0) {

@@ -1141,8 +1141,8 @@ REANCHORED = {
         "\tkinds &= uart->config->event_mask;\n",
         ""),
     "b-rs485-busy-owner-no-retry": ("lib/pl011_rs485.c",
-        "\t\tpl011_atomic_store(&uart->events.de_release, 1u, __ATOMIC_SEQ_CST);\n\t\tuart->config->event_timer(pl011_frames_us(uart, 1),",
-        "\t\tuart->config->event_timer(pl011_frames_us(uart, 1),"),
+        "\t\tpl011_atomic_store(&uart->events.de_release, 1u, __ATOMIC_SEQ_CST);\n\t\tpl011_timer_arm(uart, pl011_frames_us(uart, 1));",
+        "\t\tpl011_timer_arm(uart, pl011_frames_us(uart, 1));"),
     # Events as a driver object (issue 34): each driver names the code that opens TX done.
     "b-rs485-no-tx-done-wanted": ("lib/pl011_rs485.c",
         "\tuart->events.tx_done_open = rs485->driver->tx_emptied;\n",

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "harness.h"
+#include "pl011_internal.h"
 #include "pl011_regs.h"
 
 #define MAX_EVENTS 4096u
@@ -880,6 +881,72 @@ static void test_console_sends_crlf_for_each_newline(void **state)
 	harness_teardown(&h);
 }
 
+#if PL011_SINGLE_CORE
+/* ---- one core: the user's hooks run outside the TX interrupt's masked section ---- */
+
+/* Hook calls in all, those made from a handler (the TX pass among them), and those made with
+ * the section's flag set: a hook that unmasks there would leave the owner swaps splittable. */
+static struct {
+	size_t calls[3], in_handler[3], inside[3];
+} hooks;
+
+static void hook_seen(int which)
+{
+	hooks.calls[which]++;
+	hooks.in_handler[which] += pl011_model_in_irq(h.model) ? 1u : 0u;
+	hooks.inside[which] += pl011_tx_section.inside != 0 ? 1u : 0u;
+}
+
+static uint32_t clock_hook(void *context)
+{
+	hook_seen(0);
+	return pl011_model_clock_us(context);
+}
+
+static void timer_hook(uint32_t delay_us, void *context)
+{
+	hook_seen(1);
+	harness_timer_arm(delay_us, context);
+}
+
+static uint32_t core_hook(void *context)
+{
+	(void)context;
+	hook_seen(2);
+	return 0;
+}
+
+static void test_hooks_run_outside_the_masked_tx_pass(void **state)
+{
+	(void)state;
+	memset(&seen, 0, sizeof seen);
+	memset(&hooks, 0, sizeof hooks);
+	harness_setup_timed_events(&h, on_event);
+	h.config.clock = clock_hook;
+	h.config.clock_context = h.model;
+	h.config.event_timer = timer_hook;
+	h.config.core_id = core_hook;
+	assert_int_equal(harness_start(&h), 0);
+	for (uint32_t round = 0; round < 8u; round++) {
+		harness_fill_random(data, 300u, round + 1u);
+		assert_int_equal(pl011_write(&h.uart, data, 300u, PL011_NO_WAIT), 300);
+		advance_with_timer(pl011_model_now_ns(h.model) + 340u * frame_ns());
+	}
+	assert_int_equal(pl011_model_wire_len(h.model), 8u * 300u);
+	static const char *const names[] = {"clock", "event_timer", "core_id"};
+	for (int i = 0; i < 3; i++) {
+		print_message("%s: %zu calls, %zu from a handler, %zu inside the section\n", names[i],
+			      hooks.calls[i], hooks.in_handler[i], hooks.inside[i]);
+		if (hooks.in_handler[i] == 0)
+			fail_msg("%s: never called from a handler, so this test shows nothing", names[i]);
+		if (hooks.inside[i] != 0)
+			fail_msg("%s: called %zu times inside the masked TX pass", names[i],
+				 hooks.inside[i]);
+	}
+	harness_teardown(&h);
+}
+#endif
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -903,6 +970,9 @@ int main(void)
 		HARNESS_TEST(test_events_cost_no_register_access, &h),
 		HARNESS_TEST(test_bad_event_configs_are_refused_and_change_nothing, &h),
 		HARNESS_TEST(test_console_sends_crlf_for_each_newline, &h),
+#if PL011_SINGLE_CORE
+		HARNESS_TEST(test_hooks_run_outside_the_masked_tx_pass, &h),
+#endif
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

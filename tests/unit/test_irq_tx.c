@@ -429,9 +429,10 @@ static void test_rts_cts_flag_enables_hardware_flow_control(void **state)
 /*
  * The synchronisation a TX interrupt pays on the common path (no panic, nobody else owning
  * TX), as make bench counts it, held as a bound. One core (PL011_SINGLE_CORE): one masked
- * section per entry, the TX service's, as a uniprocessor lock takes, and no barrier. Several
- * cores: the owner word's take and release and the handlers' count (4 read-modify-writes) and
- * 2 barriers (docs/benchmarks.md).
+ * section per entry, the TX service's, as a uniprocessor lock takes, and no barrier; MEASURED's
+ * clock reads leave it and mask again (the user's clock runs outside it): one more each.
+ * Several cores: the owner word's take and release and the handlers' count (4
+ * read-modify-writes) and 2 barriers (docs/benchmarks.md).
  */
 static void test_irq_tx_synchronisation_per_interrupt_is_bounded(void **state)
 {
@@ -453,10 +454,12 @@ static void test_irq_tx_synchronisation_per_interrupt_is_bounded(void **state)
 			fail_msg("%s: %.0f interrupts, expected the ring's", strategy_names[m], entries);
 		double rmws = (double)c->irq_rmw_points / entries;
 		double barriers = (double)c->irq_barriers / entries;
-		if (rmws > rmws_most + 0.01 || barriers > barriers_most + 0.01)
+		double clock_reads = PL011_SINGLE_CORE ? (double)c->clock_reads / entries : 0.0;
+		if (rmws > rmws_most + clock_reads + 0.01 || barriers > barriers_most + 0.01)
 			fail_msg("%s: %.3f read-modify-writes (masked sections on one core) and %.3f "
-				 "barriers per TX interrupt, at most %.0f and %.0f", strategy_names[m],
-				 rmws, barriers, rmws_most, barriers_most);
+				 "barriers per TX interrupt, at most %.0f (and %.3f for the clock) and "
+				 "%.0f", strategy_names[m], rmws, barriers, rmws_most, clock_reads,
+				 barriers_most);
 		harness_teardown(&h);
 	}
 }
