@@ -182,6 +182,17 @@ static inline void pl011_hook_end(uint32_t inside)
 #endif
 }
 
+/* Between two passes of the section's owner: let in the interrupts that came meanwhile. */
+static inline void pl011_section_window(void)
+{
+#if PL011_SINGLE_CORE
+	uint32_t inside = pl011_hook_begin();
+	if (inside != 0)
+		pl011_interrupts_settle();
+	pl011_hook_end(inside);
+#endif
+}
+
 /* config.clock's reading (it must be set) and config.event_timer's arming, through the hook
  * calls above. */
 static inline uint32_t pl011_clock_now(const struct pl011 *uart)

@@ -116,6 +116,19 @@ static inline void pl011_interrupts_restore(uintptr_t saved)
 	__asm__ volatile("msr cpsr_c, %0" : : "r"(saved) : "memory");
 #endif
 }
+
+/* After an unmask that is followed at once by a mask: an ISB, so that an interrupt pending
+ * meanwhile is taken in between (an MSR's change is promised to instructions after a context
+ * synchronization event; ARMv5 and ARMv6 A-profile cores have no ISB, and take it at once). */
+static inline void pl011_interrupts_settle(void)
+{
+#if defined(__aarch64__) || (defined(__ARM_ARCH) && __ARM_ARCH >= 7) || \
+	(defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M')
+	__asm__ volatile("isb" ::: "memory");
+#else
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+#endif
+}
 #elif PL011_SINGLE_CORE
 /* The host harness: it switches contexts only at the points, so a section without one is
  * as atomic as a masked one. */
@@ -129,6 +142,11 @@ static inline void pl011_interrupts_restore(uintptr_t saved)
 {
 	(void)saved;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+static inline void pl011_interrupts_settle(void)
+{
+	pl011_io_atomic_point(); /* where an interrupt may come */
 }
 #endif
 

@@ -502,8 +502,13 @@ static enum pl011_panic_cut panic_cut_at_entry(const struct pl011 *uart, uint32_
 	return mine != 0 && stop == mine ? PL011_CUT_WHEN_DISABLING : PL011_CUT_WHEN_STOPPING;
 }
 
-static int write_panic(struct pl011 *uart, const void *data, size_t len)
+int pl011_write_panic(struct pl011 *uart, const void *data, size_t len)
 {
+#if PL011_SINGLE_CORE
+	/* A fault inside the TX interrupt's masked section, whose handler may unmask and may not
+	 * return there: from now on that section's swaps mask one by one, as ours do. */
+	pl011_tx_section.inside = 0;
+#endif
 	if (uart == NULL || (data == NULL && len != 0) || len > INT32_MAX)
 		return PL011_EINVAL;
 	uint32_t state = pl011_state_get(uart);
@@ -538,20 +543,6 @@ static int write_panic(struct pl011 *uart, const void *data, size_t len)
 	return panic_beside_owner(uart, data, len, &deadline);
 }
 
-int pl011_write_panic(struct pl011 *uart, const void *data, size_t len)
-{
-#if PL011_SINGLE_CORE
-	/* A fault inside the TX interrupt's masked section, whose handler may unmask: our own
-	 * swaps mask for themselves. We return before that section resumes. */
-	struct pl011_masked_section section = pl011_tx_section;
-	pl011_tx_section.inside = 0;
-	int written = write_panic(uart, data, len);
-	pl011_tx_section = section;
-	return written;
-#else
-	return write_panic(uart, data, len);
-#endif
-}
 
 /* ---- line switch (pl011_set_line, lib/pl011_line.c): TX held as shutdown takes it ---- */
 

@@ -64,8 +64,12 @@ static bool refill_until_full(struct pl011 *uart, bool *limited)
  * margin of a panic's ownership wait. Not the wait hook: this may run in the interrupt handler. */
 static void tx_let_waiter_in(struct pl011 *uart)
 {
-	if (PL011_SINGLE_CORE)
-		return; /* the waiter is a context we preempted: it cannot run until we return */
+	if (PL011_SINGLE_CORE) {
+		/* The waiter is a context we preempted, which cannot run until we return; an
+		 * interrupt of higher priority can, in the TX interrupt's masked section too. */
+		pl011_section_window();
+		return;
+	}
 	struct pl011_wait wait;
 	pl011_wait_start_panic(&wait, uart, 100u);
 	uint32_t word = pl011_tx_owner_load(uart);

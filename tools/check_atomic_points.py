@@ -67,7 +67,7 @@ EXEMPT = {
         "a ring side reads its own index, which only it writes",
     ("lib/pl011_tx.c", "panic_owner_expired", "&uart->tx.panic_budget_us"):
         "a relaxed time budget a panic publishes for a later panic; only a bound of a wait",
-    ("lib/pl011_tx.c", "write_panic", "&uart->tx.panic_budget_us"):
+    ("lib/pl011_tx.c", "pl011_write_panic", "&uart->tx.panic_budget_us"):
         "the panic owner publishes its time budget, relaxed; only a bound of a wait",
     ("lib/pl011_tx_ring.c", "tx_watch_feed", "&uart->tx.stall_feeding"):
         "a relaxed hint between waiting writers that picks a stall window; no ownership",

@@ -945,6 +945,163 @@ static void test_hooks_run_outside_the_masked_tx_pass(void **state)
 	}
 	harness_teardown(&h);
 }
+
+/*
+ * The masked TX pass stays one refill or one polling pass long: on a line as fast as the CPU
+ * (FR never shows TXFF), an interrupt that comes in a hook's window and queues 3000 bytes
+ * makes the pass poll on; each polling pass stops at its limit (2 x depth) and lets go, and
+ * there interrupts of higher priority get in before it takes TX again (found by a review:
+ * before, one section sent the whole 3000).
+ */
+static uint8_t burst[3000];
+static struct {
+	bool open, injected;
+	uint64_t start, most;
+} stretch;
+
+static uint64_t dr_writes(void)
+{
+	return pl011_model_counters(h.model)->writes[PL011_DR / 4u];
+}
+
+static void watch_stretch(void *context)
+{
+	(void)context;
+	bool inside = pl011_tx_section.inside != 0;
+	if (inside && !stretch.open) {
+		stretch.open = true;
+		stretch.start = dr_writes();
+	} else if (!inside && stretch.open) {
+		stretch.open = false;
+		if (dr_writes() - stretch.start > stretch.most)
+			stretch.most = dr_writes() - stretch.start;
+	}
+}
+
+static void log_from_irq(void *context)
+{
+	(void)context;
+	assert_int_equal(pl011_write(&h.uart, burst, sizeof burst, PL011_NO_WAIT), sizeof burst);
+}
+
+/* TX done's timer, armed as the ring empties in the pass: a higher-priority interrupt comes. */
+static void timer_with_irq(uint32_t delay_us, void *context)
+{
+	if (pl011_model_in_irq(h.model) && !stretch.injected) {
+		stretch.injected = true;
+		pl011_model_run_as_irq(h.model, log_from_irq, NULL);
+	}
+	harness_timer_arm(delay_us, context);
+}
+
+static void test_masked_tx_pass_lets_interrupts_in_between_passes(void **state)
+{
+	(void)state;
+	const unsigned depth = 16u;
+	memset(&seen, 0, sizeof seen);
+	memset(&stretch, 0, sizeof stretch);
+	memset(&harness_timer, 0, sizeof harness_timer);
+	harness_setup_instant_line(&h, depth);
+	h.config.tx_mode = PL011_TX_HALF_FIFO;
+	h.config.flags |= PL011_FLAG_RTS_CTS; /* CTS held first: the bytes queue in the ring */
+	h.config.event_mask = PL011_EVENT_TX_DONE;
+	h.config.event = on_event;
+	h.config.event_driver = &pl011_event_driver;
+	h.config.event_timer = timer_with_irq;
+	h.config.event_timer_context = &h;
+	assert_int_equal(harness_start(&h), 0);
+	pl011_model_set_cts(h.model, false);
+	harness_fill_random(burst, sizeof burst, 7u);
+	harness_fill_random(data, 1000u, 3u);
+	pl011_model_set_preempt_hook(watch_stretch, NULL);
+	assert_int_equal(pl011_write(&h.uart, data, 1000u, PL011_NO_WAIT), 1000);
+	pl011_model_advance(h.model, 100000u);
+	pl011_model_set_cts(h.model, true);
+	advance_with_timer(pl011_model_now_ns(h.model) + 5000000u);
+	assert_int_equal(pl011_flush(&h.uart, 1000000u, NULL), 0);
+	pl011_model_set_preempt_hook(NULL, NULL);
+	print_message("longest masked stretch: %llu DR writes (FIFO %u)\n",
+		      (unsigned long long)stretch.most, depth);
+	assert_true(stretch.injected);
+	size_t len = harness_wire(&h, wire, sizeof wire);
+	assert_int_equal(len, 1000u + sizeof burst);
+	assert_memory_equal(wire, data, 1000u);
+	assert_memory_equal(wire + 1000u, burst, sizeof burst);
+	if (stretch.most > 3u * depth)
+		fail_msg("one masked section wrote %llu characters (FIFO %u)",
+			 (unsigned long long)stretch.most, depth);
+	harness_teardown(&h);
+}
+
+/* A nested context at every point of a MEASURED run with TX done, core_id and the clock: a
+ * panic anywhere, and where the section is not open (an interrupt can come only there) a
+ * write, the tick and a second panic. The section's state comes back as it was, no hook runs
+ * inside it, and the ring drains. */
+static size_t nest_point, nest_at;
+static bool nest_done;
+
+static void nested_body(void *context)
+{
+	(void)context;
+	bool in_section = pl011_tx_section.inside != 0;
+	(void)pl011_write_panic(&h.uart, "panic!", 6);
+	if (!in_section) {
+		(void)pl011_write(&h.uart, "write!", 6, PL011_NO_WAIT);
+		pl011_event_tick(&h.uart);
+		(void)pl011_write_panic(&h.uart, "again!", 6);
+	}
+}
+
+static void nest_at_point(void *context)
+{
+	(void)context;
+	if (nest_done || ++nest_point != nest_at)
+		return;
+	nest_done = true;
+	pl011_model_run_as_irq(h.model, nested_body, NULL);
+}
+
+static void test_masked_tx_pass_state_survives_nesting_at_every_point(void **state)
+{
+	(void)state;
+	harness_fill_random(data, 600u, 11u);
+	size_t runs = 0;
+	for (nest_at = 1;; nest_at++) {
+		memset(&hooks, 0, sizeof hooks);
+		harness_setup_timed_events(&h, on_event);
+		h.config.baud = 921600u;
+		h.config.rx_mode = PL011_RX_POLLED;
+		h.config.event_mask = PL011_EVENT_TX_DONE;
+		h.config.clock = clock_hook;
+		h.config.clock_context = h.model;
+		h.config.event_timer = timer_hook;
+		h.config.core_id = core_hook;
+		assert_int_equal(harness_start(&h), 0);
+		nest_point = 0;
+		nest_done = false;
+		pl011_model_set_preempt_hook(nest_at_point, NULL);
+		assert_int_equal(pl011_write(&h.uart, data, 600u, 100000u), 600);
+		advance_with_timer(pl011_model_now_ns(h.model) + 20000000u);
+		pl011_model_set_preempt_hook(NULL, NULL);
+		assert_int_equal(pl011_flush(&h.uart, 1000000u, NULL), 0);
+		runs++;
+		for (int i = 0; i < 3; i++)
+			if (hooks.inside[i] != 0)
+				fail_msg("point %zu: hook %d ran inside the section", nest_at, i);
+		if (pl011_tx_section.inside != 0 || pl011_tx_section.saved != 0)
+			fail_msg("point %zu: section left as {%u, %lu}", nest_at,
+				 (unsigned)pl011_tx_section.inside,
+				 (unsigned long)pl011_tx_section.saved);
+		const char *stuck = harness_tx_stuck(&h);
+		if (stuck != NULL)
+			fail_msg("point %zu: %s", nest_at, stuck);
+		bool reached = nest_done;
+		harness_teardown(&h);
+		if (!reached)
+			break;
+	}
+	print_message("%zu runs, a nested context at each point\n", runs);
+}
 #endif
 
 int main(void)
@@ -972,6 +1129,8 @@ int main(void)
 		HARNESS_TEST(test_console_sends_crlf_for_each_newline, &h),
 #if PL011_SINGLE_CORE
 		HARNESS_TEST(test_hooks_run_outside_the_masked_tx_pass, &h),
+		HARNESS_TEST(test_masked_tx_pass_lets_interrupts_in_between_passes, &h),
+		HARNESS_TEST(test_masked_tx_pass_state_survives_nesting_at_every_point, &h),
 #endif
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
