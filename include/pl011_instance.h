@@ -149,11 +149,14 @@ struct pl011 {
 };
 
 /* The parts of a start a firmware links only by naming them: the strategy, the RX ring of the
- * interrupt RX modes, an adopted line's read-back (docs/api.md, "Strategies as objects"). */
+ * interrupt RX modes, an adopted line's read-back, the events' and RS-485's start (docs/api.md,
+ * "Strategies as objects"). */
 struct pl011_rx_ring_driver;
 extern const struct pl011_rx_ring_driver pl011_rx_ring_driver;
 struct pl011_adopt_driver;
 extern const struct pl011_adopt_driver pl011_adopt_driver;
+struct pl011_events_rs485_driver;
+extern const struct pl011_events_rs485_driver pl011_events_rs485_driver;
 /* The rings' rules (lib/pl011_rings_check.c): buffers, sizes, overlaps. */
 typedef uint32_t (*pl011_check_rings_fn)(const struct pl011 *uart,
 					 const struct pl011_config *config);
@@ -162,11 +165,18 @@ static inline bool pl011_config_uses_rings(const struct pl011_config *config)
 {
 	return config->tx_mode != PL011_TX_POLLED || config->rx_mode != PL011_RX_POLLED;
 }
+/* An event driver without a mask does nothing at a start: only a mask or RS-485 needs the part. */
+static inline bool pl011_config_uses_events_rs485(const struct pl011_config *config)
+{
+	return config->event_mask != 0 || config->rs485 != NULL;
+}
 struct pl011_parts {
 	const struct pl011_tx_strategy *tx_strategy; /* config.tx_mode's; NULL for PL011_TX_POLLED */
 	pl011_check_rings_fn check_rings;            /* pl011_check_rings; NULL: no ring */
 	const struct pl011_rx_ring_driver *rx_ring;  /* &pl011_rx_ring_driver; NULL: RX polled */
 	const struct pl011_adopt_driver *adopt;      /* &pl011_adopt_driver; NULL: no ADOPT_LINE */
+	/* &pl011_events_rs485_driver; NULL: no event_mask, no rs485 */
+	const struct pl011_events_rs485_driver *events_rs485;
 };
 /* pl011_init_port with its parts (pl011_init names them): a part the config needs missing is
  * PL011_EINVAL, one it does not use is ignored. Errors, context: as pl011_init_port. */
@@ -202,6 +212,8 @@ static inline int pl011_init(struct pl011 *uart, const struct pl011_config *conf
 		.check_rings = pl011_config_uses_rings(config) ? pl011_check_rings : NULL,
 		.rx_ring = config->rx_mode != PL011_RX_POLLED ? &pl011_rx_ring_driver : NULL,
 		.adopt = (config->flags & PL011_FLAG_ADOPT_LINE) != 0 ? &pl011_adopt_driver : NULL,
+		.events_rs485 = pl011_config_uses_events_rs485(config) ? &pl011_events_rs485_driver
+								       : NULL,
 	};
 	return pl011_init_parts(uart, config, &parts);
 }

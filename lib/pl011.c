@@ -72,10 +72,11 @@ uint32_t pl011_check_format(const struct pl011_config *config)
 	return 0;
 }
 
-/* `check_rings`: the rings' rules (pl011_check_rings), NULL where the rings are not new (a line
- * change). */
+/* parts->check_rings: the rings' rules (pl011_check_rings), NULL where the rings are not new (a
+ * line change). The events' and RS-485's rules last, through their part, which puts their bits
+ * into the plan. */
 static uint32_t check_config(const struct pl011 *uart, const struct pl011_config *config,
-			     pl011_check_rings_fn check_rings)
+			     const struct pl011_parts *parts, struct pl011_plan *plan)
 {
 	if (config->base == 0 || (config->base & 3u) != 0)
 		return PL011_RULE_BASE;
@@ -104,10 +105,9 @@ static uint32_t check_config(const struct pl011 *uart, const struct pl011_config
 		return PL011_RULE_FIFO_DEPTH_NO_ID;
 	if (config->spins_per_us > PL011_SPINS_PER_US_MAX)
 		return PL011_RULE_SPINS_PER_US;
-	if (check_rings != NULL && (rule = check_rings(uart, config)) != 0)
+	if (parts->check_rings != NULL && (rule = parts->check_rings(uart, config)) != 0)
 		return rule;
-	rule = pl011_events_check(config);
-	return rule != 0 ? rule : pl011_rs485_check(config);
+	return parts->events_rs485 != NULL ? parts->events_rs485->plan(config, plan) : 0u;
 }
 
 /* LCR_H's parity bits per enum pl011_parity (checked in range), a table rather than a switch
@@ -141,36 +141,20 @@ static bool is_primecell(uintptr_t base)
 	return id == PL011_CELLID_PRIMECELL;
 }
 
-/* The rules first (no register access), the divisors (pure), then with `identify` the ID,
- * before an adopted line's registers are read (through parts->adopt, the part that reads them:
- * the callers name it with PL011_FLAG_ADOPT_LINE; no parts: a line change, never adopted). */
+/* The plan's registers from the config (pure: before the rules, which the events' and RS-485's
+ * part ends by changing CR and IMSC), the rules (no register access), the divisors (pure), then
+ * with a `uart` the ID, before an adopted line's registers are read (through parts->adopt, the
+ * part that reads them: the callers name it with PL011_FLAG_ADOPT_LINE; none: a line change,
+ * never adopted). */
 static uint32_t plan_rule(const struct pl011 *uart, const struct pl011_config *config,
-			  const struct pl011_parts *parts, struct pl011_plan *plan, bool identify)
+			  const struct pl011_parts *parts, struct pl011_plan *plan)
 {
-	uint32_t rule = check_config(uart, config, parts != NULL ? parts->check_rings : NULL);
-	if (rule != 0)
-		return rule;
-	bool adopted = (config->flags & PL011_FLAG_ADOPT_LINE) != 0;
-	if (!adopted) {
-		if (pl011_compute_baud(config->clock_hz, config->baud, config->baud_tolerance_ppm,
-				       &plan->baud) != 0)
-			return PL011_RULE_BAUD_UNREACHABLE;
-		plan->lcr_h = line_control(config);
-	}
-	if (identify && (config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base))
-		return PL011_RULE_NOT_PL011;
-	if (adopted &&
-	    (parts == NULL || parts->adopt->read_line(config, &plan->baud, &plan->lcr_h) != 0))
-		return PL011_RULE_ADOPT_UNPROGRAMMED;
-	/* RTS asserted, as for a modem; under RS-485 DE released. */
-	plan->cr = PL011_CR_UARTEN | PL011_CR_TXE | PL011_CR_RXE |
-		   (config->rs485 != NULL ? pl011_rs485_rts(config->rs485->flags, false)
-					  : PL011_CR_RTS);
+	/* RTS asserted, as for a modem (under RS-485, DE released: its part). */
+	plan->cr = PL011_CR_UARTEN | PL011_CR_TXE | PL011_CR_RXE | PL011_CR_RTS;
 	if (config->flags & PL011_FLAG_LOOPBACK)
 		plan->cr |= PL011_CR_LBE;
 	if (config->flags & PL011_FLAG_RTS_CTS)
 		plan->cr |= PL011_CR_RTSEN | PL011_CR_CTSEN;
-
 	plan->tx_level = config->tx_trigger;
 	if (plan->tx_level == PL011_LEVEL_DEFAULT)
 		plan->tx_level = config->tx_mode == PL011_TX_ADAPTIVE ? PL011_LEVEL_1_4 : PL011_LEVEL_1_2;
@@ -180,13 +164,60 @@ static uint32_t plan_rule(const struct pl011 *uart, const struct pl011_config *c
 	/* RT is needed with any RX level: without it a partial FIFO would never be seen. */
 	plan->imsc = config->rx_mode == PL011_RX_POLLED ? 0u
 						       : PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS;
-	plan->imsc |= pl011_events_imsc(config);
+
+	uint32_t rule = check_config(uart, config, parts, plan);
+	if (rule != 0)
+		return rule;
+	bool adopted = (config->flags & PL011_FLAG_ADOPT_LINE) != 0;
+	if (!adopted) {
+		if (pl011_compute_baud(config->clock_hz, config->baud, config->baud_tolerance_ppm,
+				       &plan->baud) != 0)
+			return PL011_RULE_BAUD_UNREACHABLE;
+		plan->lcr_h = line_control(config);
+	}
+	if (uart != NULL && (config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base))
+		return PL011_RULE_NOT_PL011;
+	if (adopted &&
+	    (parts->adopt == NULL || parts->adopt->read_line(config, &plan->baud, &plan->lcr_h) != 0))
+		return PL011_RULE_ADOPT_UNPROGRAMMED;
 	return 0;
 }
 
+/* The events' rules, then RS-485's, and the bits they mean: DE released (RTS as RS-485 says),
+ * the modem change interrupts for PL011_EVENT_MODEM. */
+static uint32_t events_rs485_plan(const struct pl011_config *config, struct pl011_plan *plan)
+{
+	uint32_t rule = pl011_events_check(config);
+	if (rule == 0)
+		rule = pl011_rs485_check(config);
+	if (config->rs485 != NULL)
+		plan->cr = (plan->cr & ~PL011_CR_RTS) | pl011_rs485_rts(config->rs485->flags, false);
+	plan->imsc |= pl011_events_imsc(config);
+	return rule;
+}
+
+/* Init, the instance cleared, the config the port's: each feature reached through its driver,
+ * so that a firmware with neither links none of it. */
+static uint32_t events_rs485_start(struct pl011 *uart, uint32_t rx_head)
+{
+	const struct pl011_config *config = uart->config;
+	if ((config->event_mask & PL011_EVENT_TX_DONE) != 0)
+		uart->events.tx_done_open = config->event_driver->tx_emptied;
+	if (config->rs485 != NULL)
+		config->rs485->driver->adopt(uart, config->rs485);
+	return pl011_events_start(uart, rx_head);
+}
+
+const struct pl011_events_rs485_driver pl011_events_rs485_driver = {
+	.plan = events_rs485_plan,
+	.start = events_rs485_start,
+};
+
+/* A line change's plan: no uart (no ID read), no rings, never adopted. */
 int pl011_make_plan(const struct pl011_config *config, struct pl011_plan *plan)
 {
-	return pl011_rule_error(plan_rule(NULL, config, NULL, plan, false));
+	const struct pl011_parts parts = {.events_rs485 = &pl011_events_rs485_driver};
+	return pl011_rule_error(plan_rule(NULL, config, &parts, plan));
 }
 
 static uint32_t fifo_depth_from_id(const struct pl011 *uart)
@@ -313,7 +344,8 @@ uint32_t pl011_start_rule(const struct pl011 *uart, const struct pl011_config *c
 	/* A part the config does not use is left out, so the start never reaches it. */
 	plan->strategy = parts->tx_strategy;
 	plan->rx = config->rx_mode != PL011_RX_POLLED ? parts->rx_ring : NULL;
-	return plan_rule(uart, config, parts, plan, true);
+	plan->events_rs485 = parts->events_rs485;
+	return plan_rule(uart, config, parts, plan);
 }
 
 int pl011_start_plan(const struct pl011 *uart, const struct pl011_config *config,
@@ -323,7 +355,8 @@ int pl011_start_plan(const struct pl011 *uart, const struct pl011_config *config
 	if (parts == NULL ||
 	    (config != NULL && pl011_config_uses_rings(config) && parts->check_rings == NULL) ||
 	    (config != NULL && config->rx_mode != PL011_RX_POLLED && parts->rx_ring == NULL) ||
-	    (config != NULL && (config->flags & PL011_FLAG_ADOPT_LINE) != 0 && parts->adopt == NULL))
+	    (config != NULL && (config->flags & PL011_FLAG_ADOPT_LINE) != 0 && parts->adopt == NULL) ||
+	    (config != NULL && pl011_config_uses_events_rs485(config) && parts->events_rs485 == NULL))
 		return PL011_EINVAL;
 	const struct pl011_tx_strategy *strategy = parts->tx_strategy;
 	return pl011_rule_error(pl011_start_rule(
@@ -393,12 +426,6 @@ uint32_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config
 	uart->line.rx_imsc = plan->imsc;
 	uart->line.irq_passes = plan->tx_level > PL011_LEVEL_1_2 ? 4u : 1u;
 	uart->line.fifo_depth = fifo_depth_from_id(uart);
-	/* (Both cleared above.) Each reached through its driver: a firmware with neither links
-	 * none of it. */
-	if ((config->event_mask & PL011_EVENT_TX_DONE) != 0)
-		uart->events.tx_done_open = config->event_driver->tx_emptied;
-	if (config->rs485 != NULL)
-		config->rs485->driver->adopt(uart, config->rs485);
 
 	/* The character in flight runs at the old rate: budget by the slower of the two. */
 	uint32_t old_frame_time = frame_time_in_hardware(uart);
@@ -423,8 +450,10 @@ void pl011_start_finish(struct pl011 *uart, const struct pl011_plan *plan, uint3
 	 * on set the clock's phase against the line, and its waiting-writer cells (the writer's
 	 * stall passes racing a late interrupt) are sensitive to that phase. */
 	pl011_tx_prepare(uart);
-	/* RX idle's clock step and a burst for bytes carried, before the UART can interrupt. */
-	uint32_t rx_idle_us = pl011_events_start(uart, head);
+	/* TX done's opener and RS-485's settings (both cleared by the begin), RX idle's clock step
+	 * and a burst for bytes carried, before the UART can interrupt. */
+	const struct pl011_events_rs485_driver *events_rs485 = plan->events_rs485;
+	uint32_t rx_idle_us = events_rs485 != NULL ? events_rs485->start(uart, head) : 0u;
 	uart->imsc = plan->imsc; /* no other context runs yet */
 	program_uart(uart, plan);
 	/* Last: it frees the owner word, and nothing may write the FIFO before it is programmed. */
@@ -462,6 +491,7 @@ int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
 		.check_rings = pl011_check_rings,
 		.rx_ring = &pl011_rx_ring_driver,
 		.adopt = &pl011_adopt_driver,
+		.events_rs485 = &pl011_events_rs485_driver,
 	};
 	return pl011_init_parts(uart, config, &parts);
 }

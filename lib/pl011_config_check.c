@@ -73,6 +73,7 @@ static int explain(const struct pl011 *uart, const struct pl011_config *config,
 		.tx_strategy = strategy,
 		.check_rings = pl011_check_rings,
 		.adopt = &pl011_adopt_driver,
+		.events_rs485 = &pl011_events_rs485_driver,
 	};
 	struct pl011_plan plan;
 	uint32_t rule = pl011_start_rule(uart, config, strategy_mode, &parts, &plan);

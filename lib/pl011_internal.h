@@ -813,6 +813,7 @@ struct pl011_plan {
 	 * ring's driver (NULL: polled RX). */
 	const struct pl011_tx_strategy *strategy;
 	const struct pl011_rx_ring_driver *rx;
+	const struct pl011_events_rs485_driver *events_rs485; /* NULL: no event mask, no RS-485 */
 	struct pl011_baud baud;
 	uint32_t lcr_h;
 	uint32_t cr;
@@ -836,6 +837,18 @@ struct pl011_rx_ring_driver {
  * names by the flag: the divisors and format as found, as the plan's (pl011_line_adopt). */
 struct pl011_adopt_driver {
 	int (*read_line)(const struct pl011_config *config, struct pl011_baud *baud, uint32_t *lcr_h);
+};
+
+/* Events and RS-485 at a start (lib/pl011.c), reached only through this object, which pl011_init
+ * names for a config with an event mask or RS-485 settings: a console with neither links none of
+ * their rules and none of their start. */
+struct pl011_events_rs485_driver {
+	/* The events' rules, then RS-485's (pl011_events_check, pl011_rs485_check); the IMSC and
+	 * CR bits they mean go into the plan. */
+	uint32_t (*plan)(const struct pl011_config *config, struct pl011_plan *plan);
+	/* Init before programming, the config the port's: TX done's opener, the RS-485 settings
+	 * copied in, RX idle's start (pl011_events_start, whose delay it returns). */
+	uint32_t (*start)(struct pl011 *uart, uint32_t rx_head);
 };
 
 /* Check a new line's config (its rings are the running port's, not checked again) and compute

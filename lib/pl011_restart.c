@@ -24,6 +24,7 @@ int pl011_restart_port(struct pl011 *uart, const struct pl011_config *config,
 		.check_rings = pl011_check_rings,
 		.rx_ring = &pl011_rx_ring_driver,
 		.adopt = &pl011_adopt_driver,
+		.events_rs485 = &pl011_events_rs485_driver,
 	};
 	struct pl011_plan plan;
 	int err = pl011_start_plan(uart, config, &parts, &plan);

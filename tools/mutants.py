@@ -64,13 +64,13 @@ MUTANTS = [
       "(config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base)",
       "(config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base) && 0"),
     m("config-id-after-adopt", "pl011.c", "order",
-      "\tif (identify && (config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base))\n"
+      "\tif (uart != NULL && (config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base))\n"
       "\t\treturn PL011_RULE_NOT_PL011;\n"
-      "\tif (adopted &&\n\t    (parts == NULL || parts->adopt->read_line(config, &plan->baud, &plan->lcr_h) != 0))\n"
+      "\tif (adopted &&\n\t    (parts->adopt == NULL || parts->adopt->read_line(config, &plan->baud, &plan->lcr_h) != 0))\n"
       "\t\treturn PL011_RULE_ADOPT_UNPROGRAMMED;\n",
-      "\tif (adopted &&\n\t    (parts == NULL || parts->adopt->read_line(config, &plan->baud, &plan->lcr_h) != 0))\n"
+      "\tif (adopted &&\n\t    (parts->adopt == NULL || parts->adopt->read_line(config, &plan->baud, &plan->lcr_h) != 0))\n"
       "\t\treturn PL011_RULE_ADOPT_UNPROGRAMMED;\n"
-      "\tif (identify && (config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base))\n"
+      "\tif (uart != NULL && (config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base))\n"
       "\t\treturn PL011_RULE_NOT_PL011;\n"),
     m("lcr-stop-bits-dropped", "pl011.c", "register write dropped",
       "lcr_h |= PL011_LCR_H_STP2;", ";"),

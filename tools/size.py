@@ -93,6 +93,11 @@ FEATURES = [
      ("pl011_check_rings",), ("pl011_check_rings",)),
     ("config check", r"\bpl011_config_check(_port)?\b", ("pl011_config_check",),
      ("pl011_config_check", "pl011_config_check_port", "config_rule_texts")),
+    # The events' and RS-485's start: a part of init named by an event mask or RS-485 settings
+    # (pl011_init), and by the calls that name every part.
+    ("events or RS-485 start", r"\b(event_mask|rs485|pl011_init_port|pl011_restart(_port)?|"
+     r"pl011_config_check(_port)?|pl011_set_line)\b", ("pl011_events_rs485_driver",),
+     ("pl011_events_rs485_driver",)),
 ]
 # The document that holds the table, between these markers.
 TABLE_FILE = os.path.join("docs", "size.md")

@@ -147,9 +147,12 @@ static void expect_parts_refused(const struct pl011_config *config,
 			 (unsigned long long)(after - before));
 }
 
+static void on_event(struct pl011 *uart, uint32_t events, void *context);
+
 /* include/pl011_instance.h pl011_init_parts: a part the config needs missing (rx_ring for an
- * interrupt RX mode, check_rings for any ring, adopt with PL011_FLAG_ADOPT_LINE) is
- * PL011_EINVAL, nothing touched; a part named that the config does not use is ignored. */
+ * interrupt RX mode, check_rings for any ring, adopt with PL011_FLAG_ADOPT_LINE, events_rs485
+ * with an event mask or RS-485) is PL011_EINVAL, nothing touched; a part named that the config
+ * does not use is ignored. */
 static void test_init_parts_a_missing_part_is_einval(void **state)
 {
 	(void)state;
@@ -174,6 +177,15 @@ static void test_init_parts_a_missing_part_is_einval(void **state)
 	struct pl011_config adopted = h.config;
 	adopted.flags |= PL011_FLAG_ADOPT_LINE;
 	expect_parts_refused(&adopted, &none, "ADOPT_LINE without its part");
+	struct pl011_config evented = h.config;
+	evented.event_mask = PL011_EVENT_MODEM;
+	evented.event = on_event;
+	evented.event_driver = &pl011_event_driver;
+	expect_parts_refused(&evented, &every, "an event mask without the events' part");
+	static const struct pl011_rs485 rs485 = {.driver = &pl011_rs485_driver};
+	struct pl011_config half_duplex = h.config;
+	half_duplex.rs485 = &rs485;
+	expect_parts_refused(&half_duplex, &every, "RS-485 without the events' part");
 
 	/* Every part named for a polled config that adopts nothing: the line is the config's (not
 	 * the registers' as found), RX stays polled (a byte on the wire is read from the FIFO). */
