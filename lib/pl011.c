@@ -30,18 +30,18 @@ int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, uint32_t tolerance_ppm,
 	/* 64 * BRD = 4 * clock / baud, rounded to the nearest (TRM 2.4.3); UINT32_MAX where it
 	 * does not fit 32 bits. q = 64 * IBRD + FBRD: IBRD 1 to 65535, FBRD 0 with 65535 (TRM
 	 * 3.3.6). */
-	uint32_t q = pl011_divide((uint64_t)clock_hz * 4u + baud / 2u, baud);
+	uint32_t q = pl011_divide_product(clock_hz, 4u, baud / 2u, baud);
 	if (q < 64u || q > PL011_IBRD_MAX * 64u)
 		return PL011_EBAUD;
 	uint32_t ibrd = q >> 6;
 	uint32_t fbrd = q & PL011_FBRD_MASK;
 	/* actual = clock / (16 * q / 64) = 4 * clock / q. */
-	uint32_t actual = pl011_divide((uint64_t)clock_hz * 4u + q / 2u, q);
+	uint32_t actual = pl011_divide_product(clock_hz, 4u, q / 2u, q);
 	/* q is 4 * clock / baud within a half and at least 64, and actual rounds to the nearest:
 	 * off is below baud, so the quotient fits. C's signed division truncates toward zero: the
 	 * magnitude's quotient, signed, is the same number. */
 	uint32_t off = actual > baud ? actual - baud : baud - actual;
-	uint32_t error_ppm = pl011_divide(pl011_multiply(off, 1000000u), baud);
+	uint32_t error_ppm = pl011_divide_product(off, 1000000u, 0, baud);
 	uint32_t tolerance = tolerance_ppm != 0 ? tolerance_ppm : PL011_BAUD_TOLERANCE_PPM;
 	if (error_ppm > tolerance)
 		return PL011_EBAUD;
@@ -296,7 +296,7 @@ static uint32_t frame_time_in_hardware(const struct pl011 *uart)
 	 * times (64 * IBRD + FBRD) / clock, rounded up; saturated past 2^32 - 1 (16 s a frame).
 	 * bits * (64 * IBRD + FBRD) < 12 * 2^22. */
 	uint32_t periods = pl011_lcr_h_frame_bits(lcr_h) * (ibrd * 64u + fbrd);
-	return pl011_divide(pl011_multiply(periods, 64000000u) + clock_hz - 1u, clock_hz);
+	return pl011_divide_product(periods, 64000000u, clock_hz - 1u, clock_hz);
 }
 
 /* Let what an earlier owner (a boot loader) queued finish before the FIFO is flushed; the

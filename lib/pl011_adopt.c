@@ -19,7 +19,7 @@ int pl011_line_adopt(const struct pl011_config *config, struct pl011_baud *baud,
 	if (config->clock_hz != 0) {
 		/* baud = clock / (16 * (IBRD + FBRD / 64)) = 4 * clock / (64 * IBRD + FBRD). */
 		uint32_t q = ibrd * 64u + fbrd;
-		baud->actual_baud = pl011_divide((uint64_t)config->clock_hz * 4u + q / 2u, q);
+		baud->actual_baud = pl011_divide_product(config->clock_hz, 4u, q / 2u, q);
 	}
 	if (baud->actual_baud == 0)
 		return PL011_EBAUD;

@@ -391,6 +391,18 @@ static inline uint64_t pl011_multiply(uint32_t a, uint32_t b)
 #endif
 }
 
+/* (a * b + add) / divisor as pl011_divide computes it: a product, a rounding and a division.
+ * A 32-bit core pays for a 64-bit sum at each caller: there it is one function; AArch64 adds in
+ * one instruction, where the call would cost more. */
+#if defined(__aarch64__)
+static inline uint32_t pl011_divide_product(uint32_t a, uint32_t b, uint32_t add, uint32_t divisor)
+{
+	return pl011_divide(pl011_multiply(a, b) + add, divisor);
+}
+#else
+uint32_t pl011_divide_product(uint32_t a, uint32_t b, uint32_t add, uint32_t divisor);
+#endif
+
 /* FIFO entries at a trigger level: depth * {1, 2, 4, 6, 7} / 8 (TRM 3.3.9). */
 uint32_t pl011_level_entries(uint32_t depth, uint32_t level);
 

@@ -201,8 +201,7 @@ static void measured_reset(struct pl011 *uart)
 	/* Exact to the ns, where the line's frame_time rounds up to 1/256 us; saturated below
 	 * 3 baud, where a frame outlasts 4.29 s. */
 	uint32_t bits = pl011_lcr_h_frame_bits(uart->line.lcr_h);
-	measured->frame_ns = pl011_divide(pl011_multiply(bits, 1000000000u),
-					  uart->line.baud.actual_baud);
+	measured->frame_ns = pl011_divide_product(bits, 1000000000u, 0, uart->line.baud.actual_baud);
 	for (uint32_t level = PL011_LEVEL_1_8; level <= PL011_LEVEL_7_8; level++) {
 		uint64_t headroom = line_ns(uart, pl011_level_entries(depth, level) + 1u);
 		measured->headroom_ns[level] =

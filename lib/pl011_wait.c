@@ -68,6 +68,14 @@ uint64_t pl011_multiply_in_halves(uint32_t a, uint32_t b)
 	return ((uint64_t)high << 32) | (middle2 << 16) | (low & 0xFFFFu);
 }
 
+#if !defined(__aarch64__)
+/* The product is at most (2^32 - 1)^2, which leaves room below 2^64 for any 32-bit add. */
+uint32_t pl011_divide_product(uint32_t a, uint32_t b, uint32_t add, uint32_t divisor)
+{
+	return pl011_divide(pl011_multiply(a, b) + add, divisor);
+}
+#endif
+
 uint32_t pl011_lcr_h_frame_bits(uint32_t lcr_h)
 {
 	return 1u + 5u + ((lcr_h & PL011_LCR_H_WLEN_MASK) >> PL011_LCR_H_WLEN_SHIFT) +
@@ -77,8 +85,8 @@ uint32_t pl011_lcr_h_frame_bits(uint32_t lcr_h)
 /* Rounded up, so that no bound built on it is short. 12 bits * 256 * 10^6 < 2^32. */
 uint32_t pl011_lcr_h_frame_time(uint32_t lcr_h, uint32_t actual_baud)
 {
-	uint32_t scaled_bits = pl011_lcr_h_frame_bits(lcr_h) * 256000000u;
-	return pl011_divide((uint64_t)scaled_bits + actual_baud - 1u, actual_baud);
+	return pl011_divide_product(pl011_lcr_h_frame_bits(lcr_h), 256000000u, actual_baud - 1u,
+				    actual_baud);
 }
 
 uint32_t pl011_level_entries(uint32_t depth, uint32_t level)
