@@ -174,11 +174,10 @@ static void count_spin(struct pl011_wait *wait)
 	}
 }
 
-/* Adds the clock's step; a clock that never moves would hang the wait, so past the frozen
- * limit the step counts as a spin instead. */
-static void count_clock(struct pl011_wait *wait)
+/* Adds the clock's step to `now`; a clock that never moves would hang the wait, so past the
+ * frozen limit the step counts as a spin instead. */
+static void count_clock(struct pl011_wait *wait, uint32_t now)
 {
-	uint32_t now = pl011_clock_now(wait->uart);
 	uint32_t step = now - wait->last_us;
 	wait->last_us = now;
 	if (step != 0) {
@@ -194,12 +193,14 @@ static void count_clock(struct pl011_wait *wait)
 bool pl011_wait_expired(struct pl011_wait *wait)
 {
 	const struct pl011_config *config = wait->uart->config;
-	if (wait->panic && wait->cut_off(wait->uart, wait->cut))
-		return true;
-	if (config->wait_hook != NULL && !wait->panic)
+	if (wait->panic) {
+		if (wait->cut_off(wait->uart, wait->cut))
+			return true;
+	} else if (config->wait_hook != NULL) {
 		config->wait_hook(config->wait_context);
+	}
 	if (config->clock != NULL)
-		count_clock(wait);
+		count_clock(wait, pl011_clock_now(wait->uart));
 	else
 		count_spin(wait);
 	return wait->elapsed_us >= wait->budget_us;

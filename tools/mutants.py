@@ -442,7 +442,7 @@ MUTANTS = [
       "\ttx_wait_beside_done(uart, &wait);\n\t/* Every cause masked",
       "\n\t/* Every cause masked"),
     m("panic-calls-wait-hook", "pl011_wait.c", "check skipped",
-      "if (config->wait_hook != NULL && !wait->panic)", "if (config->wait_hook != NULL)"),
+      "\t} else if (config->wait_hook != NULL) {", "\t}\n\tif (config->wait_hook != NULL) {"),
     m("reset-barrier-dropped", "pl011_tx.c", "barrier dropped",
       "\tpl011_io_barrier(); /* init's register writes land before another core can take TX */\n",
       ""),

@@ -855,9 +855,13 @@ REANCHORED = {
         "/* Nobody can read them any more. */\n\tif (pl011_rx_uses_ring(uart))\n"
         "\t\tuart->stats.rx_discarded += (uint32_t)pl011_ring_count(&uart->rx.ring);\n",
         "/* Nobody can read them any more. */\n"),
+    # The panic's test and the hook's in one branch (the size cuts).
     "b-panic-wait-runs-while-shutting-down": (WAIT,
-        "if (wait->panic && wait->cut_off(wait->uart, wait->cut))",
-        "if (wait->panic && pl011_is_stopped(wait->uart))"),
+        "\t\tif (wait->cut_off(wait->uart, wait->cut))",
+        "\t\tif (pl011_is_stopped(wait->uart))"),
+    "b-wait-hook-in-panic": (WAIT,
+        "\t} else if (config->wait_hook != NULL) {",
+        "\t}\n\tif (config->wait_hook != NULL) {"),
     "b-arm-after-dry-pass": (TX_RING,
         "} else if (latched_pass ? !pl011_tx_must_pause(uart) : sure) {",
         "} else if (latched_pass ? !pl011_tx_must_pause(uart) : (sure || !limited)) {"),
