@@ -254,7 +254,9 @@ def self_test(root):
     import shutil
     import tempfile
     cases = [("lib/pl011_tx_owner.h", RMW_POINT, POINT),
-             ("lib/pl011_internal.h", RMW_POINT, ""),
+             # (the word update's point: the first one in the file counts a mask instead)
+             ("lib/pl011_internal.h", RMW_POINT + "\n\t\tif (pl011_atomic_swap(word",
+              "\n\t\tif (pl011_atomic_swap(word"),
              ("lib/pl011_events.c", POINT, "")]
     for rel, old, new in cases:
         with tempfile.TemporaryDirectory() as copy:
