@@ -770,6 +770,13 @@ MUTANTS = [
       "uart->line.adopted = 0u;"),
     m("init-tolerance-forgotten", "pl011.c", "assignment dropped",
       "\tuart->line.tolerance_ppm = config->baud_tolerance_ppm;\n", "\n"),
+    # Events' and RS-485's start as a part pl011_init names (issue 34): its rules and its check.
+    m("start-events-part-unchecked", "pl011.c", "check skipped",
+      "(config != NULL && pl011_config_uses_events_rs485(config) && parts->events_rs485 == NULL))",
+      "(0))"),
+    m("events-part-rules-skipped", "pl011.c", "call dropped",
+      "return parts->events_rs485 != NULL ? parts->events_rs485->plan(config, plan) : 0u;",
+      "return 0u;"),
     m("set-line-tolerance-forgotten", "pl011_line.c", "assignment dropped",
       "\tuart->line.tolerance_ppm = wanted->baud_tolerance_ppm;\n", "\n"),
     m("set-line-adoption-kept", "pl011_line.c", "assignment dropped",
