@@ -117,9 +117,9 @@ static inline void pl011_interrupts_restore(uintptr_t saved)
 #endif
 }
 
-/* After an unmask that is followed at once by a mask: an ISB, so that an interrupt pending
- * meanwhile is taken in between (an MSR's change is promised to instructions after a context
- * synchronization event; ARMv5 and ARMv6 A-profile cores have no ISB, and take it at once). */
+/* After an unmask followed at once by a mask: an ISB, so that an interrupt pending meanwhile
+ * is taken in between (docs/building.md, "One core", cites why; ARMv5 and ARMv6 A-profile
+ * cores have no ISB instruction: there the window may close before it is taken). */
 static inline void pl011_interrupts_settle(void)
 {
 #if defined(__aarch64__) || (defined(__ARM_ARCH) && __ARM_ARCH >= 7) || \
