@@ -26,6 +26,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -41,6 +42,8 @@ CC = os.environ.get("HOST_CC", "gcc")
 CFLAGS = ["-std=c11", "-O1", "-g0", "-w", "-DPL011_IO_HOOKS"]
 UNIT = os.path.join(ROOT, "tests", "unit")
 MODEL = os.path.join(ROOT, "tests", "model")
+# The one-core build (docs/building.md, "One core"): what make unit-test-single-core builds.
+SINGLE_CORE = ["-DPL011_SINGLE_CORE=1"]
 # Changed whenever Coverage.measure's output changes: part of the cache's key.
 COVERAGE_FORMAT = "1"
 # Programs that only exercise the ring: run for ring mutants only.
@@ -58,13 +61,13 @@ def run(cmd, **kwargs):
     return subprocess.run(cmd, capture_output=True, text=True, **kwargs)
 
 
-def compile_objects(sources, lib_dir, out_dir):
+def compile_objects(sources, lib_dir, out_dir, extra=()):
     """Compile sources to out_dir in parallel; returns {source: object}, raises on error."""
     objects = {}
     procs = []
     for source in sources:
         obj = os.path.join(out_dir, os.path.basename(source).replace(".c", ".o"))
-        cmd = [CC] + CFLAGS + ["-I" + lib_dir, "-I" + os.path.join(ROOT, "include"),
+        cmd = [CC] + CFLAGS + list(extra) + ["-I" + lib_dir, "-I" + os.path.join(ROOT, "include"),
                                "-I" + MODEL, "-I" + UNIT, "-c", source, "-o", obj]
         procs.append((source, subprocess.Popen(cmd, stdout=subprocess.PIPE,
                                                stderr=subprocess.STDOUT, text=True)))
@@ -77,6 +80,31 @@ def compile_objects(sources, lib_dir, out_dir):
     if errors:
         raise RuntimeError("\n".join(errors))
     return objects
+
+
+def single_core_skipped():
+    """The programs make unit-test-single-core leaves out (UNIT_TESTS_SINGLE_SKIP in
+    mk/host.mk: those whose second context is another core)."""
+    with open(os.path.join(ROOT, "mk", "host.mk")) as f:
+        text = f.read()
+    start = text.index("UNIT_TESTS_SINGLE_SKIP :=")
+    end = text.index("\n", start)
+    while text[end - 1] == "\\":
+        end = text.index("\n", end + 1)
+    return set(text[start:end].replace("\\", " ").split()[2:])
+
+
+def assembly_of(lib_dir, name, extra):
+    """The assembly of lib_dir's name (a .c file), read from stdin so that no path is in it."""
+    with open(os.path.join(lib_dir, name)) as f:
+        source = f.read()
+    cmd = [CC] + CFLAGS + list(extra) + ["-I" + lib_dir, "-I" + os.path.join(ROOT, "include"),
+                                         "-I" + MODEL, "-I" + UNIT, "-x", "c", "-", "-S",
+                                         "-o", "-"]
+    result = run(cmd, input=source, cwd=lib_dir)
+    if result.returncode != 0:
+        raise RuntimeError(f"{name}: {result.stderr[-2000:]}")
+    return result.stdout
 
 
 class Build:
@@ -102,6 +130,44 @@ class Build:
         self.base_lib = {os.path.basename(s): o for s, o in lib_objs.items()}
         self.times = {}
         self.coverage = None
+        self.single = None  # the one-core build, made by single_core() on first need
+        self.single_lock = threading.Lock()
+        self.assembly = {}  # (lib file, one core?) -> its assembly, unmutated
+
+    def single_core(self):
+        """The one-core build's objects of everything but lib/, and its programs: those of
+        make unit-test-single-core (mk/host.mk names the ones left out)."""
+        with self.single_lock:
+            if self.single is None:
+                out = os.path.join(self.work, "single")
+                os.makedirs(out)
+                support = [os.path.join(UNIT, f) for f in os.listdir(UNIT)
+                           if f.endswith(".c") and not f.startswith("test_")]
+                support += [os.path.join(MODEL, f) for f in os.listdir(MODEL) if f.endswith(".c")]
+                skip = single_core_skipped()
+                tests = [t for t in self.tests if t not in skip]
+                sources = support + [os.path.join(UNIT, t + ".c") for t in tests]
+                objs = compile_objects(sources, os.path.join(ROOT, "lib"), out, SINGLE_CORE)
+                lib = compile_objects([os.path.join(ROOT, "lib", f) for f in self.lib_sources],
+                                      os.path.join(ROOT, "lib"), out, SINGLE_CORE)
+                self.single = {
+                    "support": [objs[s] for s in support if s in objs],
+                    "tests": {t: objs[os.path.join(UNIT, t + ".c")] for t in tests},
+                    "lib": {os.path.basename(k): v for k, v in lib.items()},
+                }
+            return self.single
+
+    def changes_code(self, lib_dir, names, one_core):
+        """Does the copy of lib/ in lib_dir compile any of names to other assembly than lib/
+        does, in the default build or (one_core) the one-core one?"""
+        extra = SINGLE_CORE if one_core else []
+        for name in names:
+            key = (name, one_core)
+            if key not in self.assembly:
+                self.assembly[key] = assembly_of(os.path.join(ROOT, "lib"), name, extra)
+            if assembly_of(lib_dir, name, extra) != self.assembly[key]:
+                return True
+        return False
 
     def order(self, mutated_file):
         ring = mutated_file.endswith("pl011_ring.c")
@@ -317,13 +383,50 @@ def evaluate(mutant, build, timeout_of):
                 done, size = done + len(batch), size * 2
             if ring:
                 yield "tsan_test_ring_threads", tsan_ring(lib_dir, wd)
-        failure = run_programs(programs(), timeout_of)
+        # A mutant the default build compiles away (in PL011_SINGLE_CORE code) is judged by
+        # the one-core build's programs alone; one that survives the default build's, by them
+        # too when it changes the one-core build's code.
+        default_changed = build.changes_code(lib_dir, rebuild, False)
+        failure = run_programs(programs(), timeout_of) if default_changed else None
         if failure:
             return {"status": "killed", "where": where, "detail": f"{failure[0]}: {failure[1]}"}
+        if build.changes_code(lib_dir, rebuild, True):
+            failure, count = run_single_core(build, lib_dir, rebuild, wd, timeout_of)
+            if failure:
+                return {"status": "killed", "where": where,
+                        "detail": f"one core: {failure[0]}: {failure[1]}"}
+            return {"status": "survived", "where": where,
+                    "detail": f"{len(tests) + ring if default_changed else 0} programs, and "
+                              f"{count} of the one-core build, all passed"}
+        if not default_changed:
+            return {"status": "survived", "where": where,
+                    "detail": "the code of neither build changes: equivalent (say why)"}
         return {"status": "survived", "where": where,
                 "detail": f"{len(tests) + ring} programs execute its lines, all passed"}
     finally:
         shutil.rmtree(wd, ignore_errors=True)
+
+
+def run_single_core(build, lib_dir, rebuild, wd, timeout_of):
+    """The one-core build's programs against the mutated lib/ in lib_dir: (first failure or
+    None, how many programs ran)."""
+    single = build.single_core()
+    out = os.path.join(wd, "single")
+    os.makedirs(out)
+    objs = compile_objects([os.path.join(lib_dir, f) for f in rebuild], lib_dir, out,
+                           SINGLE_CORE)
+    lib_objs = [objs.get(os.path.join(lib_dir, f), single["lib"][f]) for f in build.lib_sources]
+    tests = [t for t in build.order("") if t in single["tests"]]
+
+    def programs():
+        for t in tests:
+            exe = os.path.join(out, t)
+            result = run([CC, single["tests"][t]] + lib_objs + single["support"] +
+                         ["-lcmocka", "-lpthread", "-o", exe])
+            if result.returncode != 0:
+                raise RuntimeError(result.stdout[-2000:] + result.stderr[-2000:])
+            yield t, exe
+    return run_programs(programs(), timeout_of), len(tests)
 
 
 def select(patterns):
