@@ -1139,7 +1139,9 @@ void pl011_model_run_as_irq(struct pl011_model *model, void (*fn)(void *context)
 {
 	bool outer = model->in_irq;
 	model->in_irq = true;
-	model->irq_pending = false;
+	/* This UART's dispatch, if one is scheduled, stays so: another source's handler delays it
+	 * (run_until dispatches it once this returns, if its latency has passed) but does not
+	 * restart its latency, which would starve it under a tick shorter than the latency. */
 	model->c.irq_dispatches++;
 	spend(model, model->cfg.irq_entry_cost_ns);
 	fn(context);

@@ -69,13 +69,23 @@ static void advance_with_timer(uint64_t end_ns)
 
 /* The TX ring's size for the next start only (0: the harness's). */
 static size_t tx_ring_size;
+/* The interrupt latency for the next start only (0: the model's default). */
+static uint64_t irq_latency_ns;
 
 static void start_with_flags(enum pl011_tx_mode tx, enum pl011_rx_mode rx, uint32_t mask,
 			     uint32_t flags)
 {
 	memset(&seen, 0, sizeof seen);
 	memset(&harness_timer, 0, sizeof harness_timer);
-	harness_setup(&h, 48000000u, 16);
+	struct pl011_model_config model_config;
+	pl011_model_default_config(&model_config);
+	model_config.base = HARNESS_BASE;
+	model_config.uartclk_hz = 48000000u;
+	model_config.fifo_depth = 16;
+	if (irq_latency_ns != 0)
+		model_config.irq_latency_ns = irq_latency_ns;
+	irq_latency_ns = 0;
+	harness_setup_with(&h, &model_config);
 	h.config.flags = flags;
 	h.config.tx_mode = tx;
 	h.config.rx_mode = rx;
@@ -179,6 +189,37 @@ static void test_tx_done_once_for_a_drain_fed_by_many_writes(void **state)
 			    last_stop_bit_ns());
 	}
 	harness_teardown(&h);
+}
+
+/* A TX interrupt later than the FIFO takes to run dry (a CPU busy elsewhere): bytes written
+ * just after a refill emptied the ring (opening a drain) wait in the ring while the FIFO runs
+ * empty and the line idles. That is no drain's end: one TX done, after the last stop bit. */
+static void test_tx_done_not_while_the_ring_waits_for_a_late_interrupt(void **state)
+{
+	(void)state;
+	for (int mode = PL011_TX_HALF_FIFO; mode <= PL011_TX_MEASURED; mode++) {
+		irq_latency_ns = 5u * 1000u * 1000u; /* 5 ms: the FIFO runs dry in 1.4 */
+		start_with((enum pl011_tx_mode)mode, PL011_RX_POLLED, PL011_EVENT_TX_DONE);
+		harness_fill_random(data, 124, (uint32_t)mode + 40u);
+		assert_int_equal(pl011_write(&h.uart, data, 24, PL011_NO_WAIT), 24);
+		/* Until the late interrupt's refill has emptied the ring. */
+		uint64_t give_up = pl011_model_now_ns(h.model) + 100u * 1000u * 1000u;
+		while (pl011_tx_queued(&h.uart) != 0 && pl011_model_now_ns(h.model) < give_up)
+			advance_with_timer(pl011_model_now_ns(h.model) + frame_ns());
+		assert_int_equal(pl011_tx_queued(&h.uart), 0);
+		assert_int_equal(count_of(PL011_EVENT_TX_DONE), 0);
+		assert_int_equal(pl011_write(&h.uart, data + 24, 100, PL011_NO_WAIT), 100);
+		/* The FIFO has run dry, the ring waits for the interrupt. */
+		advance_with_timer(pl011_model_now_ns(h.model) + 40u * frame_ns());
+		assert_true(pl011_tx_queued(&h.uart) > 0);
+		assert_true(pl011_model_wire_len(h.model) < 124);
+		assert_int_equal(count_of(PL011_EVENT_TX_DONE), 0);
+		advance_with_timer(pl011_model_now_ns(h.model) + 1000u * 1000u * 1000u);
+		assert_int_equal(pl011_model_wire_len(h.model), 124);
+		assert_int_equal(count_of(PL011_EVENT_TX_DONE), 1);
+		assert_true(seen.at_ns[nth_with(PL011_EVENT_TX_DONE, 0)] >= last_stop_bit_ns());
+		harness_teardown(&h);
+	}
 }
 
 /* While CTS holds the transmitter off the line is not idle: no TX done until it has sent. */
@@ -1110,6 +1151,7 @@ int main(void)
 		HARNESS_TEST(test_tx_done_after_the_last_stop_bit_once_per_drain, &h),
 		HARNESS_TEST(test_tx_done_once_for_a_drain_fed_by_many_writes, &h),
 		HARNESS_TEST(test_tx_done_waits_for_a_transmitter_held_off_by_cts, &h),
+		HARNESS_TEST(test_tx_done_not_while_the_ring_waits_for_a_late_interrupt, &h),
 		HARNESS_TEST(test_tx_space_wakes_a_blocked_writer_once_per_block, &h),
 		HARNESS_TEST(test_tx_space_is_given_when_a_panic_empties_the_ring, &h),
 		HARNESS_TEST(test_rx_idle_32_bit_periods_after_the_last_character, &h),

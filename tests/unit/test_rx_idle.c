@@ -252,6 +252,34 @@ static void test_set_line_gives_the_fifo_bytes_it_takes(void **state)
 	harness_teardown(h);
 }
 
+/* pl011_restart while a character waits in the FIFO (below the trigger, before the receive
+ * timeout), with no burst open: the stop takes it from the FIFO, the new run carries it, and
+ * its RX_IDLE comes in the new run, though no handler of either run took it. */
+static void test_restart_gives_the_fifo_bytes_its_stop_takes(void **state)
+{
+	(void)state;
+	struct harness *h = &rh;
+	setup_rx(h);
+	assert_int_equal(harness_start(h), 0);
+	uint64_t frame = pl011_model_frame_ns(h->model);
+	uint64_t now = pl011_model_now_ns(h->model);
+	pl011_model_rx_inject(h->model, 0x5A, 0, now + frame);
+	harness_advance_with_timer(h, now + frame + frame / 2u);
+	assert_int_equal(pl011_model_rx_level(h->model), 1);
+	assert_int_equal(pl011_rx_available(&h->uart), 0);
+	assert_int_equal(data_events + idle_events, 0);
+	assert_int_equal(harness_restart(h), 0);
+	uint64_t restarted = pl011_model_now_ns(h->model);
+	harness_advance_with_timer(h, restarted + 50u * frame);
+	uint8_t got = 0;
+	assert_int_equal(pl011_read(&h->uart, &got, 1, PL011_NO_WAIT), 1);
+	assert_int_equal(got, 0x5A);
+	assert_int_equal(idle_events, 1);
+	assert_true(idle_at_ns[0] >= restarted);
+	assert_false(harness_timer.armed);
+	harness_teardown(h);
+}
+
 /* ---- the one timer of TX done, RS-485's release and RX idle, on one core ---- */
 
 static struct pl011_rs485 bus = {
@@ -343,6 +371,7 @@ int main(void)
 		HARNESS_TEST(test_errors_alone_are_no_burst, &rh),
 		HARNESS_TEST(test_restart_carries_an_open_burst, &rh),
 		HARNESS_TEST(test_set_line_gives_the_fifo_bytes_it_takes, &rh),
+		HARNESS_TEST(test_restart_gives_the_fifo_bytes_its_stop_takes, &rh),
 		HARNESS_TEST(test_tx_done_within_its_bound_beside_rx_bursts, &rh),
 		HARNESS_TEST(test_rs485_release_not_early_beside_rx_bursts, &rh),
 	};

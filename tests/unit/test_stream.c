@@ -200,6 +200,28 @@ static void test_discard_input_ends_under_a_sender_that_keeps_sending(void **sta
 	harness_teardown(&h);
 }
 
+/* A ring holding more than a FIFO's worth, and the FIFO full behind it (the RX interrupt
+ * paused on a full ring): the discard empties both, all of it counted. */
+static void test_discard_input_empties_a_full_ring_and_the_fifo(void **state)
+{
+	(void)state;
+	start(PL011_RX_LOW_LATENCY, PL011_TX_POLLED);
+	size_t ring = h.uart.rx.ring.size;
+	size_t depth = h.uart.line.fifo_depth;
+	assert_true(ring > 2u * depth);
+	static uint8_t burst[8192];
+	memset(burst, 'b', sizeof burst);
+	assert_true(ring + depth <= sizeof burst);
+	uint64_t last = pl011_model_rx_inject_stream(h.model, burst, ring + depth,
+						     pl011_model_now_ns(h.model));
+	pl011_model_advance_to(h.model, last + 40u * pl011_model_frame_ns(h.model));
+	assert_int_equal(pl011_rx_available(&h.uart), ring);
+	assert_int_equal(pl011_discard_input(&h.uart), (int)(ring + depth));
+	assert_int_equal(pl011_rx_available(&h.uart), 0);
+	assert_int_equal(pl011_model_rx_level(h.model), 0);
+	harness_teardown(&h);
+}
+
 /* pl011_early_write: no instance; a UART nobody enabled is refused, a stalled one is bounded. */
 static void test_early_write_needs_no_instance_and_is_bounded(void **state)
 {
@@ -233,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_read_until_stops_at_the_delimiter),
 		cmocka_unit_test(test_discard_input_throws_away_what_was_received),
 		cmocka_unit_test(test_discard_input_ends_under_a_sender_that_keeps_sending),
+		cmocka_unit_test(test_discard_input_empties_a_full_ring_and_the_fifo),
 		cmocka_unit_test_teardown(test_early_write_needs_no_instance_and_is_bounded,
 					  harness_teardown_fixture),
 	};
