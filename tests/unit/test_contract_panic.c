@@ -489,6 +489,58 @@ static void test_polled_writer_lets_a_panic_in_at_its_next_byte(void **state)
 	harness_teardown(&h);
 }
 
+/* The same pair under a scheduler that lets the panic's core look only while the writer holds
+ * TX (or after the writer has spun 64 points without it): a writer that took TX back over the
+ * panic's request (RETRY) at every byte would keep it from ever finding TX free, and the panic
+ * would give up. The writer must wait for the panic instead. */
+static struct {
+	uint64_t unowned_points;
+} holding;
+
+static void holding_director(void *context)
+{
+	(void)context;
+	if (!polled_pair.panic_started) {
+		if (cores_current() == 0 && dr_writes() >= 24u)
+			cores_yield();
+		return;
+	}
+	if (!polled_pair.panic_running)
+		return;
+	if (cores_current() == 1) {
+		cores_yield();
+		return;
+	}
+	if ((h.uart.tx.owner & 1u) != 0 || ++holding.unowned_points >= 64u) {
+		holding.unowned_points = 0;
+		cores_yield();
+	}
+}
+
+static void test_polled_writer_never_takes_tx_back_over_a_waiting_panic(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof polled_text; i++)
+		polled_text[i] = (uint8_t)('a' + i % 26u);
+	start_port(16u, PL011_TX_POLLED, false);
+	memset(&polled_pair, 0, sizeof polled_pair);
+	memset(&holding, 0, sizeof holding);
+	run_directed(holding_director, polled_pair_body);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	uint8_t wire[256];
+	size_t len = harness_wire(&h, wire, sizeof wire);
+	size_t first = 0;
+	while (first < len && wire[first] != 'P')
+		first++;
+	assert_int_equal(polled_pair.panic_result, (int)PANIC_LEN);
+	assert_int_equal(polled_pair.write_result, (int)sizeof polled_text);
+	assert_int_equal(len, sizeof polled_text + PANIC_LEN);
+	assert_true(first + PANIC_LEN <= len);
+	assert_memory_equal(wire + first, panic_text, PANIC_LEN);
+	assert_true(first - (size_t)polled_pair.dr_at_call <= 2u);
+	harness_teardown(&h);
+}
+
 /* ---- after a panic that waited for an owner on the other core ---- */
 
 static struct {
@@ -1294,6 +1346,7 @@ int main(void)
 	    HARNESS_TEST(test_writer_queues_while_a_panic_sends_its_data_and_follows_it, &h),
 	    HARNESS_TEST(test_writer_queues_nothing_during_a_panics_last_pass, &h),
 	    HARNESS_TEST(test_polled_writer_lets_a_panic_in_at_its_next_byte, &h),
+	    HARNESS_TEST(test_polled_writer_never_takes_tx_back_over_a_waiting_panic, &h),
 	    HARNESS_TEST(test_write_after_a_panic_took_tx_from_a_waited_owner_keeps_its_bound, &h),
 	    HARNESS_TEST(test_write_auto_waits_the_backlog_deadline_of_queued_and_len, &h),
 	    HARNESS_TEST(test_panic_during_a_restart_on_the_other_core_is_refused, &h),
