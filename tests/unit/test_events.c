@@ -1076,8 +1076,8 @@ static void test_masked_tx_pass_lets_interrupts_in_between_passes(void **state)
 
 /* A nested context at every point of a MEASURED run with TX done, core_id and the clock: a
  * panic anywhere, and where the section is not open (an interrupt can come only there) a
- * write, the tick and a second panic. The section's state comes back as it was, no hook runs
- * inside it, and the ring drains. */
+ * write, the tick and a second panic. A panic inside the section masks its own swaps, the
+ * section's state comes back as it was, no hook runs inside it, and the ring drains. */
 static size_t nest_point, nest_at;
 static bool nest_done;
 
@@ -1085,7 +1085,13 @@ static void nested_body(void *context)
 {
 	(void)context;
 	bool in_section = pl011_tx_section.inside != 0;
+	uint64_t rmw_before = pl011_model_counters(h.model)->rmw_points;
 	(void)pl011_write_panic(&h.uart, "panic!", 6);
+	/* A fault handler may unmask: a panic inside the section masks each of its own swaps
+	 * (read-modify-write points), and so does the rest of the pass it came in. */
+	if (in_section && (pl011_model_counters(h.model)->rmw_points == rmw_before ||
+			   pl011_tx_section.inside != 0))
+		fail_msg("point %zu: a panic inside the section took TX unmasked", nest_at);
 	if (!in_section) {
 		(void)pl011_write(&h.uart, "write!", 6, PL011_NO_WAIT);
 		pl011_event_tick(&h.uart);
