@@ -242,6 +242,64 @@ static void test_polled_writer_finishes_its_write_after_a_panic_gave_up_waiting(
 	harness_teardown(&h);
 }
 
+/* ---- two panics beside the owner on one core, the second over the first ---- */
+
+static struct {
+	int stage;
+	int outer_result, inner_result;
+} twin;
+
+static void twin_inner(void *context)
+{
+	(void)context;
+	twin.inner_result = pl011_write_panic(&h.uart, "inner", 5);
+}
+
+static void twin_outer(void *context)
+{
+	(void)context;
+	twin.outer_result = pl011_write_panic(&h.uart, panic_text, PANIC_LEN);
+}
+
+/* The first panic at the polled writer's first owned point with 3 characters in the FIFO; the
+ * second over it once it holds a place beside the owner (tx.beside's upper half). */
+static void deliver_twin_panics(void *context)
+{
+	(void)context;
+	if (twin.stage == 0 && !pl011_model_in_irq(h.model) && (h.uart.tx.owner & 1u) != 0 &&
+	    pl011_model_tx_level(h.model) == 3u) {
+		twin.stage = 1;
+		pl011_model_run_as_irq(h.model, twin_outer, NULL);
+	} else if (twin.stage == 1 && pl011_model_in_irq(h.model) && (h.uart.tx.beside >> 16) != 0) {
+		twin.stage = 2;
+		pl011_model_run_as_irq(h.model, twin_inner, NULL);
+	}
+}
+
+/* docs/api.md, pl011_write_panic: "At most two panics write a byte beside an owner at once".
+ * A panic from a fault inside a panic that holds its place beside the preempted writer takes
+ * the second place and writes all of its bytes; then the first finishes its own. */
+static void test_a_panic_over_a_panic_beside_the_owner_takes_the_second_place(void **state)
+{
+	(void)state;
+	static uint8_t text[40];
+	for (size_t i = 0; i < sizeof text; i++)
+		text[i] = (uint8_t)('a' + i % 26u);
+	start_port(16u, PL011_TX_POLLED, false);
+	memset(&twin, 0, sizeof twin);
+	twin.outer_result = twin.inner_result = -100;
+	pl011_model_set_preempt_hook(deliver_twin_panics, NULL);
+	int n = pl011_write(&h.uart, text, sizeof text, 1000000u);
+	pl011_model_set_preempt_hook(NULL, NULL);
+	assert_int_equal(twin.stage, 2);
+	assert_int_equal(twin.inner_result, 5);
+	assert_int_equal(twin.outer_result, (int)PANIC_LEN);
+	assert_int_equal(n, (int)sizeof text);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	assert_int_equal(pl011_model_wire_len(h.model), sizeof text + PANIC_LEN + 5u);
+	harness_teardown(&h);
+}
+
 /* ---- a panic over another panic that owns TX on the same core ---- */
 
 static bool inner_panic_delivered;
@@ -1347,6 +1405,7 @@ int main(void)
 	    HARNESS_TEST(test_writer_queues_nothing_during_a_panics_last_pass, &h),
 	    HARNESS_TEST(test_polled_writer_lets_a_panic_in_at_its_next_byte, &h),
 	    HARNESS_TEST(test_polled_writer_never_takes_tx_back_over_a_waiting_panic, &h),
+	    HARNESS_TEST(test_a_panic_over_a_panic_beside_the_owner_takes_the_second_place, &h),
 	    HARNESS_TEST(test_write_after_a_panic_took_tx_from_a_waited_owner_keeps_its_bound, &h),
 	    HARNESS_TEST(test_write_auto_waits_the_backlog_deadline_of_queued_and_len, &h),
 	    HARNESS_TEST(test_panic_during_a_restart_on_the_other_core_is_refused, &h),
