@@ -141,6 +141,8 @@ struct pl011 {
 	struct pl011_stats_kept stats; /* only these (PL011_STATS in pl011.h) */
 #endif
 	struct pl011_events events; /* see struct pl011_events */
+	/* shutdown: init's wait for the stopped run's contexts, linked only by a firmware that stops */
+	bool (*old_run_left)(struct pl011 *uart);
 	uint32_t imsc;              /* atomic: what IMSC must hold (lib/pl011_internal.h) */
 	uint32_t state;             /* atomic: STOPPED, RUNNING, SHUTTING_DOWN */
 	/* atomic: interrupt handlers inside (announced before they look at state), which

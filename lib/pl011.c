@@ -309,27 +309,6 @@ static void let_previous_output_finish(const struct pl011 *uart)
 				pl011_frames_us(uart, uart->line.fifo_depth + 1u) + 1u);
 }
 
-/*
- * Init of a port a shutdown stopped: a context of that run which the shutdown gave up waiting
- * for (a handler stuck in its RX callback, a panic that kept TX or wrote beside its owner: a
- * stopped core, or on one core a lower-priority task the shutdown's task preempted) still uses
- * the ring, the FIFO or a count that init would reset. Wait for it as the shutdown did; the
- * wait hook may let that task run. Once it has left, whatever it does next is of the new run.
- */
-static bool old_run_left(struct pl011 *uart)
-{
-	struct pl011_wait wait;
-	pl011_wait_start(&wait, uart, pl011_handlers_wait_us(uart));
-	for (;;) {
-		pl011_io_atomic_point();
-		if (pl011_atomic_load(&uart->handlers_inside, __ATOMIC_SEQ_CST) == 0 &&
-		    pl011_tx_left(uart))
-			return true;
-		if (pl011_wait_expired(&wait))
-			return false;
-	}
-}
-
 uint32_t pl011_start_rule(const struct pl011 *uart, const struct pl011_config *config,
 			  enum pl011_tx_mode strategy_mode, const struct pl011_parts *parts,
 			  struct pl011_plan *plan)
@@ -475,7 +454,8 @@ int pl011_init_parts(struct pl011 *uart, const struct pl011_config *config,
 	uint32_t state = pl011_state_get(uart);
 	if (state == PL011_STATE_RUNNING)
 		return PL011_EBUSY; /* nothing touched: it keeps running */
-	if (state == PL011_STATE_SHUT && !old_run_left(uart))
+	/* The stop named the wait (so that a firmware that never stops a port links none). */
+	if (state == PL011_STATE_SHUT && !uart->old_run_left(uart))
 		return PL011_ESTALLED; /* nothing touched: call again once it has left */
 	uint32_t frame_time = pl011_start_begin(uart, config, &plan, state == PL011_STATE_SHUT);
 	pl011_start_finish(uart, &plan, frame_time);
@@ -624,6 +604,27 @@ uint32_t pl011_handlers_wait_us(const struct pl011 *uart)
 	return pl011_backlog_deadline_us(uart, (size_t)8u * uart->line.fifo_depth);
 }
 
+/*
+ * Init of a port a shutdown stopped: a context of that run which the shutdown gave up waiting
+ * for (a handler stuck in its RX callback, a panic that kept TX or wrote beside its owner: a
+ * stopped core, or on one core a lower-priority task the shutdown's task preempted) still uses
+ * the ring, the FIFO or a count that init would reset. Wait for it as the shutdown did; the
+ * wait hook may let that task run. Once it has left, whatever it does next is of the new run.
+ */
+static bool old_run_left(struct pl011 *uart)
+{
+	struct pl011_wait wait;
+	pl011_wait_start(&wait, uart, pl011_handlers_wait_us(uart));
+	for (;;) {
+		pl011_io_atomic_point();
+		if (pl011_atomic_load(&uart->handlers_inside, __ATOMIC_SEQ_CST) == 0 &&
+		    pl011_tx_left(uart))
+			return true;
+		if (pl011_wait_expired(&wait))
+			return false;
+	}
+}
+
 int pl011_stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *received,
 		    const struct pl011_rx_ring_driver *rx, bool *handlers_out, bool *tx_out)
 {
@@ -647,6 +648,7 @@ int pl011_stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *re
 	/* Stopped before the last look at the FIFO: a panic write from now on is refused (but
 	 * one over us on our own core), and one taken before it has its bytes waited for, not
 	 * flushed with the FIFO. */
+	uart->old_run_left = old_run_left; /* before SHUT: what init then calls */
 	pl011_state_set(uart, PL011_STATE_SHUT);
 	/* A handler that entered before this store may still drain RX into the ring on another
 	 * core: wait it out (pl011_irq_handler) before the FIFO is read out and the ring handed
