@@ -75,8 +75,7 @@ uint32_t pl011_check_format(const struct pl011_config *config)
 /* parts->check_rings: the rings' rules (pl011_check_rings), NULL where the rings are not new (a
  * line change). The events' and RS-485's rules last, through their part, which puts their bits
  * into the plan. */
-static uint32_t check_config(const struct pl011 *uart, const struct pl011_config *config,
-			     const struct pl011_parts *parts, struct pl011_plan *plan)
+static uint32_t check_config(const struct pl011_config *config)
 {
 	if (config->base == 0 || (config->base & 3u) != 0)
 		return PL011_RULE_BASE;
@@ -105,9 +104,7 @@ static uint32_t check_config(const struct pl011 *uart, const struct pl011_config
 		return PL011_RULE_FIFO_DEPTH_NO_ID;
 	if (config->spins_per_us > PL011_SPINS_PER_US_MAX)
 		return PL011_RULE_SPINS_PER_US;
-	if (parts->check_rings != NULL && (rule = parts->check_rings(uart, config)) != 0)
-		return rule;
-	return parts->events_rs485 != NULL ? parts->events_rs485->plan(config, plan) : 0u;
+	return 0;
 }
 
 /* LCR_H's parity bits per enum pl011_parity (checked in range), a table rather than a switch
@@ -149,6 +146,9 @@ static bool is_primecell(uintptr_t base)
 static uint32_t plan_rule(const struct pl011 *uart, const struct pl011_config *config,
 			  const struct pl011_parts *parts, struct pl011_plan *plan)
 {
+	uint32_t rule = check_config(config);
+	if (rule != 0)
+		return rule;
 	/* RTS asserted, as for a modem (under RS-485, DE released: its part). */
 	plan->cr = PL011_CR_UARTEN | PL011_CR_TXE | PL011_CR_RXE | PL011_CR_RTS;
 	if (config->flags & PL011_FLAG_LOOPBACK)
@@ -164,9 +164,9 @@ static uint32_t plan_rule(const struct pl011 *uart, const struct pl011_config *c
 	/* RT is needed with any RX level: without it a partial FIFO would never be seen. */
 	plan->imsc = config->rx_mode == PL011_RX_POLLED ? 0u
 						       : PL011_INT_RX | PL011_INT_RT | PL011_INT_ERRORS;
-
-	uint32_t rule = check_config(uart, config, parts, plan);
-	if (rule != 0)
+	if (parts->check_rings != NULL && (rule = parts->check_rings(uart, config)) != 0)
+		return rule;
+	if (parts->events_rs485 != NULL && (rule = parts->events_rs485->plan(config, plan)) != 0)
 		return rule;
 	bool adopted = (config->flags & PL011_FLAG_ADOPT_LINE) != 0;
 	if (!adopted) {
