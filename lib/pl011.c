@@ -72,9 +72,7 @@ uint32_t pl011_check_format(const struct pl011_config *config)
 	return 0;
 }
 
-/* parts->check_rings: the rings' rules (pl011_check_rings), NULL where the rings are not new (a
- * line change). The events' and RS-485's rules last, through their part, which puts their bits
- * into the plan. */
+/* The rules every config meets; the parts' rules follow in plan_rule. */
 static uint32_t check_config(const struct pl011_config *config)
 {
 	if (config->base == 0 || (config->base & 3u) != 0)
@@ -138,11 +136,12 @@ static bool is_primecell(uintptr_t base)
 	return id == PL011_CELLID_PRIMECELL;
 }
 
-/* The plan's registers from the config (pure: before the rules, which the events' and RS-485's
- * part ends by changing CR and IMSC), the rules (no register access), the divisors (pure), then
- * with a `uart` the ID, before an adopted line's registers are read (through parts->adopt, the
- * part that reads them: the callers name it with PL011_FLAG_ADOPT_LINE; none: a line change,
- * never adopted). */
+/* The common rules, the plan's registers (before the parts' rules: the events' and RS-485's part
+ * ends by changing CR and IMSC), the rings' rules (parts->check_rings, NULL where the rings are
+ * not new: a line change), the events' and RS-485's, the divisors (all without register access),
+ * then with a `uart` the ID, before an adopted line's registers are read (through parts->adopt,
+ * the part that reads them: the callers name it with PL011_FLAG_ADOPT_LINE; none: a line
+ * change, never adopted). */
 static uint32_t plan_rule(const struct pl011 *uart, const struct pl011_config *config,
 			  const struct pl011_parts *parts, struct pl011_plan *plan)
 {
