@@ -88,8 +88,7 @@ enum pl011_rx_mode {
 #define PL011_FLAG_ADOPT_LINE (1u << 2)
 #define PL011_FLAG_NO_ID (1u << 3) /* no PCellID to check (SBSA UART); fifo_depth then required */
 
-/* Wait bounds are in microseconds. PL011_WAIT_AUTO derives the bound from the backlog. */
-#define PL011_WAIT_AUTO UINT32_MAX
+#define PL011_WAIT_AUTO UINT32_MAX /* wait bounds are in us; AUTO: derived from the backlog */
 #define PL011_NO_WAIT 0u
 #define PL011_BAUD_TOLERANCE_PPM 20000u /* default baud error accepted: 2%, both ends */
 #define PL011_SPINS_PER_US_MAX 10000u   /* spins_per_us at most: a 10 GHz core */
@@ -192,6 +191,7 @@ struct pl011_baud {
 #if defined(PL011_STATS) && PL011_STATS == 0
 #define pl011_init_port pl011_init_port_nostats
 #define pl011_init_parts pl011_init_parts_nostats
+#define pl011_init_named_parts pl011_init_named_parts_nostats
 #define pl011_restart_port pl011_restart_port_nostats
 #endif
 

@@ -180,10 +180,14 @@ struct pl011_parts {
 	/* &pl011_events_rs485_driver; NULL: no event_mask, no rs485 */
 	const struct pl011_events_rs485_driver *events_rs485;
 };
-/* pl011_init_port with its parts (pl011_init names them): a part the config needs missing is
- * PL011_EINVAL, one it does not use is ignored. Errors, context: as pl011_init_port. */
+/* pl011_init_port with its parts: a part the config needs missing is PL011_EINVAL, one it does
+ * not use is ignored. Errors, context: as pl011_init_port. */
 int pl011_init_parts(struct pl011 *uart, const struct pl011_config *config,
 		     const struct pl011_parts *parts);
+/* pl011_init's call: pl011_init_parts for parts named from the config itself, without the check
+ * that none is missing (a missing one is undefined behaviour; NULL parts: PL011_EINVAL). */
+int pl011_init_named_parts(struct pl011 *uart, const struct pl011_config *config,
+			   const struct pl011_parts *parts);
 /* A switch the compiler resolves wherever it can prove what config.tx_mode holds, so that
  * pl011_init links only that strategy (docs/api.md, "Strategies as objects"). */
 static inline const struct pl011_tx_strategy *pl011_tx_strategy_for_mode(enum pl011_tx_mode mode)
@@ -208,7 +212,7 @@ static inline const struct pl011_tx_strategy *pl011_tx_strategy_for_mode(enum pl
 static inline int pl011_init(struct pl011 *uart, const struct pl011_config *config)
 {
 	if (config == NULL)
-		return pl011_init_parts(uart, config, NULL);
+		return pl011_init_named_parts(uart, config, NULL);
 	const struct pl011_parts parts = {
 		.tx_strategy = pl011_tx_strategy_for_mode(config->tx_mode),
 		.check_rings = pl011_config_uses_rings(config) ? pl011_check_rings : NULL,
@@ -217,7 +221,7 @@ static inline int pl011_init(struct pl011 *uart, const struct pl011_config *conf
 		.events_rs485 = pl011_config_uses_events_rs485(config) ? &pl011_events_rs485_driver
 								       : NULL,
 	};
-	return pl011_init_parts(uart, config, &parts);
+	return pl011_init_named_parts(uart, config, &parts);
 }
 
 static inline int pl011_restart(struct pl011 *uart, const struct pl011_config *config)

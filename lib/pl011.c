@@ -326,15 +326,11 @@ uint32_t pl011_start_rule(const struct pl011 *uart, const struct pl011_config *c
 	return plan_rule(uart, config, parts, plan);
 }
 
+/* Parts that match the config: pl011_init names them from it, the other callers all. */
 int pl011_start_plan(const struct pl011 *uart, const struct pl011_config *config,
 		     const struct pl011_parts *parts, struct pl011_plan *plan)
 {
-	/* pl011_init names the parts its config needs; pl011_init_parts called without them. */
-	if (parts == NULL ||
-	    (config != NULL && pl011_config_uses_rings(config) && parts->check_rings == NULL) ||
-	    (config != NULL && config->rx_mode != PL011_RX_POLLED && parts->rx_ring == NULL) ||
-	    (config != NULL && (config->flags & PL011_FLAG_ADOPT_LINE) != 0 && parts->adopt == NULL) ||
-	    (config != NULL && pl011_config_uses_events_rs485(config) && parts->events_rs485 == NULL))
+	if (parts == NULL)
 		return PL011_EINVAL;
 	const struct pl011_tx_strategy *strategy = parts->tx_strategy;
 	return pl011_rule_error(pl011_start_rule(
@@ -442,9 +438,10 @@ void pl011_start_finish(struct pl011 *uart, const struct pl011_plan *plan, uint3
 }
 
 /* The first start: a running port is refused (pl011_restart stops it first), so nothing of a
- * restart is linked here; nor a part the caller did not name. */
-int pl011_init_parts(struct pl011 *uart, const struct pl011_config *config,
-		     const struct pl011_parts *parts)
+ * restart is linked here; nor a part the caller did not name, nor the check that it named them
+ * all (pl011_init's parts are the config's by construction). */
+int pl011_init_named_parts(struct pl011 *uart, const struct pl011_config *config,
+			   const struct pl011_parts *parts)
 {
 	struct pl011_plan plan;
 	int err = pl011_start_plan(uart, config, parts, &plan);
@@ -461,6 +458,19 @@ int pl011_init_parts(struct pl011 *uart, const struct pl011_config *config,
 	return 0;
 }
 
+int pl011_init_parts(struct pl011 *uart, const struct pl011_config *config,
+		     const struct pl011_parts *parts)
+{
+	/* A caller that names the parts itself may leave out one the config needs. */
+	if (parts == NULL ||
+	    (config != NULL && pl011_config_uses_rings(config) && parts->check_rings == NULL) ||
+	    (config != NULL && config->rx_mode != PL011_RX_POLLED && parts->rx_ring == NULL) ||
+	    (config != NULL && (config->flags & PL011_FLAG_ADOPT_LINE) != 0 && parts->adopt == NULL) ||
+	    (config != NULL && pl011_config_uses_events_rs485(config) && parts->events_rs485 == NULL))
+		return PL011_EINVAL;
+	return pl011_init_named_parts(uart, config, parts);
+}
+
 /* For a caller that cannot see the config: every part named. */
 int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
 		    const struct pl011_tx_strategy *strategy)
@@ -472,7 +482,7 @@ int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
 		.adopt = &pl011_adopt_driver,
 		.events_rs485 = &pl011_events_rs485_driver,
 	};
-	return pl011_init_parts(uart, config, &parts);
+	return pl011_init_named_parts(uart, config, &parts);
 }
 
 static void count_causes(struct pl011 *uart, uint32_t mis)

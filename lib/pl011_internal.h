@@ -883,8 +883,9 @@ void pl011_hw_quiesce(struct pl011 *uart, uint32_t frame_budget_us, struct pl011
 		      const struct pl011_rx_ring_driver *rx);
 /* IBRD, FBRD, then LCR_H, whose write latches all three (TRM 3.3.7); the UART disabled. */
 void pl011_hw_program_line(const struct pl011 *uart, const struct pl011_baud *baud, uint32_t lcr_h);
-/* The start pl011_init_parts and pl011_restart_port share (lib/pl011.c). Plan: the arguments
- * checked (PL011_EINVAL, PL011_EBAUD), nothing touched. Begin: the instance cleared but for what
+/* The start pl011_init_named_parts and pl011_restart_port share (lib/pl011.c). Plan: the
+ * arguments checked (PL011_EINVAL, PL011_EBAUD), nothing touched; the parts must be those the
+ * config needs (pl011_init_parts checks that they are). Begin: the instance cleared but for what
  * other contexts may hold (the owner word; tx.beside and handlers_inside unless keep_presence
  * is false), the line set, a boot loader's output let finish, the RX ring attached; returns
  * the new frame time. Finish: the TRM sequence, programmed, running. A restart moves what the

@@ -31,7 +31,7 @@ int pl011_restart_port(struct pl011 *uart, const struct pl011_config *config,
 	if (err != 0)
 		return err; /* nothing touched: a running port keeps running */
 	if (!pl011_is_running(uart))
-		return pl011_init_parts(uart, config, &parts);
+		return pl011_init_named_parts(uart, config, &parts);
 
 	/* Stopped first, so nothing it accepted vanishes uncounted; its counters carry over
 	 * (tx_discarded tells what the drain could not send), and what it received and nobody

@@ -79,8 +79,8 @@ $(HOST_OUT)/test_stats_off: $(call host_objs,nostats,tests/unit/test_stats_off.c
 	@echo "  HOSTLD  $@"
 	$(Q)$(call host_link,nostats,-lcmocka -lpthread)
 
-# A program and a library built with different PL011_STATS must not link (pl011_init_parts,
-# which pl011_init calls, is pl011_init_parts_nostats with 0), either way round; built alike they link (so the failures are
+# A program and a library built with different PL011_STATS must not link (pl011_init_named_parts,
+# which pl011_init calls, is pl011_init_named_parts_nostats with 0), either way round; built alike they link (so the failures are
 # the mismatch's). make unit-test runs it.
 STATS_LINK_OUT := $(HOST_OUT)/stats-link
 STATS_LINK_ON := $(call host_objs,asan,tests/link/stats_mismatch.c $(LIB_SRCS) $(MODEL_SRCS))
@@ -95,8 +95,8 @@ stats-link-test: $(STATS_LINK_ON) $(STATS_LINK_OFF)
 	$(Q)mkdir -p $(STATS_LINK_OUT)
 	$(Q)$(HOST_CC) $(HOST_FLAGS_asan) $(STATS_LINK_ON) -o $(STATS_LINK_OUT)/same-on
 	$(Q)$(HOST_CC) $(HOST_FLAGS_asan) $(STATS_LINK_OFF) -o $(STATS_LINK_OUT)/same-off
-	$(Q)$(call stats_link_mixed,$(firstword $(STATS_LINK_OFF)) $(wordlist 2,999,$(STATS_LINK_ON)),pl011_init_parts_nostats)
-	$(Q)$(call stats_link_mixed,$(firstword $(STATS_LINK_ON)) $(wordlist 2,999,$(STATS_LINK_OFF)),pl011_init_parts)
+	$(Q)$(call stats_link_mixed,$(firstword $(STATS_LINK_OFF)) $(wordlist 2,999,$(STATS_LINK_ON)),pl011_init_named_parts_nostats)
+	$(Q)$(call stats_link_mixed,$(firstword $(STATS_LINK_ON)) $(wordlist 2,999,$(STATS_LINK_OFF)),pl011_init_named_parts)
 	@echo "stats-link-test: a PL011_STATS mismatch fails to link, both ways"
 .PHONY: stats-link-test
 
