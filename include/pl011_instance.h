@@ -132,6 +132,12 @@ struct pl011 {
 	 * the new one, never NULL. */
 	const struct pl011_config *config;
 	uintptr_t base;             /* init: config->base, which every register access reads */
+	/* Both near the start, where a load's offset fits the M0's short encoding; init does not
+	 * clear them with the rest. */
+	uint32_t state;             /* atomic: STOPPED, RUNNING, SHUTTING_DOWN, SHUT */
+	/* atomic: interrupt handlers inside (announced before they look at state), which
+	 * shutdown and init wait out before they touch the rings. */
+	uint32_t handlers_inside;
 	struct pl011_line line;     /* init, pl011_set_line */
 	struct pl011_tx tx;         /* the TX owner (and the atomic words) */
 	struct pl011_rx rx;         /* RX producer / consumer */
@@ -144,10 +150,6 @@ struct pl011 {
 	/* shutdown: init's wait for the stopped run's contexts, linked only by a firmware that stops */
 	bool (*old_run_left)(struct pl011 *uart);
 	uint32_t imsc;              /* atomic: what IMSC must hold (lib/pl011_internal.h) */
-	uint32_t state;             /* atomic: STOPPED, RUNNING, SHUTTING_DOWN */
-	/* atomic: interrupt handlers inside (announced before they look at state), which
-	 * shutdown and init wait out before they touch the rings; last, as init keeps it. */
-	uint32_t handlers_inside;
 };
 
 /* The parts of a start a firmware links only by naming them: the strategy, the RX ring of the

@@ -369,23 +369,25 @@ uint32_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config
 	size_t after_owner = owner_at + 2u * sizeof(uint32_t);
 	/* Nor the config and the base, replaced in one store each before the clearing: a panic or
 	 * a handler that passed its state check before the stop reads the old config or the new
-	 * one (both the caller's to keep until we return), never a NULL. */
-	_Static_assert(offsetof(struct pl011, base) + sizeof(uintptr_t) == offsetof(struct pl011, line),
-		       "config and base must lead struct pl011");
+	 * one (both the caller's to keep until we return), never a NULL. Nor the state, just set,
+	 * nor handlers_inside: a handler that looked at the state before the shutdown may still
+	 * be between its announcement and its withdrawal. A port neither running nor shut down by
+	 * us (garbage, for all we know) starts from 0. */
+	_Static_assert(offsetof(struct pl011, base) + sizeof(uintptr_t) ==
+				       offsetof(struct pl011, state) &&
+			       offsetof(struct pl011, state) + sizeof(uint32_t) ==
+				       offsetof(struct pl011, handlers_inside) &&
+			       offsetof(struct pl011, handlers_inside) + sizeof(uint32_t) ==
+				       offsetof(struct pl011, line),
+		       "config, base, state and handlers_inside must lead struct pl011");
 	size_t cleared_from = offsetof(struct pl011, line);
 	__atomic_store_n(&uart->config, config, __ATOMIC_RELAXED);
 	__atomic_store_n(&uart->base, config->base, __ATOMIC_RELAXED);
-	/* handlers_inside is last and not cleared with the rest: a handler that looked at the
-	 * state before the shutdown may still be between its announcement and its withdrawal. A
-	 * port neither running nor shut down by us (garbage, for all we know) starts from 0. */
-	_Static_assert(offsetof(struct pl011, handlers_inside) + sizeof(uint32_t) +
-				       _Alignof(struct pl011) > sizeof(struct pl011),
-		       "handlers_inside must be the last member of struct pl011");
 	_Static_assert(offsetof(struct pl011, line) % sizeof(uint32_t) == 0 &&
-			       offsetof(struct pl011, handlers_inside) % sizeof(uint32_t) == 0,
+			       sizeof(struct pl011) % sizeof(uint32_t) == 0,
 		       "the cleared parts of struct pl011 must be whole words");
 	clear_words(uart, cleared_from, owner_at);
-	clear_words(uart, after_owner, offsetof(struct pl011, handlers_inside));
+	clear_words(uart, after_owner, sizeof(struct pl011));
 	if (!keep_presence) {
 		pl011_atomic_store(&uart->handlers_inside, 0u, __ATOMIC_SEQ_CST);
 		pl011_atomic_store(&uart->tx.beside, 0u, __ATOMIC_SEQ_CST);
