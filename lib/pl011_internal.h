@@ -211,7 +211,7 @@ static inline void pl011_timer_arm(const struct pl011 *uart, uint32_t delay_us)
 }
 
 /* The caller's core + 1 for the owner word and tx.stop, 0 when not known: its number modulo
- * 255, as the sum of its bytes (256 is 1 modulo 255), without a division. */
+ * 255, folded a byte at a time (256 is 1 modulo 255), without a division. */
 static inline uint32_t pl011_core_tag(const struct pl011 *uart)
 {
 	if (uart->config->core_id == NULL)
@@ -219,9 +219,9 @@ static inline uint32_t pl011_core_tag(const struct pl011 *uart)
 	uint32_t inside = pl011_hook_begin();
 	uint32_t id = uart->config->core_id(uart->config->core_context);
 	pl011_hook_end(inside);
-	uint32_t sum = (id & 0xFFu) + ((id >> 8) & 0xFFu) + ((id >> 16) & 0xFFu) + (id >> 24);
-	sum = (sum & 0xFFu) + (sum >> 8); /* at most 255 + 3 */
-	return (sum >= 255u ? sum - 255u : sum) + 1u;
+	while (id > 255u)
+		id = (id & 0xFFu) + (id >> 8); /* smaller, the same modulo 255 */
+	return (id == 255u ? 0u : id) + 1u;
 }
 
 static inline uint32_t pl011_stop_word(const struct pl011 *uart)
