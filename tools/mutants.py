@@ -467,7 +467,7 @@ MUTANTS = [
       "enum pl011_panic_cut cut = panic_cut_at_entry(uart, state);\n\t/* What is"),
     # ---- issue 33: the old run's contexts, a panic over its own core's stop ----
     m("init-ignores-old-run", "pl011.c", "wait skipped",
-      "if (state == PL011_STATE_SHUT && !old_run_left(uart))", "if (0)"),
+      "if (state == PL011_STATE_SHUT && !uart->old_run_left(uart))", "if (0)"),
     m("stop-kept-owner-not-said", "pl011.c", "error not reported",
       "int result = kept ? PL011_ESTALLED : (int)discarded;", "int result = (int)discarded;"),
     m("stop-disable-ignores-beside", "pl011_tx.c", "wait skipped",
@@ -775,8 +775,8 @@ MUTANTS = [
       "(config != NULL && pl011_config_uses_events_rs485(config) && parts->events_rs485 == NULL))",
       "(0))"),
     m("events-part-rules-skipped", "pl011.c", "call dropped",
-      "return parts->events_rs485 != NULL ? parts->events_rs485->plan(config, plan) : 0u;",
-      "return 0u;"),
+      "\tif (parts->events_rs485 != NULL && (rule = parts->events_rs485->plan(config, plan)) != 0)\n"
+      "\t\treturn rule;\n", ""),
     m("set-line-tolerance-forgotten", "pl011_line.c", "assignment dropped",
       "\tuart->line.tolerance_ppm = wanted->baud_tolerance_ppm;\n", "\n"),
     m("set-line-adoption-kept", "pl011_line.c", "assignment dropped",
