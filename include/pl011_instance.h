@@ -186,8 +186,8 @@ struct pl011_parts {
  * not use is ignored. Errors, context: as pl011_init_port. */
 int pl011_init_parts(struct pl011 *uart, const struct pl011_config *config,
 		     const struct pl011_parts *parts);
-/* pl011_init's call: pl011_init_parts for parts named from the config itself, without the check
- * that none is missing (a missing one is undefined behaviour; NULL parts: PL011_EINVAL). */
+/* Internal: pl011_init's call, whose parts come from the config itself, so it skips
+ * pl011_init_parts's check that none is missing. Name parts yourself? Call pl011_init_parts. */
 int pl011_init_named_parts(struct pl011 *uart, const struct pl011_config *config,
 			   const struct pl011_parts *parts);
 /* A switch the compiler resolves wherever it can prove what config.tx_mode holds, so that

@@ -73,6 +73,9 @@ SHARED_REFILL = "poll_full"
 FEATURES = [
     ("restart", r"\bpl011_restart(_port)?\b", ("pl011_restart_port",),
      ("pl011_restart_port", "pl011_rx_carry_over")),
+    # A stop names init's wait for the stopped run's contexts (the instance keeps it).
+    ("stop", r"\bpl011_(shutdown|restart(_port)?)\b", ("pl011_stop_port",),
+     ("pl011_stop_port", "pl011_tx_left")),
     ("rs485", r"\bpl011_rs485_driver\b", ("pl011_rs485_driver",), ("pl011_rs485_driver",)),
     ("events", r"\bpl011_event_driver\b", ("pl011_event_driver",), ("pl011_event_driver",)),
     ("stream calls", r"\bpl011_(rx_available|tx_free|read_exact|read_until|discard_input)\b",
