@@ -520,14 +520,15 @@ static void polled_pair_body(int core, void *context)
  * A polled writer on core 0 keeps its FIFO full; once the panic on core 1 has been called, at
  * most one more of the writer's characters (and one in the balance of the two cores' steps)
  * enters the FIFO before the panic's, which follow together and in order. */
-static void test_polled_writer_lets_a_panic_in_at_its_next_byte(void **state)
+/* The pair under `director`: both calls return all of their bytes, and the panic's follow at
+ * most 2 of the writer's after its call, together and in order. */
+static void run_polled_pair(void (*director)(void *context))
 {
-	(void)state;
 	for (size_t i = 0; i < sizeof polled_text; i++)
 		polled_text[i] = (uint8_t)('a' + i % 26u);
 	start_port(16u, PL011_TX_POLLED, false);
 	memset(&polled_pair, 0, sizeof polled_pair);
-	run_directed(polled_director, polled_pair_body);
+	run_directed(director, polled_pair_body);
 	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
 	uint8_t wire[256];
 	size_t len = harness_wire(&h, wire, sizeof wire);
@@ -545,6 +546,12 @@ static void test_polled_writer_lets_a_panic_in_at_its_next_byte(void **state)
 	assert_memory_equal(wire + first, panic_text, PANIC_LEN);
 	assert_true(first - (size_t)polled_pair.dr_at_call <= 2u);
 	harness_teardown(&h);
+}
+
+static void test_polled_writer_lets_a_panic_in_at_its_next_byte(void **state)
+{
+	(void)state;
+	run_polled_pair(polled_director);
 }
 
 /* The same pair under a scheduler that lets the panic's core look only while the writer holds
@@ -578,25 +585,8 @@ static void holding_director(void *context)
 static void test_polled_writer_never_takes_tx_back_over_a_waiting_panic(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < sizeof polled_text; i++)
-		polled_text[i] = (uint8_t)('a' + i % 26u);
-	start_port(16u, PL011_TX_POLLED, false);
-	memset(&polled_pair, 0, sizeof polled_pair);
 	memset(&holding, 0, sizeof holding);
-	run_directed(holding_director, polled_pair_body);
-	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
-	uint8_t wire[256];
-	size_t len = harness_wire(&h, wire, sizeof wire);
-	size_t first = 0;
-	while (first < len && wire[first] != 'P')
-		first++;
-	assert_int_equal(polled_pair.panic_result, (int)PANIC_LEN);
-	assert_int_equal(polled_pair.write_result, (int)sizeof polled_text);
-	assert_int_equal(len, sizeof polled_text + PANIC_LEN);
-	assert_true(first + PANIC_LEN <= len);
-	assert_memory_equal(wire + first, panic_text, PANIC_LEN);
-	assert_true(first - (size_t)polled_pair.dr_at_call <= 2u);
-	harness_teardown(&h);
+	run_polled_pair(holding_director);
 }
 
 /* ---- after a panic that waited for an owner on the other core ---- */

@@ -225,6 +225,22 @@ static void test_restart_carries_an_open_burst(void **state)
 	harness_teardown(h);
 }
 
+/* A port started, and one character in its FIFO that no handler has taken yet (below the
+ * trigger, before the receive timeout); returns the frame time. */
+static uint64_t start_with_a_character_waiting(struct harness *h, uint8_t value)
+{
+	setup_rx(h);
+	assert_int_equal(harness_start(h), 0);
+	uint64_t frame = pl011_model_frame_ns(h->model);
+	uint64_t now = pl011_model_now_ns(h->model);
+	pl011_model_rx_inject(h->model, value, 0, now + frame);
+	harness_advance_with_timer(h, now + frame + frame / 2u);
+	assert_int_equal(pl011_model_rx_level(h->model), 1);
+	assert_int_equal(pl011_rx_available(&h->uart), 0);
+	assert_int_equal(data_events + idle_events, 0);
+	return frame;
+}
+
 /* pl011_set_line while a character waits in the FIFO (below the trigger, before the receive
  * timeout): the line switch moves it into the ring and flushes the FIFO, so no timeout comes
  * and no handler takes it. Its RX_DATA and its RX_IDLE come all the same. */
@@ -232,14 +248,7 @@ static void test_set_line_gives_the_fifo_bytes_it_takes(void **state)
 {
 	(void)state;
 	struct harness *h = &rh;
-	setup_rx(h);
-	assert_int_equal(harness_start(h), 0);
-	uint64_t frame = pl011_model_frame_ns(h->model);
-	uint64_t now = pl011_model_now_ns(h->model);
-	pl011_model_rx_inject(h->model, 0x55, 0, now + frame);
-	harness_advance_with_timer(h, now + frame + frame / 2u);
-	assert_int_equal(pl011_model_rx_level(h->model), 1);
-	assert_int_equal(data_events, 0);
+	uint64_t frame = start_with_a_character_waiting(h, 0x55);
 	struct pl011_line_config line;
 	pl011_get_line(&h->uart, &line);
 	assert_int_equal(pl011_set_line(&h->uart, &line, PL011_WAIT_AUTO), 0);
@@ -260,15 +269,7 @@ static void test_restart_gives_the_fifo_bytes_its_stop_takes(void **state)
 {
 	(void)state;
 	struct harness *h = &rh;
-	setup_rx(h);
-	assert_int_equal(harness_start(h), 0);
-	uint64_t frame = pl011_model_frame_ns(h->model);
-	uint64_t now = pl011_model_now_ns(h->model);
-	pl011_model_rx_inject(h->model, 0x5A, 0, now + frame);
-	harness_advance_with_timer(h, now + frame + frame / 2u);
-	assert_int_equal(pl011_model_rx_level(h->model), 1);
-	assert_int_equal(pl011_rx_available(&h->uart), 0);
-	assert_int_equal(data_events + idle_events, 0);
+	uint64_t frame = start_with_a_character_waiting(h, 0x5A);
 	assert_int_equal(harness_restart(h), 0);
 	uint64_t restarted = pl011_model_now_ns(h->model);
 	harness_advance_with_timer(h, restarted + 50u * frame);
