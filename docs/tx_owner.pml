@@ -389,7 +389,7 @@ active proctype writer() {
 #ifndef INIT_IGNORES_OLD_RUN
 	W_STEP -> (!owned || who == SHUTDOWN) && beside == 0 && !in_irq;
 #endif
-	/* init keeps tx.beside (and handlers_inside) through its clearing: a panic that decided
+	/* init keeps tx.beside (and the handlers' presence) through its clearing: a panic that decided
 	 * to go beside before the stop may announce itself now, find STOPPED and withdraw */
 	atomic { W_STEP -> port_run++; fifo = 0; ring = 0; owned = false; who = NOBODY;
 		retry = false; armed = false; txim = false; frozen = false; latched = false;

@@ -132,12 +132,14 @@ struct pl011 {
 	 * the new one, never NULL. */
 	const struct pl011_config *config;
 	uintptr_t base;             /* init: config->base, which every register access reads */
-	/* Both near the start, where a load's offset fits the M0's short encoding; init does not
-	 * clear them with the rest. */
+	/* These three near the start, where a load's offset fits the M0's short encoding; init
+	 * does not clear them with the rest. */
 	uint32_t state;             /* atomic: STOPPED, RUNNING, SHUTTING_DOWN, SHUT */
-	/* atomic: interrupt handlers inside (announced before they look at state), which
-	 * shutdown and init wait out before they touch the rings. */
-	uint32_t handlers_inside;
+	/* atomic: pl011_irq_handler is inside (1), and the event ticks inside (a count), each
+	 * announced before it looks at state; shutdown and init wait them out before they touch
+	 * the rings. */
+	uint32_t irq_inside;
+	uint32_t ticks_inside;
 	struct pl011_line line;     /* init, pl011_set_line */
 	struct pl011_tx tx;         /* the TX owner (and the atomic words) */
 	struct pl011_rx rx;         /* RX producer / consumer */

@@ -360,8 +360,8 @@ uint32_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config
 	 * it free and take TX while we program the UART. (A port that was not running keeps
 	 * whatever it held until pl011_tx_reset frees it, programmed.) */
 	size_t owner_at = offsetof(struct pl011, tx) + offsetof(struct pl011_tx, owner);
-	/* Nor tx.beside, as handlers_inside below: a panic that looked at the word before the
-	 * stop may announce itself while we clear, and withdraw after (it finds STOPPED and
+	/* Nor tx.beside, as the handlers' presence below: a panic that looked at the word before
+	 * the stop may announce itself while we clear, and withdraw after (it finds STOPPED and
 	 * leaves); a count cleared in between would wrap and silence every owner. */
 	_Static_assert(offsetof(struct pl011_tx, beside) ==
 			       offsetof(struct pl011_tx, owner) + sizeof(uint32_t),
@@ -370,16 +370,18 @@ uint32_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config
 	/* Nor the config and the base, replaced in one store each before the clearing: a panic or
 	 * a handler that passed its state check before the stop reads the old config or the new
 	 * one (both the caller's to keep until we return), never a NULL. Nor the state, just set,
-	 * nor handlers_inside: a handler that looked at the state before the shutdown may still
-	 * be between its announcement and its withdrawal. A port neither running nor shut down by
-	 * us (garbage, for all we know) starts from 0. */
+	 * nor the handlers' presence: a handler that looked at the state before the shutdown may
+	 * still be between its announcement and its withdrawal. A port neither running nor shut
+	 * down by us (garbage, for all we know) starts from 0. */
 	_Static_assert(offsetof(struct pl011, base) + sizeof(uintptr_t) ==
 				       offsetof(struct pl011, state) &&
 			       offsetof(struct pl011, state) + sizeof(uint32_t) ==
-				       offsetof(struct pl011, handlers_inside) &&
-			       offsetof(struct pl011, handlers_inside) + sizeof(uint32_t) ==
+				       offsetof(struct pl011, irq_inside) &&
+			       offsetof(struct pl011, irq_inside) + sizeof(uint32_t) ==
+				       offsetof(struct pl011, ticks_inside) &&
+			       offsetof(struct pl011, ticks_inside) + sizeof(uint32_t) ==
 				       offsetof(struct pl011, line),
-		       "config, base, state and handlers_inside must lead struct pl011");
+		       "config, base, state and the presence must lead struct pl011");
 	size_t cleared_from = offsetof(struct pl011, line);
 	__atomic_store_n(&uart->config, config, __ATOMIC_RELAXED);
 	__atomic_store_n(&uart->base, config->base, __ATOMIC_RELAXED);
@@ -389,7 +391,8 @@ uint32_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config
 	clear_words(uart, cleared_from, owner_at);
 	clear_words(uart, after_owner, sizeof(struct pl011));
 	if (!keep_presence) {
-		pl011_atomic_store(&uart->handlers_inside, 0u, __ATOMIC_SEQ_CST);
+		pl011_atomic_store(&uart->irq_inside, 0u, __ATOMIC_SEQ_CST);
+		pl011_atomic_store(&uart->ticks_inside, 0u, __ATOMIC_SEQ_CST);
 		pl011_atomic_store(&uart->tx.beside, 0u, __ATOMIC_SEQ_CST);
 	}
 	uart->tx.strategy = plan->strategy;
@@ -552,14 +555,13 @@ static void service_passes(struct pl011 *uart, struct pl011_event_watch *watch)
  * shutdown and pl011_restart (pl011_stop_port) set STOPPED, then wait for no handler to be
  * inside before they flush the RX FIFO, carry the ring over or clear the instance, so a
  * handler that was already draining on another core never writes into a ring they
- * re-initialise. A stopped
- * port's handler returns without announcing itself, so init of a stopped port may clear the
- * count. */
+ * re-initialise. A stopped port's handler returns without announcing itself, so init of a
+ * stopped port may clear the flag. */
 void pl011_irq_handler(struct pl011 *uart)
 {
 	if (uart == NULL || pl011_is_stopped(uart))
 		return;
-	pl011_handler_enter(uart);
+	pl011_irq_presence(uart, 1u);
 	pl011_io_atomic_point();
 	if (!pl011_state_stopped(pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST))) {
 		struct pl011_event_watch watch;
@@ -567,7 +569,7 @@ void pl011_irq_handler(struct pl011 *uart)
 		service_passes(uart, &watch);
 		pl011_events_end(uart, &watch);
 	}
-	pl011_handler_leave(uart);
+	pl011_irq_presence(uart, 0u);
 }
 
 int pl011_get_stats(const struct pl011 *uart, struct pl011_stats *out)
@@ -627,9 +629,7 @@ static bool old_run_left(struct pl011 *uart)
 	struct pl011_wait wait;
 	pl011_wait_start(&wait, uart, pl011_handlers_wait_us(uart));
 	for (;;) {
-		pl011_io_atomic_point();
-		if (pl011_atomic_load(&uart->handlers_inside, __ATOMIC_SEQ_CST) == 0 &&
-		    pl011_tx_left(uart))
+		if (pl011_handlers_gone(uart) && pl011_tx_left(uart))
 			return true;
 		if (pl011_wait_expired(&wait))
 			return false;
@@ -668,7 +668,7 @@ int pl011_stop_port(struct pl011 *uart, uint32_t bound_us, struct pl011_ring *re
 	pl011_atomic_fence();
 	struct pl011_wait wait;
 	pl011_wait_start(&wait, uart, pl011_handlers_wait_us(uart));
-	*handlers_out = pl011_wait_presence_gone(&uart->handlers_inside, &wait);
+	*handlers_out = pl011_wait_handlers_gone(uart, &wait);
 	if (!*handlers_out)
 		result = PL011_ESTALLED;
 	/* Bytes already in the FIFO get their own time to leave: the backlog deadline of one more

@@ -212,7 +212,8 @@ static uint32_t rx_idle_check(struct pl011 *uart, bool own)
 	uint32_t fr = pl011_reg_read(uart, PL011_FR);
 	pl011_io_barrier();
 	pl011_io_atomic_point();
-	if (pl011_atomic_load(&uart->handlers_inside, __ATOMIC_SEQ_CST) > 1u)
+	if (pl011_atomic_load(&uart->irq_inside, __ATOMIC_SEQ_CST) != 0 ||
+	    pl011_atomic_load(&uart->ticks_inside, __ATOMIC_SEQ_CST) > 1u)
 		return quiet_us;
 	/* A character in the FIFO: RT or the drain that takes it comes, and that drain arms. */
 	if ((fr & PL011_FR_RXFE) == 0)
@@ -339,7 +340,7 @@ void pl011_event_tick(struct pl011 *uart)
 	if (uart == NULL || !pl011_is_running(uart) ||
 	    (uart->events.tx_done_open == NULL && !rx_idle_timed(uart->config)))
 		return;
-	pl011_handler_enter(uart);
+	pl011_tick_count(uart, 1u);
 	pl011_io_atomic_point();
 	if (pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST) == PL011_STATE_RUNNING) {
 		/* Before the others take their words: whether this tick may be one RX idle armed. */
@@ -360,7 +361,7 @@ void pl011_event_tick(struct pl011 *uart)
 		}
 		pl011_events_tx_space_freed(uart);
 	}
-	pl011_handler_leave(uart);
+	pl011_tick_count(uart, UINT32_MAX);
 }
 
 /* Init, before the UART is programmed, nothing else running: the clock's step; a burst open

@@ -472,35 +472,46 @@ static inline void pl011_presence_leave(uint32_t *count)
 }
 
 /*
- * The same for handlers_inside, which only interrupt handlers and the event tick (one timer's
- * call at a time) enter. On one core (PL011_SINGLE_CORE) a plain load and store, unmasked:
- * such a context that preempts another between them runs to completion, entering and leaving
+ * The same for ticks_inside, which only the event tick enters (one timer's call at a time, but
+ * a stray call may come beside it). On one core (PL011_SINGLE_CORE) a plain load and store,
+ * unmasked: a tick that preempts another between them runs to completion, entering and leaving
  * once, so it leaves the count as it found it (the host explorers preempt there).
  */
-static inline void pl011_handler_count(struct pl011 *uart, uint32_t delta)
+static inline void pl011_tick_count(struct pl011 *uart, uint32_t delta)
 {
 #if PL011_SINGLE_CORE
 	pl011_io_atomic_point();
-	uint32_t before = pl011_atomic_load(&uart->handlers_inside, __ATOMIC_RELAXED);
-	pl011_atomic_store(&uart->handlers_inside, before + delta, __ATOMIC_RELAXED);
+	uint32_t before = pl011_atomic_load(&uart->ticks_inside, __ATOMIC_RELAXED);
+	pl011_atomic_store(&uart->ticks_inside, before + delta, __ATOMIC_RELAXED);
 #else
 	pl011_io_atomic_rmw_point();
-	(void)pl011_atomic_add(&uart->handlers_inside, delta, __ATOMIC_SEQ_CST);
+	(void)pl011_atomic_add(&uart->ticks_inside, delta, __ATOMIC_SEQ_CST);
 #endif
 }
 
-static inline void pl011_handler_enter(struct pl011 *uart)
+/*
+ * pl011_irq_handler's presence: a flag, not a count, as the handler never runs beside itself
+ * (docs/api.md), so a store where a count needs a read-modify-write. Seq_cst: the waiter sets
+ * the state, fences, then loads the flag; the handler stores the flag, then loads the state;
+ * one of them sees the other (C11 7.17.3p9), as with a count.
+ */
+static inline void pl011_irq_presence(struct pl011 *uart, uint32_t inside)
 {
-	pl011_handler_count(uart, 1u);
+	pl011_atomic_store(&uart->irq_inside, inside, __ATOMIC_SEQ_CST);
 }
 
-static inline void pl011_handler_leave(struct pl011 *uart)
+/* Whether no handler (the interrupt's, a tick) is inside. */
+static inline bool pl011_handlers_gone(const struct pl011 *uart)
 {
-	pl011_handler_count(uart, UINT32_MAX);
+	pl011_io_atomic_point();
+	return pl011_atomic_load(&uart->irq_inside, __ATOMIC_SEQ_CST) == 0 &&
+	       pl011_atomic_load(&uart->ticks_inside, __ATOMIC_SEQ_CST) == 0;
 }
 
 /* Wait, within `wait`, until nobody is inside; returns whether nobody is. */
 bool pl011_wait_presence_gone(const uint32_t *count, struct pl011_wait *wait);
+/* The same for the handlers (pl011_handlers_gone). */
+bool pl011_wait_handlers_gone(const struct pl011 *uart, struct pl011_wait *wait);
 
 /* ---- lib/pl011_rx.c ---- */
 
@@ -886,9 +897,9 @@ void pl011_hw_program_line(const struct pl011 *uart, const struct pl011_baud *ba
 /* The start pl011_init_named_parts and pl011_restart_port share (lib/pl011.c). Plan: the
  * arguments checked (PL011_EINVAL, PL011_EBAUD), nothing touched; the parts must be those the
  * config needs (pl011_init_parts checks that they are). Begin: the instance cleared but for what
- * other contexts may hold (the owner word; tx.beside and handlers_inside unless keep_presence
- * is false), the line set, a boot loader's output let finish, the RX ring attached; returns
- * the new frame time. Finish: the TRM sequence, programmed, running. A restart moves what the
+ * other contexts may hold (the owner word; tx.beside and the handlers' presence unless
+ * keep_presence is false), the line set, a boot loader's output let finish, the RX ring
+ * attached; returns the new frame time. Finish: the TRM sequence, programmed, running. A restart moves what the
  * old run received into the ring between the two. */
 int pl011_start_plan(const struct pl011 *uart, const struct pl011_config *config,
 		     const struct pl011_parts *parts, struct pl011_plan *plan);

@@ -180,7 +180,7 @@ int pl011_set_line(struct pl011 *uart, const struct pl011_line_config *line, uin
 	pl011_atomic_fence();
 	struct pl011_wait wait;
 	pl011_wait_start(&wait, uart, pl011_handlers_wait_us(uart));
-	if (!pl011_wait_presence_gone(&uart->handlers_inside, &wait))
+	if (!pl011_wait_handlers_gone(uart, &wait))
 		err = PL011_ESTALLED;
 	else if (!rx_fifo_fits(uart))
 		err = PL011_EBUSY;

@@ -234,3 +234,12 @@ bool pl011_wait_presence_gone(const uint32_t *count, struct pl011_wait *wait)
 			return false;
 	}
 }
+
+bool pl011_wait_handlers_gone(const struct pl011 *uart, struct pl011_wait *wait)
+{
+	while (!pl011_handlers_gone(uart)) {
+		if (pl011_wait_expired(wait))
+			return false;
+	}
+	return true;
+}

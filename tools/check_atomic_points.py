@@ -78,7 +78,7 @@ EXEMPT = {
         "no point today: not a step of the ownership protocol",
     ("lib/pl011_internal.h", "pl011_state_get", "&uart->state"):
         "the port state, acquire, read without a point today; the state changes the "
-        "explorers need are taken at the owner word and handlers_inside, which have points",
+        "explorers need are taken at the owner word and the handlers' presence, which have points",
 }
 
 

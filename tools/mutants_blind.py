@@ -1690,9 +1690,9 @@ MUTANTS += [
            'one core: fetch-and-add returns the new value, not the old'),
     # ---- lib/pl011_internal.h ----
     Mutant('fresh-sc-handler-count-no-add', 'wrong formula', 'lib/pl011_internal.h',
-           'pl011_atomic_store(&uart->handlers_inside, before + delta, __ATOMIC_RELAXED);',
-           'pl011_atomic_store(&uart->handlers_inside, delta, __ATOMIC_RELAXED);',
-           'one core: the plain handler count stores the delta instead of adding it'),
+           'pl011_atomic_store(&uart->ticks_inside, before + delta, __ATOMIC_RELAXED);',
+           'pl011_atomic_store(&uart->ticks_inside, delta, __ATOMIC_RELAXED);',
+           'one core: the plain tick count stores the delta instead of adding it'),
     Mutant('fresh-sc-window-inverted', 'inverted condition', 'lib/pl011_internal.h',
            '\tif (inside != 0)\n\t\tpl011_interrupts_settle();',
            '\tif (inside == 0)\n\t\tpl011_interrupts_settle();',

@@ -264,7 +264,7 @@ static size_t tx_offer(const struct tx_case *c, const uint8_t *data, size_t len)
 /*
  * What the model charges nothing for: each pl011_io_barrier (a DMB SY on ARMv7 and ARMv8:
  * every release and take of TX) and each atomic read-modify-write (pl011_io_atomic_rmw_point:
- * the owner word's swaps, the handler's two adds to handlers_inside). A DMB "stalls the
+ * the owner word's swaps, a tick's two adds to ticks_inside). A DMB "stalls the
  * pipeline for a variable number of cycles, depending on the current state of the memory
  * system" (Cortex-R4 TRM, ARM DDI 0363G, C.15); after a device write it waits for that write
  * to complete, so the default charges each a device round trip, the model's register read

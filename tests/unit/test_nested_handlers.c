@@ -113,12 +113,13 @@ static bool run_nested_at(enum pl011_tx_mode mode, uint64_t point)
 	for (size_t i = 0; i < wire_len && in_order < accepted; i++)
 		if (wire[i] == data[in_order])
 			in_order++;
-	if (h.uart.handlers_inside != 0 || h.uart.tx.beside != 0 || harness_tx_stuck(&h) != NULL ||
-	    in_order != accepted)
-		fail_msg("%s mode, outer %s, %s nested at point %llu: handlers_inside %u, beside "
-			 "%u, stuck: %s, %zu of %zu bytes on the wire in order",
+	if (h.uart.irq_inside != 0 || h.uart.ticks_inside != 0 || h.uart.tx.beside != 0 ||
+	    harness_tx_stuck(&h) != NULL || in_order != accepted)
+		fail_msg("%s mode, outer %s, %s nested at point %llu: irq_inside %u, ticks_inside "
+			 "%u, beside %u, stuck: %s, %zu of %zu bytes on the wire in order",
 			 harness_tx_mode_name(mode), outer == OUTER_HANDLER ? "handler" : "tick",
-			 nested_names[nested], (unsigned long long)point, h.uart.handlers_inside,
+			 nested_names[nested], (unsigned long long)point, h.uart.irq_inside,
+			 h.uart.ticks_inside,
 			 h.uart.tx.beside, harness_tx_stuck(&h) ? harness_tx_stuck(&h) : "no",
 			 in_order, accepted);
 	harness_teardown(&h);
