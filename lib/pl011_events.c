@@ -211,9 +211,10 @@ static uint32_t rx_idle_check(struct pl011 *uart, bool own)
 	 * stamped it yet, or found rx_tick still set: look again later. */
 	uint32_t fr = pl011_reg_read(uart, PL011_FR);
 	pl011_io_barrier();
+	if (pl011_irq_inside(uart))
+		return quiet_us;
 	pl011_io_atomic_point();
-	if (pl011_atomic_load(&uart->irq_inside, __ATOMIC_SEQ_CST) != 0 ||
-	    pl011_atomic_load(&uart->ticks_inside, __ATOMIC_SEQ_CST) > 1u)
+	if (pl011_atomic_load(&uart->ticks_inside, __ATOMIC_SEQ_CST) > 1u)
 		return quiet_us;
 	/* A character in the FIFO: RT or the drain that takes it comes, and that drain arms. */
 	if ((fr & PL011_FR_RXFE) == 0)

@@ -12,7 +12,7 @@
 
 /* Instance states; a zeroed instance is STOPPED. RUNNING is a magic value so that garbage is
  * unlikely to pass for a started port. SHUT is a port a shutdown (or a re-init's stop) stopped:
- * its presence counts and owner word are real, and a context of that run it gave up waiting
+ * its presence words and owner word are real, and a context of that run it gave up waiting
  * for may still hold them, which pl011_init waits out; any other stopped state is garbage for
  * all init knows. */
 enum pl011_state {
@@ -453,8 +453,8 @@ int pl011_wait_fr_for(const struct pl011 *uart, uint32_t mask, uint32_t want, ui
 
 /*
  * A count of contexts inside a section that another core waits out before it changes what
- * they use (interrupt handlers before shutdown touches the rings, a panic writing beside the
- * owner before shutdown disables the UART). Each enters, then looks at the state it depends
+ * they use (event ticks before shutdown touches the rings, a panic writing beside the owner
+ * before shutdown disables the UART). Each enters, then looks at the state it depends
  * on; the waiter changes that state, then waits for the count: one of them sees the other.
  * The decrement is an add of 2^32 - 1: the cores without exclusives have a board helper for
  * fetch_add (boards/common/atomics_irqmask.c), none for fetch_sub.
@@ -493,19 +493,26 @@ static inline void pl011_tick_count(struct pl011 *uart, uint32_t delta)
  * pl011_irq_handler's presence: a flag, not a count, as the handler never runs beside itself
  * (docs/api.md), so a store where a count needs a read-modify-write. Seq_cst: the waiter sets
  * the state, fences, then loads the flag; the handler stores the flag, then loads the state;
- * one of them sees the other (C11 7.17.3p9), as with a count.
+ * one of them sees the other (C11 7.17.3p9 and p10), as with a count.
  */
 static inline void pl011_irq_presence(struct pl011 *uart, uint32_t inside)
 {
 	pl011_atomic_store(&uart->irq_inside, inside, __ATOMIC_SEQ_CST);
 }
 
-/* Whether no handler (the interrupt's, a tick) is inside. */
-static inline bool pl011_handlers_gone(const struct pl011 *uart)
+/* Whether the interrupt handler is inside; whether no handler (it, a tick) is. */
+static inline bool pl011_irq_inside(const struct pl011 *uart)
 {
 	pl011_io_atomic_point();
-	return pl011_atomic_load(&uart->irq_inside, __ATOMIC_SEQ_CST) == 0 &&
-	       pl011_atomic_load(&uart->ticks_inside, __ATOMIC_SEQ_CST) == 0;
+	return pl011_atomic_load(&uart->irq_inside, __ATOMIC_SEQ_CST) != 0;
+}
+
+static inline bool pl011_handlers_gone(const struct pl011 *uart)
+{
+	if (pl011_irq_inside(uart))
+		return false;
+	pl011_io_atomic_point();
+	return pl011_atomic_load(&uart->ticks_inside, __ATOMIC_SEQ_CST) == 0;
 }
 
 /* Wait, within `wait`, until nobody is inside; returns whether nobody is. */
