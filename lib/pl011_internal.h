@@ -889,8 +889,9 @@ int pl011_make_plan(const struct pl011_config *config, struct pl011_plan *plan);
 uint32_t pl011_check_format(const struct pl011_config *config);
 /* pl011_start_plan's checks as a rule number, the strategy given by its mode (parts'
  * tx_strategy is only stored): the rules of the config, its rings against each other and
- * against *uart (through parts->check_rings), then the PrimeCell ID at base (reads only) unless PL011_FLAG_NO_ID, then an
- * adopted line through parts->adopt. pl011_config_check explains the number. */
+ * against *uart (through parts->check_rings), then the PrimeCell ID at base (reads only)
+ * unless PL011_FLAG_NO_ID, then an adopted line through parts->adopt. pl011_config_check
+ * explains the number. */
 uint32_t pl011_start_rule(const struct pl011 *uart, const struct pl011_config *config,
 			  enum pl011_tx_mode strategy_mode, const struct pl011_parts *parts,
 			  struct pl011_plan *plan);
@@ -906,8 +907,8 @@ void pl011_hw_program_line(const struct pl011 *uart, const struct pl011_baud *ba
  * config needs (pl011_init_parts checks that they are). Begin: the instance cleared but for what
  * other contexts may hold (the owner word; tx.beside and the handlers' presence unless
  * keep_presence is false), the line set, a boot loader's output let finish, the RX ring
- * attached; returns the new frame time. Finish: the TRM sequence, programmed, running. A restart moves what the
- * old run received into the ring between the two. */
+ * attached; returns the new frame time. Finish: the TRM sequence, programmed, running. A
+ * restart moves what the old run received into the ring between the two. */
 int pl011_start_plan(const struct pl011 *uart, const struct pl011_config *config,
 		     const struct pl011_parts *parts, struct pl011_plan *plan);
 uint32_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config,

@@ -776,7 +776,8 @@ static void bench_tx_accesses(void)
 	       "the handler's CPU). %s\n\n",
 	       TX_BYTES, defaults.irq_entry_cost_ns, sync_barrier_ns, sync_rmw_ns,
 	       REFERENCE_LOCK_RMWS, REFERENCE_LOCK_BARRIERS,
-	       PL011_SINGLE_CORE ? "No atomic RMW, no barrier: issue 35's bar for a one-core port; entries with a barrier: those over it."
+	       PL011_SINGLE_CORE ? "No atomic RMW, no barrier: issue 35's bar for a one-core port; "
+				   "entries with a barrier: those over it."
 				 : "<= 2 RMW, <= 2 barriers: issue 35's common-path bar per entry; "
 				   "entries over it: those that did more (the one that empties the "
 				   "ring masks TXIM, one more swap and barrier).");

@@ -431,13 +431,14 @@ static void test_rts_cts_flag_enables_hardware_flow_control(void **state)
  * TX), as make bench counts it, held as a bound. One core (PL011_SINGLE_CORE): one masked
  * section per entry, the TX service's, as a uniprocessor lock takes, and no barrier; MEASURED's
  * clock reads leave it and mask again (the user's clock runs outside it): one more each.
- * Several cores: the owner word's take and release and the handlers' count (4
- * read-modify-writes) and 2 barriers (docs/benchmarks.md).
+ * Several cores: the owner word's take and release (2 read-modify-writes; the handler's presence
+ * is a flag, two stores) and 2 barriers (docs/benchmarks.md); the slack of 0.01 per entry is
+ * for the entry that empties the ring and masks TXIM (a swap and a barrier more).
  */
 static void test_irq_tx_synchronisation_per_interrupt_is_bounded(void **state)
 {
 	(void)state;
-	const double rmws_most = PL011_SINGLE_CORE ? 1.0 : 4.0;
+	const double rmws_most = PL011_SINGLE_CORE ? 1.0 : 2.0;
 	const double barriers_most = PL011_SINGLE_CORE ? 0.0 : 2.0;
 	harness_fill_random(stream, 8192u, 35u);
 	for (size_t m = 0; m < STRATEGIES; m++) {
