@@ -535,6 +535,71 @@ static void test_init_after_a_shutdown_that_left_a_handler_inside(void **state)
 	harness_teardown(&h);
 }
 
+/* ---- an event tick stuck in its callback on another core, then shutdown and init ---- */
+
+static void stuck_tick_body(int core, void *context)
+{
+	(void)context;
+	if (core == 1) {
+		while (!stuck.callback_entered) {
+			if (harness_timer.armed && pl011_model_now_ns(h.model) >= harness_timer.due_ns) {
+				harness_timer.armed = false;
+				pl011_event_tick(&h.uart);
+			} else {
+				pl011_model_advance(h.model, 500u);
+			}
+		}
+		return;
+	}
+	while (!stuck.callback_entered)
+		cores_yield();
+	stuck.shut_result = pl011_shutdown(&h.uart, PL011_WAIT_AUTO);
+	stuck.first_init = harness_start(&h);
+	stuck.release = true;
+	while (!cores_finished(1))
+		cores_yield();
+	stuck.second_init = stuck.first_init == 0 ? 0 : harness_start(&h);
+}
+
+/* The event tick counts as a handler (docs/api.md): a shutdown waits for one inside on another
+ * core, here stuck in the TX_DONE callback it gives, and returns PL011_ESTALLED when it does not
+ * leave; init of the stopped port refuses or waits until it has, then starts. */
+static void test_shutdown_waits_for_an_event_tick_on_another_core(void **state)
+{
+	(void)state;
+	harness_setup(&h, 48000000u, 16u);
+	memset(&harness_timer, 0, sizeof harness_timer);
+	h.config.tx_mode = PL011_TX_HALF_FIFO;
+	h.config.event_mask = PL011_EVENT_TX_DONE;
+	h.config.event = stuck_callback;
+	h.config.event_driver = &pl011_event_driver;
+	h.config.event_timer = harness_timer_arm;
+	h.config.event_timer_context = &h;
+	assert_int_equal(harness_start(&h), 0);
+	memset(&stuck, 0, sizeof stuck);
+	assert_int_equal(pl011_write(&h.uart, "ab", 2, PL011_NO_WAIT), 2);
+	pl011_model_advance(h.model, 4u * pl011_model_frame_ns(h.model));
+	assert_true(harness_timer.armed);
+	pl011_model_set_irq_handler(h.model, NULL, NULL);
+	struct cores_plan plan = {.switch_one_in = 0,
+				  .first_slice = UINT64_MAX,
+				  .slice = UINT64_MAX,
+				  .at_point = no_switch};
+	cores_run(&plan, stuck_tick_body, NULL);
+	harness_route_irq(&h);
+	print_message("tick stuck past shutdown: shutdown %s, init %s, %s\n",
+		      pl011_error_name(stuck.shut_result),
+		      stuck.first_init == 0 ? "0" : pl011_error_name(stuck.first_init),
+		      stuck.second_init == 0 ? "0" : pl011_error_name(stuck.second_init));
+	assert_true(stuck.callback_entered);
+	assert_int_equal(stuck.shut_result, PL011_ESTALLED);
+	assert_int_equal(stuck.first_init, PL011_ESTALLED);
+	assert_int_equal(stuck.second_init, 0);
+	assert_int_equal(pl011_write(&h.uart, "ok", 2, PL011_WAIT_AUTO), 2);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	harness_teardown(&h);
+}
+
 /* ---- config.core_id's premise broken: two tasks of one core, time-sliced ---- */
 
 static struct {
@@ -665,6 +730,8 @@ int main(void)
 	    PER_MODE(test_panic_inside_its_own_cores_shutdown_writes_its_bytes),
 	    PER_MODE(test_panic_of_another_task_beside_a_yielding_shutdown_loses_nothing),
 	    cmocka_unit_test_teardown(test_init_after_a_shutdown_that_left_a_handler_inside,
+				      teardown),
+	    cmocka_unit_test_teardown(test_shutdown_waits_for_an_event_tick_on_another_core,
 				      teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
