@@ -372,7 +372,8 @@ uint32_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config
 	 * one (both the caller's to keep until we return), never a NULL. Nor the state, just set,
 	 * nor the handlers' presence: a handler that looked at the state before the shutdown may
 	 * still be between its announcement and its withdrawal. A port neither running nor shut
-	 * down by us (garbage, for all we know) starts from 0. */
+	 * down by us (garbage, for all we know) starts from 0, the presence cleared with the
+	 * rest. */
 	_Static_assert(offsetof(struct pl011, base) + sizeof(uintptr_t) ==
 				       offsetof(struct pl011, state) &&
 			       offsetof(struct pl011, state) + sizeof(uint32_t) ==
@@ -382,7 +383,8 @@ uint32_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config
 			       offsetof(struct pl011, ticks_inside) + sizeof(uint32_t) ==
 				       offsetof(struct pl011, line),
 		       "config, base, state and the presence must lead struct pl011");
-	size_t cleared_from = offsetof(struct pl011, line);
+	size_t cleared_from = keep_presence ? offsetof(struct pl011, line)
+					    : offsetof(struct pl011, irq_inside);
 	__atomic_store_n(&uart->config, config, __ATOMIC_RELAXED);
 	__atomic_store_n(&uart->base, config->base, __ATOMIC_RELAXED);
 	_Static_assert(offsetof(struct pl011, line) % sizeof(uint32_t) == 0 &&
@@ -390,11 +392,8 @@ uint32_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config
 		       "the cleared parts of struct pl011 must be whole words");
 	clear_words(uart, cleared_from, owner_at);
 	clear_words(uart, after_owner, sizeof(struct pl011));
-	if (!keep_presence) {
-		pl011_atomic_store(&uart->irq_inside, 0u, __ATOMIC_SEQ_CST);
-		pl011_atomic_store(&uart->ticks_inside, 0u, __ATOMIC_SEQ_CST);
+	if (!keep_presence)
 		pl011_atomic_store(&uart->tx.beside, 0u, __ATOMIC_SEQ_CST);
-	}
 	uart->tx.strategy = plan->strategy;
 	uart->line.adopted = (config->flags & PL011_FLAG_ADOPT_LINE) != 0 ? 1u : 0u;
 	uart->line.tolerance_ppm = config->baud_tolerance_ppm;
