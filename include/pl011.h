@@ -309,8 +309,8 @@ int pl011_read_until(struct pl011 *uart, void *data, size_t len, uint8_t delimit
  * count. Errors: PL011_EINVAL, PL011_ESHUTDOWN. Context: thread; one reader. */
 int pl011_discard_input(struct pl011 *uart);
 
-/* Service every cause (at most 4 MIS passes): count errors, drain RX to the ring, refill TX; a
- * stopped port returns at once. Context: the UART's interrupt handler, one core at a time. */
+/* Service every cause (at most 4 MIS passes): count errors, drain RX, refill TX. Context: the
+ * UART's interrupt handler, one call at a time (not nested, not on two cores: docs/api.md). */
 void pl011_irq_handler(struct pl011 *uart);
 /* Wait up to bound_us until every accepted byte has left (ring empty, TXFE, not BUSY). Returns
  * 0. Errors: PL011_EINVAL, PL011_ESHUTDOWN, PL011_ETIMEDOUT (*pending, if not NULL: bytes still
