@@ -469,16 +469,33 @@ static void stuck_callback(struct pl011 *uart, uint32_t events, void *context)
 		cores_yield();
 }
 
+/* Core 1's context, a step at a time: the UART's interrupt handler, or the event tick. */
+static void step_handler(void)
+{
+	if (pl011_model_irq_line(h.model))
+		pl011_irq_handler(&h.uart);
+	else
+		pl011_model_advance(h.model, 500u);
+}
+
+static void step_tick(void)
+{
+	if (harness_timer.armed && pl011_model_now_ns(h.model) >= harness_timer.due_ns) {
+		harness_timer.armed = false;
+		pl011_event_tick(&h.uart);
+	} else {
+		pl011_model_advance(h.model, 500u);
+	}
+}
+
+static void (*stuck_step)(void);
+
 static void stuck_body(int core, void *context)
 {
 	(void)context;
 	if (core == 1) {
-		while (!stuck.callback_entered) {
-			if (pl011_model_irq_line(h.model))
-				pl011_irq_handler(&h.uart);
-			else
-				pl011_model_advance(h.model, 500u);
-		}
+		while (!stuck.callback_entered)
+			stuck_step();
 		return;
 	}
 	while (!stuck.callback_entered)
@@ -495,6 +512,31 @@ static void stuck_body(int core, void *context)
 static void no_switch(void *context)
 {
 	(void)context;
+}
+
+/* Core 1 runs `step` until its callback is stuck, core 0 shuts the port down and starts it
+ * (stuck_body). Shutdown gave up waiting, init after the context left starts, and so does a
+ * restart of the running port, which then sends. */
+static void run_stuck(const char *who, void (*step)(void))
+{
+	stuck_step = step;
+	struct cores_plan plan = {.switch_one_in = 0,
+				  .first_slice = UINT64_MAX,
+				  .slice = UINT64_MAX,
+				  .at_point = no_switch};
+	cores_run(&plan, stuck_body, NULL);
+	harness_route_irq(&h);
+	print_message("%s stuck past shutdown: shutdown %s, init %s, %s, %s\n", who,
+		      pl011_error_name(stuck.shut_result),
+		      stuck.first_init == 0 ? "0" : pl011_error_name(stuck.first_init),
+		      stuck.second_init == 0 ? "0" : pl011_error_name(stuck.second_init),
+		      stuck.third_init == 0 ? "0" : pl011_error_name(stuck.third_init));
+	assert_true(stuck.callback_entered);
+	assert_int_equal(stuck.shut_result, PL011_ESTALLED);
+	assert_int_equal(stuck.second_init, 0);
+	assert_int_equal(stuck.third_init, 0);
+	assert_int_equal(pl011_write(&h.uart, "ok", 2, PL011_WAIT_AUTO), 2);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
 }
 
 /* docs/shutdown.md, known limit 4: after a shutdown that returned PL011_ESTALLED for a handler
@@ -516,50 +558,11 @@ static void test_init_after_a_shutdown_that_left_a_handler_inside(void **state)
 	static const uint8_t received[4] = {'r', 's', 't', 'u'};
 	(void)pl011_model_rx_inject_stream(h.model, received, sizeof received,
 					   pl011_model_now_ns(h.model));
-	struct cores_plan plan = {.switch_one_in = 0,
-				  .first_slice = UINT64_MAX,
-				  .slice = UINT64_MAX,
-				  .at_point = no_switch};
-	cores_run(&plan, stuck_body, NULL);
-	harness_route_irq(&h);
-	print_message("handler stuck past shutdown: shutdown %s, init %s, %s, %s\n",
-		      pl011_error_name(stuck.shut_result),
-		      stuck.first_init == 0 ? "0" : pl011_error_name(stuck.first_init),
-		      stuck.second_init == 0 ? "0" : pl011_error_name(stuck.second_init),
-		      stuck.third_init == 0 ? "0" : pl011_error_name(stuck.third_init));
-	assert_int_equal(stuck.shut_result, PL011_ESTALLED);
-	assert_int_equal(stuck.second_init, 0);
-	assert_int_equal(stuck.third_init, 0);
-	assert_int_equal(pl011_write(&h.uart, "ok", 2, PL011_WAIT_AUTO), 2);
-	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	run_stuck("handler", step_handler);
 	harness_teardown(&h);
 }
 
 /* ---- an event tick stuck in its callback on another core, then shutdown and init ---- */
-
-static void stuck_tick_body(int core, void *context)
-{
-	(void)context;
-	if (core == 1) {
-		while (!stuck.callback_entered) {
-			if (harness_timer.armed && pl011_model_now_ns(h.model) >= harness_timer.due_ns) {
-				harness_timer.armed = false;
-				pl011_event_tick(&h.uart);
-			} else {
-				pl011_model_advance(h.model, 500u);
-			}
-		}
-		return;
-	}
-	while (!stuck.callback_entered)
-		cores_yield();
-	stuck.shut_result = pl011_shutdown(&h.uart, PL011_WAIT_AUTO);
-	stuck.first_init = harness_start(&h);
-	stuck.release = true;
-	while (!cores_finished(1))
-		cores_yield();
-	stuck.second_init = stuck.first_init == 0 ? 0 : harness_start(&h);
-}
 
 /* The event tick counts as a handler (docs/api.md): a shutdown waits for one inside on another
  * core, here stuck in the TX_DONE callback it gives, and returns PL011_ESTALLED when it does not
@@ -581,22 +584,8 @@ static void test_shutdown_waits_for_an_event_tick_on_another_core(void **state)
 	pl011_model_advance(h.model, 4u * pl011_model_frame_ns(h.model));
 	assert_true(harness_timer.armed);
 	pl011_model_set_irq_handler(h.model, NULL, NULL);
-	struct cores_plan plan = {.switch_one_in = 0,
-				  .first_slice = UINT64_MAX,
-				  .slice = UINT64_MAX,
-				  .at_point = no_switch};
-	cores_run(&plan, stuck_tick_body, NULL);
-	harness_route_irq(&h);
-	print_message("tick stuck past shutdown: shutdown %s, init %s, %s\n",
-		      pl011_error_name(stuck.shut_result),
-		      stuck.first_init == 0 ? "0" : pl011_error_name(stuck.first_init),
-		      stuck.second_init == 0 ? "0" : pl011_error_name(stuck.second_init));
-	assert_true(stuck.callback_entered);
-	assert_int_equal(stuck.shut_result, PL011_ESTALLED);
+	run_stuck("tick", step_tick);
 	assert_int_equal(stuck.first_init, PL011_ESTALLED);
-	assert_int_equal(stuck.second_init, 0);
-	assert_int_equal(pl011_write(&h.uart, "ok", 2, PL011_WAIT_AUTO), 2);
-	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
 	harness_teardown(&h);
 }
 
