@@ -21,6 +21,7 @@ static uint8_t data[256];
 static size_t idle_events, done_events;
 static uint32_t idle_bytes[MAX_IDLE];  /* stats.rx_bytes at each RX_IDLE */
 static uint32_t idle_drains[MAX_IDLE]; /* events.rx_idle_drains at each: the burst given */
+static uint64_t idle_ns[MAX_IDLE];     /* the model's clock at each */
 static uint64_t done_ns;
 
 static void on_event(struct pl011 *uart, uint32_t events, void *context)
@@ -31,6 +32,7 @@ static void on_event(struct pl011 *uart, uint32_t events, void *context)
 			idle_bytes[idle_events] = uart->stats.rx_bytes;
 			idle_drains[idle_events] =
 				__atomic_load_n(&uart->events.rx_idle_drains, __ATOMIC_SEQ_CST);
+			idle_ns[idle_events] = pl011_model_now_ns(h->model);
 		}
 		idle_events++;
 	}
@@ -208,6 +210,18 @@ static void explore_handler_cut(unsigned b, uint64_t gap_x10)
 		bool cut = cut_done;
 		pl011_model_set_preempt_hook(NULL, NULL);
 		check_run(h, "handler", k);
+		/* B's first character less than 5 frames after A's last: one burst, so no RX_IDLE
+		 * until the line has been quiet after B's last, 5 frames for the tick, 32 bit
+		 * periods for the receive timeout (3.2 frames). A tick inside B's drain, after the
+		 * FIFO was read out and before the drain's stamp, must not take A's stamp for the
+		 * burst's end. */
+		uint64_t b_last = b_start + b * frame;
+		for (size_t i = 0; gap_x10 + 10u < 50u && i < idle_events && i < MAX_IDLE; i++)
+			if (idle_ns[i] < b_last + 3u * frame)
+				fail_msg("handler cut %llu, gap %llu/10 frames: RX_IDLE %llu ns after B's "
+					 "last character, inside the burst",
+					 (unsigned long long)k, (unsigned long long)gap_x10,
+					 (unsigned long long)(idle_ns[i] - b_last));
 		harness_teardown(h);
 		if (!cut)
 			return;
