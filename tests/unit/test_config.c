@@ -241,6 +241,23 @@ static void test_config_unstarted_instance_refuses_io(void **state)
 	assert_int_equal(pl011_model_counters(h.model)->total_reads, 0);
 }
 
+/* An instance that was never started holds garbage (a stack or a heap the firmware did not
+ * clear): init starts from nothing of it. Its presence words included, or shutdown would wait
+ * for a handler that is not there and return PL011_ESTALLED. */
+static void test_config_init_of_a_garbage_instance_keeps_nothing_of_it(void **state)
+{
+	(void)state;
+	h.config.tx_mode = PL011_TX_HALF_FIFO;
+	h.config.rx_mode = PL011_RX_LOW_LATENCY;
+	memset(&h.uart, 0x5A, sizeof h.uart);
+	assert_int_equal(harness_start(&h), 0);
+	assert_int_equal(pl011_write(&h.uart, "ok", 2, PL011_WAIT_AUTO), 2);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	assert_int_equal(pl011_model_wire_len(h.model), 2);
+	assert_int_equal(pl011_shutdown(&h.uart, PL011_WAIT_AUTO), 0);
+	assert_int_equal(harness_start(&h), 0);
+}
+
 static void test_config_null_arguments(void **state)
 {
 	(void)state;
@@ -653,6 +670,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_config_unstarted_instance_refuses_io, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_init_parts_a_missing_part_is_einval, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_config_init_of_a_garbage_instance_keeps_nothing_of_it,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_config_null_arguments, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_config_line_settings_reach_lcr_h, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_config_check_names_the_field_of_every_rule, setup,
