@@ -453,9 +453,9 @@ int pl011_wait_fr_for(const struct pl011 *uart, uint32_t mask, uint32_t want, ui
 
 /*
  * A count of contexts inside a section that another core waits out before it changes what
- * they use (event ticks before shutdown touches the rings, a panic writing beside the owner
- * before shutdown disables the UART). Each enters, then looks at the state it depends
- * on; the waiter changes that state, then waits for the count: one of them sees the other.
+ * they use (tx.beside: panics writing beside the owner, before shutdown disables the UART).
+ * Each enters, then looks at the state it depends on; the waiter changes that state, then
+ * waits for the count: one of them sees the other.
  * The decrement is an add of 2^32 - 1: the cores without exclusives have a board helper for
  * fetch_add (boards/common/atomics_irqmask.c), none for fetch_sub.
  */
