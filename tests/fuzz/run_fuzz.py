@@ -20,8 +20,12 @@ INPUT_SECONDS = 300
 
 def main(binary, seconds, corpus):
     os.makedirs(corpus, exist_ok=True)
+    # Crash and slow-input files beside the corpus, not in the directory make ran from.
+    artifacts = os.path.join(os.path.dirname(os.path.abspath(corpus)), "fuzz-artifacts")
+    os.makedirs(artifacts, exist_ok=True)
     command = [binary, f"-max_total_time={seconds}", "-max_len=4096",
-               f"-timeout={INPUT_SECONDS}", "-print_final_stats=1", corpus]
+               f"-timeout={INPUT_SECONDS}", "-print_final_stats=1",
+               f"-artifact_prefix={artifacts}/", corpus]
     cpu_seconds = int(seconds) + INPUT_SECONDS
 
     def cpu_limit():
