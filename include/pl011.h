@@ -104,9 +104,8 @@ typedef uint32_t (*pl011_core_fn)(void *context);
 /* ---- events (docs/events.md; the callback's contract: docs/api.md, "Events") ----
  * config.event gets the kinds of config.event_mask that happened, ORed, once per handler entry
  * (or tick), never with TX owned. It may read, write with PL011_NO_WAIT, panic-write and get;
- * not init, shut down, flush or send a break; it should return soon. TX_DONE and TX_SPACE need
- * an interrupt TX mode (TX_DONE also config.event_timer), RX_DATA to ERROR an interrupt RX mode;
- * RX_IDLE comes from the tick too with config.event_timer and config.clock (docs/events.md). */
+ * not init, shut down, flush or send a break; it should return soon. The TX kinds need an
+ * interrupt TX mode (TX_DONE also config.event_timer), the RX kinds an interrupt RX mode. */
 #define PL011_EVENT_TX_DONE (1u << 0)  /* the last stop bit has left, once per drain */
 #define PL011_EVENT_TX_SPACE (1u << 1) /* the TX ring half free again; sure after a short write */
 #define PL011_EVENT_RX_DATA (1u << 2)  /* the interrupt drained bytes; the RX ring holds some */
@@ -226,10 +225,7 @@ struct pl011_stats {
 
 /* Two cores at once (every pair: docs/api.md, "Two cores"): one writer, one reader, the
  * handler on one core at a time, init/restart/shutdown by the port's owner alone; panic writes
- * and getters anywhere. "Context" below says where each call may run. lib/ built with
- * PL011_SINGLE_CORE=1 (no barrier, no atomic helper; privileged code) keeps every promise to
- * interrupts and faults on one core, none to a second core (docs/building.md, "One core"). */
-
+ * and getters anywhere. "Context" below says where each call may run. */
 /* Divisors: IBRD.FBRD = round(4 * clock / baud) / 64 (TRM 2.4.3). Errors: PL011_EINVAL (NULL
  * out, zero clock or baud); PL011_EBAUD (IBRD 0 or above 0xFFFF, or 0xFFFF with FBRD, or
  * |error| > tolerance_ppm, 0 = PL011_BAUD_TOLERANCE_PPM). Context: any (pure). */
@@ -350,7 +346,6 @@ struct pl011_line_config {
 	const struct pl011_rs485 *rs485;
 	bool rs485_off;
 };
-
 /* Change the line of a running port, losing no byte; rings, counters kept (docs/api.md,
  * "pl011_set_line"). Errors, nothing changed: PL011_EINVAL (NULL, a field out of range, RS-485
  * with flow control or as init refuses, rs485 with rs485_off), PL011_ESHUTDOWN, PL011_EBAUD,
@@ -375,11 +370,9 @@ int pl011_set_modem_lines(struct pl011 *uart, uint32_t mask, uint32_t values);
 /* CTS | DSR | DCD | RI as FR shows them, RTS | DTR as set (RTS as programmed; flow control
  * drives the pin). Returns the bits, or PL011_EINVAL, PL011_ESHUTDOWN. Context: any. */
 int pl011_get_modem_status(const struct pl011 *uart);
-
 /* ---- events and the console (docs/events.md) ---- */
-/* config.event_timer's call: TX_DONE if the drain ended, RX_IDLE after 5 quiet frames (and
- * the clock's step), else the timer again for the earlier. Harmless for NULL, a stopped port, nothing pending, an
- * early or late call. Context: where events may run. */
+/* config.event_timer's call: TX_DONE or RX_IDLE when due, else the timer armed again for the
+ * earlier. Harmless for NULL, a stopped port, an early or late call. Context: as events. */
 void pl011_event_tick(struct pl011 *uart);
 /* pl011_write for text, "\n" as "\r\n", bound_us per piece (at most (2 x newlines + 1) x
  * bound_us). Returns the text bytes consumed (a "\n" once both went), short only if a bound
@@ -387,13 +380,20 @@ void pl011_event_tick(struct pl011 *uart);
 int pl011_write_console(struct pl011 *uart, const char *text, size_t len, uint32_t bound_us);
 /* pl011_write_console of a NUL-terminated string, with PL011_WAIT_AUTO. */
 int pl011_puts(struct pl011 *uart, const char *text);
-/* FR reads pl011_early_write waits per byte at most (100 ms at 100 ns). */
-#define PL011_EARLY_SPINS 1000000u
-/* Early console, polled, no instance: text ("\n" as "\r\n") to a PL011 already set up. Returns
- * the bytes written. Errors: PL011_EINVAL (base 0, NULL text), PL011_ESHUTDOWN (UARTEN or TXE
- * clear), PL011_ETIMEDOUT (no text byte went whole). Context: any, but not beside a running
- * port of this driver (its refills count on room: use pl011_write_panic there). */
+/* ---- the early console: polled, no instance (docs/api.md, "The early console"); not on a
+ * UART a port of this driver runs (pl011_write_panic there). Waits: PL011_EARLY_SPINS FR reads */
+#define PL011_EARLY_SPINS 1000000u /* 100 ms at 100 ns a read */
+/* Program the PL011 at base for 8N1 at baud from clock_hz, 2% tolerance (TRM sequence; the
+ * FIFOs' contents dropped, interrupts masked). Errors, nothing written: PL011_EINVAL (base 0 or
+ * unaligned, zero clock or baud, no PL011 there), PL011_EBAUD. Context: thread. */
+int pl011_early_init(uintptr_t base, uint32_t clock_hz, uint32_t baud);
+/* Text ("\n" as "\r\n") to a PL011 set up (pl011_early_init, a boot loader). Returns the bytes
+ * written. Errors: PL011_EINVAL (base 0, NULL text), PL011_ESHUTDOWN (UARTEN or TXE clear),
+ * PL011_ETIMEDOUT (no text byte went whole). Context: any. */
 int pl011_early_write(uintptr_t base, const char *text, size_t len);
+/* One byte without waiting: 0..255, PL011_EAGAIN, or PL011_EFRAMING, PL011_EPARITY, PL011_EBREAK
+ * (consumed). Errors: PL011_EINVAL (base 0), PL011_ESHUTDOWN (UARTEN or RXE clear). */
+int pl011_early_getc(uintptr_t base);
 /* The instance's layout and the inline bodies: users allocate struct pl011, never read it. */
 #include "pl011_instance.h"
 

@@ -22,36 +22,6 @@ const char *pl011_error_name(int error)
 	}
 }
 
-int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, uint32_t tolerance_ppm,
-		       struct pl011_baud *out)
-{
-	if (out == NULL || clock_hz == 0 || baud == 0)
-		return PL011_EINVAL;
-	/* 64 * BRD = 4 * clock / baud, rounded to the nearest (TRM 2.4.3); UINT32_MAX where it
-	 * does not fit 32 bits. q = 64 * IBRD + FBRD: IBRD 1 to 65535, FBRD 0 with 65535 (TRM
-	 * 3.3.6). */
-	uint32_t q = pl011_divide_product(clock_hz, 4u, baud / 2u, baud);
-	if (q < 64u || q > PL011_IBRD_MAX * 64u)
-		return PL011_EBAUD;
-	uint32_t ibrd = q >> 6;
-	uint32_t fbrd = q & PL011_FBRD_MASK;
-	/* actual = clock / (16 * q / 64) = 4 * clock / q. */
-	uint32_t actual = pl011_divide_product(clock_hz, 4u, q / 2u, q);
-	/* q is 4 * clock / baud within a half and at least 64, and actual rounds to the nearest:
-	 * off is below baud, so the quotient fits. C's signed division truncates toward zero: the
-	 * magnitude's quotient, signed, is the same number. */
-	uint32_t off = actual > baud ? actual - baud : baud - actual;
-	uint32_t error_ppm = pl011_divide_product(off, 1000000u, 0, baud);
-	uint32_t tolerance = tolerance_ppm != 0 ? tolerance_ppm : PL011_BAUD_TOLERANCE_PPM;
-	if (error_ppm > tolerance)
-		return PL011_EBAUD;
-	out->ibrd = ibrd;
-	out->fbrd = fbrd;
-	out->actual_baud = actual;
-	out->error_ppm = actual > baud ? (int32_t)error_ppm : -(int32_t)error_ppm;
-	return 0;
-}
-
 static bool level_valid(enum pl011_level level)
 {
 	return (unsigned)level <= (unsigned)PL011_LEVEL_7_8;
@@ -126,16 +96,6 @@ static uint32_t line_control(const struct pl011_config *config)
 	return lcr_h | parity_bits[config->parity];
 }
 
-/* TRM 3.3.16: a block whose PCellID0-3 do not read the PrimeCell preamble is no PL011 (a
- * wrong base): refused before anything is written to it. */
-static bool is_primecell(uintptr_t base)
-{
-	uint32_t id = 0, shift = 0;
-	for (uint32_t offset = PL011_CELLID0; offset <= PL011_CELLID3; offset += 4u, shift += 8u)
-		id |= (pl011_io_read(base + offset) & PL011_CELLID_BYTE_MASK) << shift;
-	return id == PL011_CELLID_PRIMECELL;
-}
-
 /* The common rules, the plan's registers (before the parts' rules: the events' and RS-485's part
  * ends by changing CR and IMSC), the rings' rules (parts->check_rings, NULL where the rings are
  * not new: a line change), the events' and RS-485's, the divisors (all without register access),
@@ -174,7 +134,8 @@ static uint32_t plan_rule(const struct pl011 *uart, const struct pl011_config *c
 			return PL011_RULE_BAUD_UNREACHABLE;
 		plan->lcr_h = line_control(config);
 	}
-	if (uart != NULL && (config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base))
+	if (uart != NULL && (config->flags & PL011_FLAG_NO_ID) == 0 &&
+	    !pl011_hw_is_primecell(config->base))
 		return PL011_RULE_NOT_PL011;
 	if (adopted &&
 	    (parts->adopt == NULL || parts->adopt->read_line(config, &plan->baud, &plan->lcr_h) != 0))
@@ -245,25 +206,11 @@ void pl011_hw_quiesce(struct pl011 *uart, uint32_t frame_budget_us, struct pl011
 		rx->take_fifo(uart, received);
 	else
 		pl011_rx_discard_fifo(uart);
-	/* FEN set and cleared: the flush happens as FEN goes to 0, so a port that ran without
-	 * FIFOs (FEN already clear) would otherwise keep a character in its holding register and
-	 * send it after the next start, before that run's data. An adopted line is left as found
-	 * when there is nothing to flush (pl011_line_keeps_format). */
-	if (!pl011_line_keeps_format(uart)) {
-		uint32_t lcr_h = pl011_reg_read(uart, PL011_LCR_H) & ~PL011_LCR_H_BRK;
-		pl011_reg_write(uart, PL011_LCR_H, lcr_h | PL011_LCR_H_FEN);
-		pl011_reg_write(uart, PL011_LCR_H, lcr_h & ~PL011_LCR_H_FEN);
-	}
+	/* An adopted line is left as found when there is nothing to flush. */
+	if (!pl011_line_keeps_format(uart))
+		pl011_hw_flush_fifos(uart->base);
 	pl011_reg_write(uart, PL011_IMSC, 0);
 	pl011_reg_write(uart, PL011_ICR, PL011_INT_ALL);
-}
-
-void pl011_hw_program_line(const struct pl011 *uart, const struct pl011_baud *baud, uint32_t lcr_h)
-{
-	pl011_reg_write(uart, PL011_IBRD, baud->ibrd);
-	pl011_reg_write(uart, PL011_FBRD, baud->fbrd);
-	/* LCR_H last: its write latches IBRD and FBRD too (TRM 3.3.7). */
-	pl011_reg_write(uart, PL011_LCR_H, lcr_h);
 }
 
 static void program_uart(struct pl011 *uart, const struct pl011_plan *plan)
@@ -271,7 +218,7 @@ static void program_uart(struct pl011 *uart, const struct pl011_plan *plan)
 	/* An adopted line keeps the divisors as found; LCR_H is written only to turn the FIFOs
 	 * on (or back on after a flush), the format as it was. */
 	if (uart->line.adopted == 0)
-		pl011_hw_program_line(uart, &plan->baud, plan->lcr_h);
+		pl011_hw_program_line(uart->base, &plan->baud, plan->lcr_h);
 	else if (pl011_reg_read(uart, PL011_LCR_H) != plan->lcr_h)
 		pl011_reg_write(uart, PL011_LCR_H, plan->lcr_h);
 	pl011_reg_write(uart, PL011_IFLS, pl011_ifls_value(plan->tx_level, plan->rx_level));

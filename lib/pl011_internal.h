@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "pl011.h"
+#include "pl011_hw.h"
 #include "pl011_io.h"
 #include "pl011_regs.h"
 
@@ -363,10 +364,6 @@ static inline uint32_t pl011_ifls_value(uint32_t tx_level, uint32_t rx_level)
 #define PL011_COUNT_AT(uart, field, index, n) \
 	((void)(uart), (void)sizeof(((struct pl011_stats *)0)->field[0]), (void)(index), (void)(n))
 #endif
-
-/* TXFE alone is not "sent": BUSY covers the character still shifting (TRM 3.3.3, FR). */
-#define PL011_FR_DRAINED_MASK (PL011_FR_TXFE | PL011_FR_BUSY)
-#define PL011_FR_DRAINED PL011_FR_TXFE
 
 /* ---- lib/pl011_wait.c: time on the line, and bounded waits ---- */
 
@@ -900,8 +897,6 @@ uint32_t pl011_start_rule(const struct pl011 *uart, const struct pl011_config *c
  * flush the FIFOs by clearing FEN, mask and clear every interrupt. */
 void pl011_hw_quiesce(struct pl011 *uart, uint32_t frame_budget_us, struct pl011_ring *received,
 		      const struct pl011_rx_ring_driver *rx);
-/* IBRD, FBRD, then LCR_H, whose write latches all three (TRM 3.3.7); the UART disabled. */
-void pl011_hw_program_line(const struct pl011 *uart, const struct pl011_baud *baud, uint32_t lcr_h);
 /* The start pl011_init_named_parts and pl011_restart_port share (lib/pl011.c). Plan: the
  * arguments checked (PL011_EINVAL, PL011_EBAUD), nothing touched; the parts must be those the
  * config needs (pl011_init_parts checks that they are). Begin: the instance cleared but for what

@@ -138,7 +138,7 @@ static void switch_line(struct pl011 *uart, const struct pl011_plan *plan,
 	pl011_rx_count_masked_overrun(uart);
 	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u,
 			 pl011_rx_uses_ring(uart) ? &uart->rx.ring : NULL, &pl011_rx_ring_driver);
-	pl011_hw_program_line(uart, &plan->baud, plan->lcr_h);
+	pl011_hw_program_line(uart->base, &plan->baud, plan->lcr_h);
 	uart->line.baud = plan->baud;
 	uart->line.lcr_h = plan->lcr_h;
 	uart->line.cr = cr;

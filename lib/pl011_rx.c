@@ -3,23 +3,17 @@
 
 int pl011_rx_decode(struct pl011 *uart, uint32_t dr)
 {
-	/* DR.OE says a character was lost *before* this one, and this one is intact (TRM 3.3.1);
-	 * the overrun itself was counted when MIS or RSR showed it, which they do at once, where
-	 * DR.OE waits for a next character that a trailing overrun never has. */
-	/* A break also reports FE (the stop bit is low too): count it once, as a break. */
-	if (dr & PL011_DR_BE) {
+	/* The overrun DR.OE reports was counted when MIS or RSR showed it, which they do at once,
+	 * where DR.OE waits for a next character that a trailing overrun never has. A break is
+	 * counted once, as a break (pl011_hw_decode_dr). */
+	int byte = pl011_hw_decode_dr(dr);
+	if (byte == PL011_EBREAK)
 		uart->stats.rx_break++;
-		return PL011_EBREAK;
-	}
-	if (dr & PL011_DR_FE) {
+	else if (byte == PL011_EFRAMING)
 		uart->stats.rx_framing++;
-		return PL011_EFRAMING;
-	}
-	if (dr & PL011_DR_PE) {
+	else if (byte == PL011_EPARITY)
 		uart->stats.rx_parity++;
-		return PL011_EPARITY;
-	}
-	return (int)(dr & PL011_DR_DATA);
+	return byte;
 }
 
 /* ---- back-pressure (interrupt modes) ----

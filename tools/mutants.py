@@ -23,16 +23,16 @@ def m(id, file, kind, search, replace, equivalent=None, quick=False):
 
 MUTANTS = [
     # ---- lib/pl011.c: configuration, baud, init, shutdown, IRQ dispatch ----
-    m("baud-tolerance-positive-only", "pl011.c", "check skipped",
+    m("baud-tolerance-positive-only", "pl011_hw.c", "check skipped",
       "if (error_ppm > tolerance)", "if (error_ppm > tolerance && actual > baud)"),
-    m("baud-tolerance-negative-only", "pl011.c", "check skipped",
+    m("baud-tolerance-negative-only", "pl011_hw.c", "check skipped",
       "if (error_ppm > tolerance)", "if (error_ppm > tolerance && actual < baud)",
       quick=True),
-    m("baud-error-sign-lost", "pl011.c", "sign",
+    m("baud-error-sign-lost", "pl011_hw.c", "sign",
       "actual > baud ? (int32_t)error_ppm : -(int32_t)error_ppm;", "(int32_t)error_ppm;"),
-    m("baud-ibrd-zero-allowed", "pl011.c", "check skipped",
+    m("baud-ibrd-zero-allowed", "pl011_hw.c", "check skipped",
       "if (q < 64u || q > PL011_IBRD_MAX * 64u)", "if (q > PL011_IBRD_MAX * 64u)"),
-    m("baud-rounding-up", "pl011.c", "off-by-one",
+    m("baud-rounding-up", "pl011_hw.c", "off-by-one",
       "uint32_t q = pl011_divide_product(clock_hz, 4u, baud / 2u, baud);",
       "uint32_t q = pl011_divide_product(clock_hz, 4u, baud, baud);", quick=True),
     m("config-data-bits-9", "pl011.c", "off-by-one",
@@ -61,16 +61,18 @@ MUTANTS = [
     m("config-overlap-last-byte-missed", "pl011_rings_check.c", "off-by-one",
       "(from - to < b_size || to - from < a_size)", "(from - to < b_size - 1u || to - from < a_size)"),
     m("config-id-unchecked", "pl011.c", "check skipped",
-      "(config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base)",
-      "(config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base) && 0"),
+      "(config->flags & PL011_FLAG_NO_ID) == 0 &&\n\t    !pl011_hw_is_primecell(config->base)",
+      "(config->flags & PL011_FLAG_NO_ID) == 0 &&\n\t    !pl011_hw_is_primecell(config->base) && 0"),
     m("config-id-after-adopt", "pl011.c", "order",
-      "\tif (uart != NULL && (config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base))\n"
+      "\tif (uart != NULL && (config->flags & PL011_FLAG_NO_ID) == 0 &&\n"
+      "\t    !pl011_hw_is_primecell(config->base))\n"
       "\t\treturn PL011_RULE_NOT_PL011;\n"
       "\tif (adopted &&\n\t    (parts->adopt == NULL || parts->adopt->read_line(config, &plan->baud, &plan->lcr_h) != 0))\n"
       "\t\treturn PL011_RULE_ADOPT_UNPROGRAMMED;\n",
       "\tif (adopted &&\n\t    (parts->adopt == NULL || parts->adopt->read_line(config, &plan->baud, &plan->lcr_h) != 0))\n"
       "\t\treturn PL011_RULE_ADOPT_UNPROGRAMMED;\n"
-      "\tif (uart != NULL && (config->flags & PL011_FLAG_NO_ID) == 0 && !is_primecell(config->base))\n"
+      "\tif (uart != NULL && (config->flags & PL011_FLAG_NO_ID) == 0 &&\n"
+      "\t    !pl011_hw_is_primecell(config->base))\n"
       "\t\treturn PL011_RULE_NOT_PL011;\n"),
     m("lcr-stop-bits-dropped", "pl011.c", "register write dropped",
       "lcr_h |= PL011_LCR_H_STP2;", ";"),
@@ -93,10 +95,10 @@ MUTANTS = [
     m("quiesce-imsc-dropped", "pl011.c", "register write dropped",
       "pl011_reg_write(uart, PL011_IMSC, 0);\n\tpl011_reg_write(uart, PL011_ICR, PL011_INT_ALL);\n}",
       "pl011_reg_write(uart, PL011_ICR, PL011_INT_ALL);\n}"),
-    m("quiesce-fen-kept", "pl011.c", "register write dropped",
-      "pl011_reg_write(uart, PL011_LCR_H, lcr_h & ~PL011_LCR_H_FEN);", ";"),
-    m("quiesce-fen-not-set-first", "pl011.c", "register write dropped",
-      "pl011_reg_write(uart, PL011_LCR_H, lcr_h | PL011_LCR_H_FEN);", ";"),
+    m("quiesce-fen-kept", "pl011_hw.h", "register write dropped",
+      "pl011_io_write(base + PL011_LCR_H, lcr_h & ~PL011_LCR_H_FEN);", ";"),
+    m("quiesce-fen-not-set-first", "pl011_hw.h", "register write dropped",
+      "pl011_io_write(base + PL011_LCR_H, lcr_h | PL011_LCR_H_FEN);", ";"),
     m("init-frees-owner-before-programming", "pl011.c", "order swapped",
       "\tclear_words(uart, cleared_from, owner_at);",
       "\tclear_words(uart, cleared_from, after_owner);"),
@@ -529,8 +531,8 @@ MUTANTS = [
       "pl011_reg_write(uart, PL011_ICR, PL011_INT_OE);"),
     m("rx-polled-overrun-unchecked", "pl011_rx.c", "check skipped",
       "if (read_any)\n\t\tcount_polled_overrun(uart);", ""),
-    m("rx-break-as-framing", "pl011_rx.c", "check skipped",
-      "if (dr & PL011_DR_BE) {", "if (0) {"),
+    m("rx-break-as-framing", "pl011_hw.h", "check skipped",
+      "if (dr & PL011_DR_BE)\n\t\treturn PL011_EBREAK;", "if (0)\n\t\treturn PL011_EBREAK;"),
     m("rx-parity-not-counted", "pl011_rx.c", "counter not incremented",
       "uart->stats.rx_parity++;", ""),
     m("rx-drain-limit-2", "pl011_rx.c", "constant",
@@ -630,6 +632,27 @@ MUTANTS = [
     m("wait-expired-one-late", "pl011_wait.c", "off-by-one",
       "return wait->elapsed_us >= wait->budget_us;", "return wait->elapsed_us > wait->budget_us;"),
 
+    # ---- lib/pl011_early.c (the early console) ----
+    m("early-init-no-drain", "pl011_early.c", "wait skipped",
+      "\t\t(void)early_wait_fr(base, PL011_FR_DRAINED_MASK, PL011_FR_DRAINED);\n", ""),
+    m("early-init-no-busy-wait", "pl011_early.c", "wait skipped",
+      "\t(void)early_wait_fr(base, PL011_FR_BUSY, 0);\n", ""),
+    m("early-init-not-disabled-first", "pl011_early.c", "register write dropped",
+      "\tpl011_io_write(base + PL011_CR, cr & ~PL011_CR_UARTEN);\n", ""),
+    m("early-init-no-id-check", "pl011_early.c", "check skipped",
+      "\tif (!pl011_hw_is_primecell(base))\n\t\treturn PL011_EINVAL;", ""),
+    m("early-init-unaligned-accepted", "pl011_early.c", "check skipped",
+      "if (base == 0 || (base & 3u) != 0)", "if (base == 0)"),
+    m("early-init-interrupts-kept", "pl011_early.c", "register write dropped",
+      "\tpl011_io_write(base + PL011_IMSC, 0);\n", ""),
+    m("early-init-ebaud-ignored", "pl011_early.c", "check skipped",
+      "\tif (err != 0)\n\t\treturn err;\n\tif (!pl011_hw_is_primecell", "\tif (!pl011_hw_is_primecell"),
+    m("early-getc-no-empty-check", "pl011_early.c", "check skipped",
+      "\tif (pl011_io_read(base + PL011_FR) & PL011_FR_RXFE)\n\t\treturn PL011_EAGAIN;\n", ""),
+    m("early-getc-ignores-rxe", "pl011_early.c", "constant",
+      "early_enabled(base, PL011_CR_RXE)", "early_enabled(base, 0)"),
+    m("early-wait-unbounded", "pl011_early.c", "bound removed",
+      "spins < PL011_EARLY_SPINS;", "spins < UINT32_MAX;"),
     # ---- lib/pl011_ring.c ----
     m("ring-acquire-relaxed", "pl011_ring.c", "memory ordering",
       "return pl011_atomic_load(index, __ATOMIC_ACQUIRE);",
@@ -658,7 +681,7 @@ MUTANTS = [
       "return pl011_state_get(uart) != PL011_STATE_STOPPED;"),
     m("ifls-rx-off-by-one", "pl011_internal.h", "off-by-one",
       "((rx_level - 1u) << PL011_IFLS_RXIFLSEL_SHIFT)", "(rx_level << PL011_IFLS_RXIFLSEL_SHIFT)"),
-    m("drained-mask-without-busy", "pl011_internal.h", "check skipped",
+    m("drained-mask-without-busy", "pl011_hw.h", "check skipped",
       "#define PL011_FR_DRAINED_MASK (PL011_FR_TXFE | PL011_FR_BUSY)",
       "#define PL011_FR_DRAINED_MASK (PL011_FR_TXFE)"),
     m("state-store-relaxed", "pl011_internal.h", "memory ordering",

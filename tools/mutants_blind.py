@@ -32,6 +32,7 @@ class Mutant:
 
 TX = "lib/pl011_tx.c"
 RX = "lib/pl011_rx.c"
+HW = "lib/pl011_hw.c"
 CORE = "lib/pl011.c"
 WAIT = "lib/pl011_wait.c"
 RING = "lib/pl011_ring.c"
@@ -790,6 +791,22 @@ TX_POLL_FULL = "lib/pl011_tx_poll_full.c"
 # Each keeps the fault its mutant above describes, on the code as it reads now; none was
 # changed to make it die or survive. id: (file, search, replace).
 REANCHORED = {
+    # The FIFO flush and DR's decoding moved to the register steps the early console shares
+    # (lib/pl011_hw.h; the divisors and the line's programming, HW below, to lib/pl011_hw.c).
+    "b-quiesce-no-fen-set": ("lib/pl011_hw.h",
+        "\tpl011_io_write(base + PL011_LCR_H, lcr_h | PL011_LCR_H_FEN);\n", ""),
+    "b-rx-oe-counted-twice": (RX,
+        "\t\tuart->stats.rx_parity++;\n\treturn byte;",
+        "\t\tuart->stats.rx_parity++;\n\tif (dr & PL011_DR_OE)\n\t\tuart->stats.rx_overrun++;\n"
+        "\treturn byte;"),
+    "b-rx-framing-before-break": ("lib/pl011_hw.h",
+        "\tif (dr & PL011_DR_BE)\n\t\treturn PL011_EBREAK;\n\tif (dr & PL011_DR_FE)\n"
+        "\t\treturn PL011_EFRAMING;",
+        "\tif (dr & PL011_DR_FE)\n\t\treturn PL011_EFRAMING;\n\tif (dr & PL011_DR_BE)\n"
+        "\t\treturn PL011_EBREAK;"),
+    "b-drained-mask-txfe-only": ("lib/pl011_hw.h",
+        "#define PL011_FR_DRAINED_MASK (PL011_FR_TXFE | PL011_FR_BUSY)",
+        "#define PL011_FR_DRAINED_MASK (PL011_FR_TXFE)"),
     # The RX pause moved into the IMSC word, TX space owed to a short write (issue 33).
     "b-rx-resume-on-any-room": (RX,
         "if (!pl011_rx_paused(uart) || pl011_ring_space(&uart->rx.ring) < resume_room(uart))",
@@ -889,16 +906,16 @@ REANCHORED = {
         "nobody can raise. */\n\tpl011_imsc_update(uart, 0, PL011_IMSC_FROZEN);",
         "nobody can raise. */\n\tpl011_imsc_update(uart, PL011_INT_TX, 0);"),
     # The baud's products and roundings through pl011_divide_product (the size cuts).
-    "b-baud-truncated": (CORE,
+    "b-baud-truncated": (HW,
         "pl011_divide_product(clock_hz, 4u, baud / 2u, baud);",
         "pl011_divide_product(clock_hz, 4u, 0, baud);"),
-    "b-baud-tolerance-one-sided": (CORE,
+    "b-baud-tolerance-one-sided": (HW,
         "\tif (error_ppm > tolerance)\n\t\treturn PL011_EBAUD;",
         "\tif (error_ppm > tolerance && actual > baud)\n\t\treturn PL011_EBAUD;"),
-    "b-baud-error-sign": (CORE,
+    "b-baud-error-sign": (HW,
         "out->error_ppm = actual > baud ? (int32_t)error_ppm",
         "out->error_ppm = actual < baud ? (int32_t)error_ppm"),
-    "b-baud-actual-truncated": (CORE,
+    "b-baud-actual-truncated": (HW,
         "uint32_t actual = pl011_divide_product(clock_hz, 4u, q / 2u, q);",
         "uint32_t actual = pl011_divide_product(clock_hz, 4u, 0, q);"),
     "b-frame-bits-stick-parity": (WAIT,
@@ -907,14 +924,14 @@ REANCHORED = {
     "b-config-base-unaligned": (CORE,
         "if (config->base == 0 || (config->base & 3u) != 0)",
         "if (config->base == 0)"),
-    "b-program-lcr-before-divisors": (CORE,
-        "\tpl011_reg_write(uart, PL011_IBRD, baud->ibrd);\n"
-        "\tpl011_reg_write(uart, PL011_FBRD, baud->fbrd);\n"
+    "b-program-lcr-before-divisors": (HW,
+        "\tpl011_io_write(base + PL011_IBRD, baud->ibrd);\n"
+        "\tpl011_io_write(base + PL011_FBRD, baud->fbrd);\n"
         "\t/* LCR_H last: its write latches IBRD and FBRD too (TRM 3.3.7). */\n"
-        "\tpl011_reg_write(uart, PL011_LCR_H, lcr_h);",
-        "\tpl011_reg_write(uart, PL011_LCR_H, lcr_h);\n"
-        "\tpl011_reg_write(uart, PL011_IBRD, baud->ibrd);\n"
-        "\tpl011_reg_write(uart, PL011_FBRD, baud->fbrd);"),
+        "\tpl011_io_write(base + PL011_LCR_H, lcr_h);",
+        "\tpl011_io_write(base + PL011_LCR_H, lcr_h);\n"
+        "\tpl011_io_write(base + PL011_IBRD, baud->ibrd);\n"
+        "\tpl011_io_write(base + PL011_FBRD, baud->fbrd);"),
     # Cheaper waits (issue 34): the frame time in 1/256 us, frames to microseconds a shift.
     "b-frames-us-truncated": (WAIT,
         "return saturate_us((time + 255u) >> 8);",
@@ -1190,7 +1207,7 @@ REANCHORED = {
     "b-write-auto-ignores-queued": (TX,
         "bound_us = pl011_backlog_deadline_us(uart, queued_in_ring(uart) + len);",
         "bound_us = pl011_backlog_deadline_us(uart, len);"),
-    "b-baud-ibrd-max-fbrd": (CORE,
+    "b-baud-ibrd-max-fbrd": (HW,
         "q > PL011_IBRD_MAX * 64u)",
         "q > PL011_IBRD_MAX * 64u + PL011_FBRD_MASK)"),
     "b-stop-reads-fifo-beside-handler": (CORE,

@@ -91,6 +91,8 @@ void size_main(void)
 	(void)pl011_read_exact(&uart, line, 2, PL011_WAIT_AUTO, NULL);
 	(void)pl011_read_until(&uart, line, sizeof line, '\n', PL011_WAIT_AUTO, NULL);
 	(void)pl011_discard_input(&uart);
+	if (pl011_early_init(config.base, config.clock_hz, config.baud) == 0)
+		sink = (uintptr_t)pl011_early_getc(config.base);
 	(void)pl011_early_write(config.base, "early\n", 6);
 	struct pl011_config_fault fault;
 	if (pl011_config_check(&uart, &config, &fault) != 0 ||

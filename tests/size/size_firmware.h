@@ -5,8 +5,10 @@
 #include <stdint.h>
 
 /* The line every size firmware configures; any address: the images are measured, never run. */
+#define SIZE_BASE 0x40034000u
+#define SIZE_CLOCK_HZ 24000000u
 #define SIZE_LINE_CONFIG                                                                          \
-	.base = 0x40034000u, .clock_hz = 24000000u, .baud = 115200u, .data_bits = 8, .stop_bits = 1
+	.base = SIZE_BASE, .clock_hz = SIZE_CLOCK_HZ, .baud = 115200u, .data_bits = 8, .stop_bits = 1
 
 void size_main(void);
 void size_irq(void);
