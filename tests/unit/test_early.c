@@ -108,6 +108,10 @@ static void test_init_programs_8n1_and_the_console_uses_it(void **state)
 	assert_int_equal(pl011_early_getc(BASE), 0xFF);
 	assert_int_equal(pl011_early_getc(BASE), PL011_EAGAIN);
 	assert_int_equal(c->rx_empty_reads, 0);
+	/* A receiver turned off: nothing can arrive, so the read says so instead of EAGAIN. */
+	pl011_io_write(BASE + PL011_CR, PL011_CR_UARTEN | PL011_CR_TXE);
+	assert_int_equal(pl011_early_getc(BASE), PL011_ESHUTDOWN);
+	assert_int_equal(pl011_early_write(BASE, "t", 1), 1);
 	harness_teardown(&h);
 }
 
