@@ -34,6 +34,19 @@ def run_hello(session, board, machine):
     return problems
 
 
+def run_early(session, board, machine):
+    """The early console: a greeting, a line echoed, then the board's port started again."""
+    if not session.read_until(f"early console on {board}: type a line\n", timeout=10):
+        return ["no early greeting"]
+    session.send(b"ping\n")
+    problems = []
+    if not session.read_until("early got: ping\n", timeout=10):
+        problems.append("line read with pl011_early_getc not echoed")
+    if not session.read_until("the port again, after the early console\n", timeout=10):
+        problems.append("pl011_init after the early console did not print")
+    return expect_exit_zero(session) + problems
+
+
 def _phase(session, number):
     """The numbers a shutdown_drain phase reports, and the bytes it put on the wire."""
     report = re.search(rf"\n\[phase {number}\] accepted=(\d+) sent=(\d+) discarded=(-?\d+)\n",
@@ -491,6 +504,7 @@ SPECS = {
     "echo": Spec(run_echo, timeout=600.0),
     "shutdown_drain": Spec(run_shutdown_drain),
     "hello": Spec(run_hello),
+    "early": Spec(run_early),
     "rt_loop": Spec(run_rt_loop, icount=True),
     "rtos_wait": Spec(run_rtos_wait, timeout=60.0),
     "console": Spec(run_console),
