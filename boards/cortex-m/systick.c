@@ -1,6 +1,4 @@
 /* SysTick as the free-running microsecond clock (board_now_us) of the Stellaris/Tiva boards. */
-#include <stdbool.h>
-
 #include "board.h"
 #include "cortex_m.h"
 #include "mmio.h"
@@ -17,6 +15,7 @@ void board_systick_handler(void);
 static volatile uint32_t wraps;
 static uint32_t wrap_us;
 static uint32_t cycles_per_us;
+static volatile uint32_t last_us; /* the last time board_now_us returned */
 
 void board_systick_handler(void)
 {
@@ -34,40 +33,34 @@ void cortex_m_systick_clock_start(uint32_t cpu_hz)
 	mmio_write(CM_SYST_CSR, CM_SYST_CSR_ENABLE | CM_SYST_CSR_TICKINT | CM_SYST_CSR_CLKSOURCE);
 }
 
-/* True when a SysTick wrap would be handled before the next instruction: thread mode
- * (IPSR 0) with PRIMASK clear, since every exception keeps the reset priority. */
-static bool systick_would_preempt(void)
-{
-	uint32_t primask;
-	uint32_t ipsr;
-	__asm__ volatile("mrs %0, primask\n\tmrs %1, ipsr" : "=r"(primask), "=r"(ipsr));
-	return (primask & 1u) == 0u && (ipsr & 0x1FFu) == 0u;
-}
-
+/* The pending bit is read even where the wrap's exception would preempt at once: the exception
+ * is taken some instructions after the counter reloads (QEMU takes it only at the end of a
+ * translation block), and a read in between would see the new count with the old `wraps`,
+ * one wrap early. A handler that ran between the reads changes `wraps`: read again. */
 uint32_t board_now_us(void *context)
 {
 	(void)context;
 	uint32_t base;
 	uint32_t count;
-	uint32_t pending = 0;
-	if (systick_would_preempt()) {
-		/* A wrap runs the handler at once, which changes `wraps`: one counter read. */
-		do {
-			base = wraps;
-			count = mmio_read(CM_SYST_CVR);
-		} while (base != wraps);
-	} else {
-		uint32_t later;
-		do {
-			base = wraps;
-			count = mmio_read(CM_SYST_CVR);
-			pending = (mmio_read(CM_SCB_ICSR) & CM_SCB_ICSR_PENDSTSET) != 0u ? 1u : 0u;
-			later = mmio_read(CM_SYST_CVR);
-			/* Read again if the handler ran meanwhile, or if the counter wrapped between
-			 * the two counter reads (then the pending bit may belong to either).
-			 * Otherwise the bit was set before the first read, and counts with it. */
-		} while (base != wraps || later > count);
-	}
+	uint32_t pending;
+	uint32_t later;
+	do {
+		base = wraps;
+		count = mmio_read(CM_SYST_CVR);
+		pending = (mmio_read(CM_SCB_ICSR) & CM_SCB_ICSR_PENDSTSET) != 0u ? 1u : 0u;
+		later = mmio_read(CM_SYST_CVR);
+		/* Read again if the handler ran meanwhile, or if the counter wrapped between the two
+		 * counter reads (then the pending bit may belong to either). Otherwise the bit was
+		 * set before the first read, and counts with it. */
+	} while (base != wraps || later > count);
 	uint32_t reload = wrap_us * cycles_per_us - 1u;
-	return (base + pending) * wrap_us + (reload - count) / cycles_per_us;
+	uint32_t now = (base + pending) * wrap_us + (reload - count) / cycles_per_us;
+	/* QEMU reloads the counter before its tick sets the pending bit (the tick runs in its main
+	 * loop), so a read in between is one wrap early. Never step back: within two wraps behind
+	 * the last time returned, return that again; the pending bit catches up. */
+	uint32_t last = last_us;
+	if (last != now && last - now < 2u * wrap_us)
+		return last;
+	last_us = now;
+	return now;
 }
