@@ -71,7 +71,7 @@ qemu-test-full: qemu-test-self
 # The examples built with PL011_SINGLE_CORE=1 (docs/building.md, "One core") on one machine
 # per architecture: its masked sections (CPSR, DAIF, PRIMASK) on a running core. Not smp,
 # which calls the driver from two cores. make test-full runs it.
-SINGLE_CORE_EXAMPLES := console echo hello multiport packets probe rt_loop rtos_wait \
+SINGLE_CORE_EXAMPLES := console early echo hello multiport packets probe rt_loop rtos_wait \
 	shutdown_drain tx_cost
 qemu-test-single-core:
 	$(Q)$(MAKE) --no-print-directory qemu-test BUILD=$(BUILD)/single-core PL011_SINGLE_CORE=1 \
