@@ -388,11 +388,11 @@ int pl011_puts(struct pl011 *uart, const char *text);
  * unaligned, zero clock or baud, no PL011 there), PL011_EBAUD. Context: thread. */
 int pl011_early_init(uintptr_t base, uint32_t clock_hz, uint32_t baud);
 /* Text ("\n" as "\r\n") to a PL011 set up (pl011_early_init, a boot loader). Returns the bytes
- * written. Errors: PL011_EINVAL (base 0, NULL text), PL011_ESHUTDOWN (UARTEN or TXE clear),
- * PL011_ETIMEDOUT (no text byte went whole). Context: any. */
+ * written. Errors: PL011_EINVAL (base 0 or unaligned, NULL text), PL011_ESHUTDOWN (UARTEN or TXE
+ * clear), PL011_ETIMEDOUT (no text byte went whole). Context: any. */
 int pl011_early_write(uintptr_t base, const char *text, size_t len);
 /* One byte without waiting: 0..255, PL011_EAGAIN, or PL011_EFRAMING, PL011_EPARITY, PL011_EBREAK
- * (consumed). Errors: PL011_EINVAL (base 0), PL011_ESHUTDOWN (UARTEN or RXE clear). */
+ * (consumed). Errors: PL011_EINVAL (base 0 or unaligned), PL011_ESHUTDOWN (UARTEN or RXE clear). */
 int pl011_early_getc(uintptr_t base);
 /* The instance's layout and the inline bodies: users allocate struct pl011, never read it. */
 #include "pl011_instance.h"

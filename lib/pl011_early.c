@@ -24,6 +24,12 @@ static bool early_put(uintptr_t base, uint8_t byte)
 	return true;
 }
 
+/* A base the calls can read: not 0, word-aligned (a register access there would fault). */
+static bool early_base_valid(uintptr_t base)
+{
+	return base != 0 && (base & 3u) == 0;
+}
+
 static bool early_enabled(uintptr_t base, uint32_t direction)
 {
 	uint32_t on = PL011_CR_UARTEN | direction;
@@ -35,7 +41,7 @@ static bool early_enabled(uintptr_t base, uint32_t direction)
 int pl011_early_init(uintptr_t base, uint32_t clock_hz, uint32_t baud)
 {
 	struct pl011_baud divisors;
-	if (base == 0 || (base & 3u) != 0)
+	if (!early_base_valid(base))
 		return PL011_EINVAL;
 	int err = pl011_compute_baud(clock_hz, baud, 0, &divisors);
 	if (err != 0)
@@ -60,7 +66,7 @@ int pl011_early_init(uintptr_t base, uint32_t clock_hz, uint32_t baud)
 
 int pl011_early_write(uintptr_t base, const char *text, size_t len)
 {
-	if (base == 0 || (text == NULL && len != 0) || len > INT32_MAX)
+	if (!early_base_valid(base) || (text == NULL && len != 0) || len > INT32_MAX)
 		return PL011_EINVAL;
 	if (!early_enabled(base, PL011_CR_TXE))
 		return PL011_ESHUTDOWN;
@@ -78,7 +84,7 @@ int pl011_early_write(uintptr_t base, const char *text, size_t len)
 
 int pl011_early_getc(uintptr_t base)
 {
-	if (base == 0)
+	if (!early_base_valid(base))
 		return PL011_EINVAL;
 	if (!early_enabled(base, PL011_CR_RXE))
 		return PL011_ESHUTDOWN;

@@ -642,7 +642,7 @@ MUTANTS = [
     m("early-init-no-id-check", "pl011_early.c", "check skipped",
       "\tif (!pl011_hw_is_primecell(base))\n\t\treturn PL011_EINVAL;", ""),
     m("early-init-unaligned-accepted", "pl011_early.c", "check skipped",
-      "if (base == 0 || (base & 3u) != 0)", "if (base == 0)"),
+      "return base != 0 && (base & 3u) == 0;", "return base != 0;"),
     m("early-init-interrupts-kept", "pl011_early.c", "register write dropped",
       "\tpl011_io_write(base + PL011_IMSC, 0);\n", ""),
     m("early-init-ebaud-ignored", "pl011_early.c", "check skipped",

@@ -15,7 +15,6 @@ void board_systick_handler(void);
 static volatile uint32_t wraps;
 static uint32_t wrap_us;
 static uint32_t cycles_per_us;
-static volatile uint32_t last_us; /* the last time board_now_us returned */
 
 void board_systick_handler(void)
 {
@@ -31,6 +30,11 @@ void cortex_m_systick_clock_start(uint32_t cpu_hz)
 	mmio_write(CM_SYST_CVR, 0); /* any write clears it; the count restarts from RVR */
 	wraps = 0;
 	mmio_write(CM_SYST_CSR, CM_SYST_CSR_ENABLE | CM_SYST_CSR_TICKINT | CM_SYST_CSR_CLKSOURCE);
+	/* The cleared counter reads 0 until its first clock reloads it (ARMv7-M ARM B3.3.1), and 0
+	 * would count as the end of a wrap: a later read would step back by one. One clock on
+	 * silicon; QEMU's took milliseconds. Bounded all the same. */
+	for (uint32_t spins = 0; spins < 1000000u && mmio_read(CM_SYST_CVR) == 0u; spins++)
+		;
 }
 
 /* The pending bit is read even where the wrap's exception would preempt at once: the exception
@@ -54,13 +58,5 @@ uint32_t board_now_us(void *context)
 		 * set before the first read, and counts with it. */
 	} while (base != wraps || later > count);
 	uint32_t reload = wrap_us * cycles_per_us - 1u;
-	uint32_t now = (base + pending) * wrap_us + (reload - count) / cycles_per_us;
-	/* QEMU reloads the counter before its tick sets the pending bit (the tick runs in its main
-	 * loop), so a read in between is one wrap early. Never step back: within two wraps behind
-	 * the last time returned, return that again; the pending bit catches up. */
-	uint32_t last = last_us;
-	if (last != now && last - now < 2u * wrap_us)
-		return last;
-	last_us = now;
-	return now;
+	return (base + pending) * wrap_us + (reload - count) / cycles_per_us;
 }

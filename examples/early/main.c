@@ -45,13 +45,20 @@ int main(void)
 	say(base, "early console on ");
 	say(base, board_name());
 	say(base, ": type a line\n");
-	if (read_line(base, line, sizeof line) == 0)
+	if (read_line(base, line, sizeof line) == 0) {
+		say(base, "early: no line within 10 s\n");
 		return 3;
+	}
 	say(base, "early got: ");
 	say(base, line);
 	say(base, "\n");
-	if (pl011_init(board_console(), config) != 0)
+	err = pl011_init(board_console(), config);
+	if (err != 0) {
+		say(base, "early: pl011_init: ");
+		say(base, pl011_error_name(err));
+		say(base, "\n");
 		return 4;
+	}
 	printf("the port again, after the early console\n");
 	return 0;
 }

@@ -42,6 +42,8 @@ static void test_bad_input_is_refused_before_any_write(void **state)
 	assert_int_equal(pl011_early_init(BASE, CLOCK_HZ, 22u), PL011_EBAUD);
 	assert_int_equal(writes(), 0);
 	assert_int_equal(pl011_early_getc(0), PL011_EINVAL);
+	assert_int_equal(pl011_early_getc(BASE + 1u), PL011_EINVAL);
+	assert_int_equal(pl011_early_write(BASE + 2u, "x", 1), PL011_EINVAL);
 	/* Out of reset UARTEN is clear: nothing to read from, nothing written. */
 	assert_int_equal(pl011_early_getc(BASE), PL011_ESHUTDOWN);
 	assert_int_equal(pl011_early_write(BASE, "x", 1), PL011_ESHUTDOWN);
