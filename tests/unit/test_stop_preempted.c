@@ -589,6 +589,160 @@ static void test_shutdown_waits_for_an_event_tick_on_another_core(void **state)
 	harness_teardown(&h);
 }
 
+/* ---- a handler or a tick stopped at each point of its call, beside a shutdown ---- */
+
+static struct {
+	bool shut_returned, stalled;
+	int shut_result;
+	uint64_t accesses_at_return;
+	size_t events_after;
+} late;
+
+static uint64_t register_accesses(void)
+{
+	const struct pl011_model_counters *counters = pl011_model_counters(h.model);
+	return counters->total_reads + counters->total_writes;
+}
+
+static void late_callback(struct pl011 *uart, uint32_t events, void *context)
+{
+	(void)uart;
+	(void)events;
+	(void)context;
+	if (late.shut_returned)
+		late.events_after++;
+}
+
+static void (*late_entry)(struct pl011 *uart);
+static uint32_t late_bound_us;
+
+/* Core 1 calls the handler or the tick once; core 0 lets it run to its stop, then shuts the
+ * port down. Core 1 goes on once core 0 has returned. */
+static void late_body(int core, void *context)
+{
+	(void)context;
+	if (core == 1) {
+		late_entry(&h.uart);
+		return;
+	}
+	while (!cores_stalled(1) && !cores_finished(1))
+		cores_yield();
+	late.stalled = cores_stalled(1);
+	late.shut_result = pl011_shutdown(&h.uart, late_bound_us);
+	late.accesses_at_return = register_accesses();
+	late.shut_returned = true;
+}
+
+/*
+ * One run per point of core 1's call (set up by `arrange`, which leaves the UART's interrupt
+ * to the test): core 1 stops there until a shutdown on core 0 has returned. A shutdown that
+ * did not say PL011_ESTALLED waited out every context inside: the call, once it goes on, must
+ * find the port stopped and return at once, touching no register and giving no event. The
+ * port then starts again and sends.
+ */
+static void run_late_context(const char *who, void (*arrange)(void), void (*entry)(struct pl011 *),
+			     uint32_t bound_us)
+{
+	unsigned long counted = 0, stalled = 0;
+	late_entry = entry;
+	late_bound_us = bound_us;
+	for (uint64_t at = 1;; at++) {
+		arrange();
+		memset(&late, 0, sizeof late);
+		struct cores_plan plan = {.first_slice = UINT64_MAX,
+					  .slice = UINT64_MAX,
+					  .at_point = no_switch,
+					  .stall_at = at,
+					  .stall_core = 1};
+		cores_run(&plan, late_body, NULL);
+		harness_route_irq(&h);
+		if (!late.stalled) {
+			harness_teardown(&h);
+			break; /* past the call's last point */
+		}
+		uint64_t accesses = register_accesses() - late.accesses_at_return;
+		if (late.shut_result == PL011_ESTALLED)
+			stalled++;
+		else if (late.shut_result >= 0 && accesses == 0 && late.events_after == 0)
+			counted++;
+		else
+			fail_msg("%s stopped at its point %llu: shutdown %s, then the %s made %llu "
+				 "register accesses and gave %zu events",
+				 who, (unsigned long long)at,
+				 late.shut_result >= 0 ? "a count"
+						       : pl011_error_name(late.shut_result),
+				 who, (unsigned long long)accesses, late.events_after);
+		assert_int_equal(harness_start(&h), 0);
+		assert_int_equal(pl011_write(&h.uart, "ok", 2, PL011_WAIT_AUTO), 2);
+		assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+		harness_teardown(&h);
+	}
+	print_message("%s stopped at each of its points beside a shutdown: %lu said "
+		      "PL011_ESTALLED, %lu counted with the %s gone\n",
+		      who, stalled, counted, who);
+	/* Both kinds of stop exist: before its announcement, and inside. */
+	assert_true(stalled != 0);
+	assert_true(counted != 0);
+}
+
+/* The handler with received bytes pending (its RX cause up, RX_DATA to give). */
+static void arrange_handler(void)
+{
+	harness_setup(&h, 48000000u, 16u);
+	h.config.tx_mode = PL011_TX_HALF_FIFO;
+	h.config.rx_mode = PL011_RX_LOW_LATENCY;
+	h.config.event_mask = PL011_EVENT_RX_DATA;
+	h.config.event = late_callback;
+	h.config.event_driver = &pl011_event_driver;
+	assert_int_equal(harness_start(&h), 0);
+	pl011_model_set_irq_handler(h.model, NULL, NULL);
+	static const uint8_t received[4] = {'r', 's', 't', 'u'};
+	(void)pl011_model_rx_inject_stream(h.model, received, sizeof received,
+					   pl011_model_now_ns(h.model));
+	pl011_model_advance(h.model, 10u * pl011_model_frame_ns(h.model));
+	assert_true(pl011_model_irq_line(h.model));
+}
+
+/* docs/api.md, pl011_irq_handler: it announces itself before it looks at the port's state,
+ * and shutdown waits for a handler already running on another core; a stopped port's handler
+ * returns at once. At every point of a handler on core 1 stopped there: either the shutdown
+ * on core 0 says PL011_ESTALLED, or the handler, once it goes on, services nothing. */
+static void test_handler_stopped_at_each_point_beside_a_shutdown(void **state)
+{
+	(void)state;
+	run_late_context("handler", arrange_handler, pl011_irq_handler, PL011_WAIT_AUTO);
+}
+
+/* The tick with TX_SPACE owed once the ring is half free: a short write, the ring full and
+ * nothing draining it (the UART's interrupt left to the test). */
+static void arrange_tick(void)
+{
+	static uint8_t text[HARNESS_TX_RING + 200u];
+	harness_setup(&h, 48000000u, 16u);
+	memset(&harness_timer, 0, sizeof harness_timer);
+	h.config.tx_mode = PL011_TX_HALF_FIFO;
+	h.config.event_mask = PL011_EVENT_TX_DONE | PL011_EVENT_TX_SPACE;
+	h.config.event = late_callback;
+	h.config.event_driver = &pl011_event_driver;
+	h.config.event_timer = harness_timer_arm;
+	h.config.event_timer_context = &h;
+	assert_int_equal(harness_start(&h), 0);
+	pl011_model_set_irq_handler(h.model, NULL, NULL);
+	fill_letters(text, sizeof text, 'a');
+	int accepted = pl011_write(&h.uart, text, sizeof text, PL011_NO_WAIT);
+	assert_true(accepted > 0 && (size_t)accepted < sizeof text);
+}
+
+/* docs/api.md, "Two cores": the event tick counts as a handler, and shutdown waits for it.
+ * At every point of a tick on core 1 stopped there, with a shutdown(0) on core 0 (which
+ * empties the ring, so TX_SPACE would be given): either the shutdown says PL011_ESTALLED, or
+ * the tick, once it goes on, touches no register and gives no event. */
+static void test_tick_stopped_at_each_point_beside_a_shutdown(void **state)
+{
+	(void)state;
+	run_late_context("tick", arrange_tick, pl011_event_tick, 0u);
+}
+
 /* ---- config.core_id's premise broken: two tasks of one core, time-sliced ---- */
 
 static struct {
@@ -722,6 +876,9 @@ int main(void)
 				      teardown),
 	    cmocka_unit_test_teardown(test_shutdown_waits_for_an_event_tick_on_another_core,
 				      teardown),
+	    cmocka_unit_test_teardown(test_handler_stopped_at_each_point_beside_a_shutdown,
+				      teardown),
+	    cmocka_unit_test_teardown(test_tick_stopped_at_each_point_beside_a_shutdown, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
