@@ -743,6 +743,70 @@ static void test_tick_stopped_at_each_point_beside_a_shutdown(void **state)
 	run_late_context("tick", arrange_tick, pl011_event_tick, 0u);
 }
 
+/* ---- pl011_set_line beside a handler stuck on another core ---- */
+
+static const struct pl011_line_config faster = {.baud = 230400, .data_bits = 8, .stop_bits = 1};
+static int line_first, line_second;
+
+static void stuck_line_body(int core, void *context)
+{
+	(void)context;
+	if (core == 1) {
+		while (!stuck.callback_entered)
+			step_handler();
+		return;
+	}
+	while (!stuck.callback_entered)
+		cores_yield();
+	line_first = pl011_set_line(&h.uart, &faster, PL011_WAIT_AUTO);
+	stuck.release = true;
+	while (!cores_finished(1))
+		cores_yield();
+	line_second = pl011_set_line(&h.uart, &faster, PL011_WAIT_AUTO);
+}
+
+/* docs/api.md, pl011_set_line: it waits out a handler on another core (the RX ring's producer)
+ * and says PL011_ESTALLED, with the line as before, when it does not return within its bound;
+ * here one stuck in its RX callback. Once it has returned, the switch goes through. */
+static void test_set_line_waits_for_a_handler_on_another_core(void **state)
+{
+	(void)state;
+	harness_setup(&h, 48000000u, 16u);
+	h.config.tx_mode = PL011_TX_HALF_FIFO;
+	h.config.rx_mode = PL011_RX_LOW_LATENCY;
+	h.config.event_mask = PL011_EVENT_RX_DATA;
+	h.config.event = stuck_callback;
+	h.config.event_driver = &pl011_event_driver;
+	assert_int_equal(harness_start(&h), 0);
+	pl011_model_set_irq_handler(h.model, NULL, NULL);
+	memset(&stuck, 0, sizeof stuck);
+	line_first = line_second = -100;
+	static const uint8_t received[4] = {'r', 's', 't', 'u'};
+	(void)pl011_model_rx_inject_stream(h.model, received, sizeof received,
+					   pl011_model_now_ns(h.model));
+	struct cores_plan plan = {.first_slice = UINT64_MAX,
+				  .slice = UINT64_MAX,
+				  .at_point = no_switch};
+	struct pl011_line_config before, after;
+	assert_int_equal(pl011_get_line(&h.uart, &before), 0);
+	cores_run(&plan, stuck_line_body, NULL);
+	harness_route_irq(&h);
+	print_message("set_line beside a handler stuck in its callback: %s, then %s\n",
+		      pl011_error_name(line_first),
+		      line_second == 0 ? "0" : pl011_error_name(line_second));
+	assert_true(stuck.callback_entered);
+	assert_int_equal(line_first, PL011_ESTALLED);
+	assert_int_equal(line_second, 0);
+	assert_int_equal(pl011_get_line(&h.uart, &after), 0);
+	assert_true(before.baud < 200000u && after.baud > 200000u);
+	uint8_t got[8];
+	assert_int_equal(pl011_read(&h.uart, got, sizeof got, PL011_NO_WAIT), (int)sizeof received);
+	assert_memory_equal(got, received, sizeof received);
+	assert_int_equal(pl011_write(&h.uart, "ok", 2, PL011_WAIT_AUTO), 2);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	harness_teardown(&h);
+}
+
 /* ---- config.core_id's premise broken: two tasks of one core, time-sliced ---- */
 
 static struct {
@@ -879,6 +943,8 @@ int main(void)
 	    cmocka_unit_test_teardown(test_handler_stopped_at_each_point_beside_a_shutdown,
 				      teardown),
 	    cmocka_unit_test_teardown(test_tick_stopped_at_each_point_beside_a_shutdown, teardown),
+	    cmocka_unit_test_teardown(test_set_line_waits_for_a_handler_on_another_core,
+				      teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
