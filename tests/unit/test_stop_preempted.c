@@ -743,6 +743,124 @@ static void test_tick_stopped_at_each_point_beside_a_shutdown(void **state)
 	run_late_context("tick", arrange_tick, pl011_event_tick, 0u);
 }
 
+/* ---- a tick that passed its state check before a shutdown, going on inside the init ---- */
+
+/* Core 1's call stops at its point park_at (before the shutdown on core 0 begins); at core 0's
+ * point resume_at of the init that follows the shutdown it takes `steps` more points, then
+ * stops again until core 0 has returned. */
+static struct {
+	uint64_t park_at, steps, resume_at, init_points;
+	bool in_init, resumed;
+	int shut_result, init_result;
+} script;
+
+static void script_point(void *context)
+{
+	(void)context;
+	if (cores_current() == 1) {
+		uint64_t at = cores_points(1);
+		if (at == script.park_at || (script.resumed && at == script.park_at + script.steps))
+			cores_yield();
+	} else if (script.in_init && ++script.init_points == script.resume_at) {
+		script.resumed = true;
+		cores_yield();
+	}
+}
+
+static void script_body(int core, void *context)
+{
+	(void)context;
+	if (core == 1) {
+		late_entry(&h.uart);
+		return;
+	}
+	cores_yield(); /* core 1 to its stop */
+	script.shut_result = pl011_shutdown(&h.uart, PL011_WAIT_AUTO);
+	script.in_init = true;
+	script.init_result = harness_start(&h);
+	script.in_init = false;
+}
+
+/* The tick passes its state check on a running port (TX done's opener set), nothing else
+ * pending. */
+static void arrange_quiet_tick(void)
+{
+	harness_setup(&h, 48000000u, 16u);
+	memset(&harness_timer, 0, sizeof harness_timer);
+	h.config.tx_mode = PL011_TX_HALF_FIFO;
+	h.config.event_mask = PL011_EVENT_TX_DONE;
+	h.config.event = late_callback;
+	h.config.event_driver = &pl011_event_driver;
+	h.config.event_timer = harness_timer_arm;
+	h.config.event_timer_context = &h;
+	assert_int_equal(harness_start(&h), 0);
+	pl011_model_set_irq_handler(h.model, NULL, NULL);
+}
+
+/*
+ * lib/pl011.c, pl011_start_begin: a context that looked at the state before the shutdown may
+ * announce itself while the init of the port the shutdown stopped runs, and withdraw after it;
+ * the init keeps the presence count of such a port, so the count comes back to 0. Here the
+ * event tick, stopped on core 1 before it counts itself in (or once it has), takes one point
+ * at every point of the init on core 0 and goes on once the init has returned. Whatever the
+ * init said (PL011_ESTALLED while the tick is inside), the port then starts, shuts down
+ * without PL011_ESTALLED (nobody is inside), starts again and sends.
+ */
+static void test_tick_counting_in_during_an_init_leaves_no_count(void **state)
+{
+	(void)state;
+	late_entry = pl011_event_tick;
+	unsigned long refused = 0, runs = 0;
+	/* Stopped at its first or second point: before it counts in (whichever build). */
+	for (uint64_t at = 1, park_at = 1; park_at <= 2; at++) {
+		arrange_quiet_tick();
+		memset(&script, 0, sizeof script);
+		script.park_at = park_at;
+		script.steps = 1;
+		script.resume_at = at;
+		script.shut_result = script.init_result = -100;
+		struct cores_plan plan = {.first_slice = UINT64_MAX,
+					  .slice = UINT64_MAX,
+					  .at_point = script_point};
+		cores_run(&plan, script_body, NULL);
+		harness_route_irq(&h);
+		/* Past the init's last point, or the tick counted in before the shutdown (which
+		 * said so, and the init, waiting for it, refuses): the next stop. */
+		if (!script.resumed || script.shut_result == PL011_ESTALLED) {
+			if (script.resumed)
+				assert_int_equal(script.init_result, PL011_ESTALLED);
+			else
+				assert_true(script.shut_result >= 0);
+			harness_teardown(&h);
+			at = 0;
+			park_at++;
+			continue;
+		}
+		runs++;
+		assert_true(script.shut_result >= 0);
+		if (script.init_result != 0) {
+			assert_int_equal(script.init_result, PL011_ESTALLED);
+			refused++;
+			assert_int_equal(harness_start(&h), 0);
+		}
+		int shut = pl011_shutdown(&h.uart, PL011_WAIT_AUTO);
+		if (shut < 0)
+			fail_msg("tick stopped at its point %llu, going on at the init's point %llu "
+				 "(init %s): the next shutdown says %s",
+				 (unsigned long long)park_at, (unsigned long long)at,
+				 script.init_result == 0 ? "0"
+							 : pl011_error_name(script.init_result),
+				 pl011_error_name(shut));
+		assert_int_equal(harness_start(&h), 0);
+		assert_int_equal(pl011_write(&h.uart, "ok", 2, PL011_WAIT_AUTO), 2);
+		assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+		harness_teardown(&h);
+	}
+	print_message("tick going on during an init: %lu runs, %lu inits refused\n", runs,
+		      refused);
+	assert_true(runs != 0);
+}
+
 /* ---- pl011_set_line beside a handler stuck on another core ---- */
 
 static const struct pl011_line_config faster = {.baud = 230400, .data_bits = 8, .stop_bits = 1};
@@ -944,6 +1062,8 @@ int main(void)
 				      teardown),
 	    cmocka_unit_test_teardown(test_tick_stopped_at_each_point_beside_a_shutdown, teardown),
 	    cmocka_unit_test_teardown(test_set_line_waits_for_a_handler_on_another_core,
+				      teardown),
+	    cmocka_unit_test_teardown(test_tick_counting_in_during_an_init_leaves_no_count,
 				      teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
