@@ -861,6 +861,130 @@ static void test_tick_counting_in_during_an_init_leaves_no_count(void **state)
 	assert_true(runs != 0);
 }
 
+/* ---- a panic beside the shutdown's hold, stopped through the init or going on inside it ---- */
+
+#define OWNER_HELD 128u
+
+/* Core 1's panic starts once the shutdown on core 0 holds TX (config.core_id says both run on
+ * core 0: it goes beside the stop, CUT_WHEN_DISABLING); it stops at its point park_at, takes
+ * one point at the init's point resume_at (0: none), and goes on once core 0 has returned. */
+static struct {
+	uint64_t park_at, resume_at, init_points;
+	bool started, parked, beside_at_park, in_init, resumed;
+	int shut_result, init_result, panic_result;
+} pb;
+
+static void beside_point(void *context)
+{
+	(void)context;
+	if (cores_current() == 1) {
+		uint64_t at = cores_points(1);
+		if (at == pb.park_at) {
+			pb.parked = true;
+			pb.beside_at_park =
+			    __atomic_load_n(&h.uart.tx.beside, __ATOMIC_SEQ_CST) != 0;
+			cores_yield();
+		} else if (pb.resumed && at == pb.park_at + 1u) {
+			cores_yield();
+		}
+	} else if (!pb.started && (owner_word() & OWNER_HELD) != 0) {
+		pb.started = true;
+		cores_yield();
+	} else if (pb.in_init && ++pb.init_points == pb.resume_at) {
+		pb.resumed = true;
+		cores_yield();
+	}
+}
+
+static void beside_body(int core, void *context)
+{
+	(void)context;
+	if (core == 1) {
+		while (!pb.started)
+			cores_yield();
+		pb.panic_result = pl011_write_panic(&h.uart, low_panic, sizeof low_panic);
+		return;
+	}
+	pb.shut_result = pl011_shutdown(&h.uart, PL011_WAIT_AUTO);
+	pb.in_init = true;
+	pb.init_result = harness_start(&h);
+	pb.in_init = false;
+}
+
+/* The init's points where the panic may go on, and the panic's own where it may stop: its
+ * entry, its look at TX, its announcement beside and its first bytes (tens of points; the
+ * rest is its wait for the FIFO, the same points again). */
+#define BESIDE_INIT_POINTS 60u
+#define BESIDE_PANIC_POINTS 40u
+
+/*
+ * docs/api.md, pl011_init: it refuses (PL011_ESTALLED) while a panic of the last run writes
+ * beside its owner; and (lib/pl011.c, pl011_start_begin) it keeps tx.beside of a port it
+ * stopped, so a panic that announces itself beside during the init and withdraws after it
+ * leaves the count at 0. A panic beside the shutdown's hold on core 1, stopped at each of its
+ * first points: through the whole shutdown and init (a panic stopped beside makes the init refuse),
+ * or taking one point at each of the init's first points. Then the port starts (again),
+ * sends, and shuts down without PL011_ESTALLED.
+ */
+static void test_panic_beside_a_shutdown_stopped_through_the_init(void **state)
+{
+	(void)state;
+	fill_texts();
+	unsigned long runs = 0, beside_refused = 0;
+	for (uint64_t park_at = 1; park_at <= BESIDE_PANIC_POINTS; park_at++) {
+		bool parked = false;
+		for (uint64_t at = 0; at <= BESIDE_INIT_POINTS; at++) {
+			start_port(PL011_TX_HALF_FIFO, 3000000u, true);
+			pl011_model_set_irq_handler(h.model, NULL, NULL);
+			memset(&pb, 0, sizeof pb);
+			pb.park_at = park_at;
+			pb.resume_at = at;
+			pb.shut_result = pb.init_result = pb.panic_result = -100;
+			struct cores_plan plan = {.first_slice = UINT64_MAX,
+						  .slice = UINT64_MAX,
+						  .at_point = beside_point};
+			cores_run(&plan, beside_body, NULL);
+			harness_route_irq(&h);
+			assert_true(pb.started);
+			parked = pb.parked;
+			if (!parked || (at != 0 && !pb.resumed)) {
+				harness_teardown(&h);
+				break; /* past the panic's last point, or the init's */
+			}
+			runs++;
+			if (at == 0 && pb.beside_at_park) {
+				beside_refused++;
+				if (pb.init_result != PL011_ESTALLED)
+					fail_msg("panic stopped beside at its point %llu: "
+						 "shutdown %s, init %s",
+						 (unsigned long long)park_at,
+						 pl011_error_name(pb.shut_result),
+						 pl011_error_name(pb.init_result));
+			}
+			if (pb.init_result != 0) {
+				assert_int_equal(pb.init_result, PL011_ESTALLED);
+				assert_int_equal(harness_start(&h), 0);
+			}
+			int sent = pl011_write(&h.uart, "ok", 2, PL011_WAIT_AUTO);
+			int flushed = pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL);
+			int shut = pl011_shutdown(&h.uart, PL011_WAIT_AUTO);
+			if (sent != 2 || flushed != 0 || shut < 0)
+				fail_msg("panic stopped at its point %llu, one point at the init's "
+					 "%llu (init %s): then write %d, flush %s, shutdown %s",
+					 (unsigned long long)park_at, (unsigned long long)at,
+					 pl011_error_name(pb.init_result), sent,
+					 pl011_error_name(flushed), pl011_error_name(shut));
+			harness_teardown(&h);
+		}
+		if (!parked)
+			break;
+	}
+	print_message("panic beside a shutdown, stopped through or inside the init: %lu runs, %lu "
+		      "stopped beside (init refused)\n",
+		      runs, beside_refused);
+	assert_true(beside_refused != 0);
+}
+
 /* ---- pl011_set_line beside a handler stuck on another core ---- */
 
 static const struct pl011_line_config faster = {.baud = 230400, .data_bits = 8, .stop_bits = 1};
@@ -1064,6 +1188,8 @@ int main(void)
 	    cmocka_unit_test_teardown(test_set_line_waits_for_a_handler_on_another_core,
 				      teardown),
 	    cmocka_unit_test_teardown(test_tick_counting_in_during_an_init_leaves_no_count,
+				      teardown),
+	    cmocka_unit_test_teardown(test_panic_beside_a_shutdown_stopped_through_the_init,
 				      teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
