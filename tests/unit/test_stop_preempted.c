@@ -589,6 +589,466 @@ static void test_shutdown_waits_for_an_event_tick_on_another_core(void **state)
 	harness_teardown(&h);
 }
 
+/* ---- a handler or a tick stopped at each point of its call, beside a shutdown ---- */
+
+static struct {
+	bool shut_returned, stalled;
+	int shut_result;
+	uint64_t accesses_at_return;
+	size_t events_after;
+} late;
+
+static uint64_t register_accesses(void)
+{
+	const struct pl011_model_counters *counters = pl011_model_counters(h.model);
+	return counters->total_reads + counters->total_writes;
+}
+
+static void late_callback(struct pl011 *uart, uint32_t events, void *context)
+{
+	(void)uart;
+	(void)events;
+	(void)context;
+	if (late.shut_returned)
+		late.events_after++;
+}
+
+static void (*late_entry)(struct pl011 *uart);
+static uint32_t late_bound_us;
+
+/* Core 1 calls the handler or the tick once; core 0 lets it run to its stop, then shuts the
+ * port down. Core 1 goes on once core 0 has returned. */
+static void late_body(int core, void *context)
+{
+	(void)context;
+	if (core == 1) {
+		late_entry(&h.uart);
+		return;
+	}
+	while (!cores_stalled(1) && !cores_finished(1))
+		cores_yield();
+	late.stalled = cores_stalled(1);
+	late.shut_result = pl011_shutdown(&h.uart, late_bound_us);
+	late.accesses_at_return = register_accesses();
+	late.shut_returned = true;
+}
+
+/*
+ * One run per point of core 1's call (set up by `arrange`, which leaves the UART's interrupt
+ * to the test): core 1 stops there until a shutdown on core 0 has returned. A shutdown that
+ * did not say PL011_ESTALLED waited out every context inside: the call, once it goes on, must
+ * find the port stopped and return at once, touching no register and giving no event. The
+ * port then starts again and sends.
+ */
+static void run_late_context(const char *who, void (*arrange)(void), void (*entry)(struct pl011 *),
+			     uint32_t bound_us)
+{
+	unsigned long counted = 0, stalled = 0;
+	late_entry = entry;
+	late_bound_us = bound_us;
+	for (uint64_t at = 1;; at++) {
+		arrange();
+		memset(&late, 0, sizeof late);
+		struct cores_plan plan = {.first_slice = UINT64_MAX,
+					  .slice = UINT64_MAX,
+					  .at_point = no_switch,
+					  .stall_at = at,
+					  .stall_core = 1};
+		cores_run(&plan, late_body, NULL);
+		harness_route_irq(&h);
+		if (!late.stalled) {
+			harness_teardown(&h);
+			break; /* past the call's last point */
+		}
+		uint64_t accesses = register_accesses() - late.accesses_at_return;
+		if (late.shut_result == PL011_ESTALLED)
+			stalled++;
+		else if (late.shut_result >= 0 && accesses == 0 && late.events_after == 0)
+			counted++;
+		else
+			fail_msg("%s stopped at its point %llu: shutdown %s, then the %s made %llu "
+				 "register accesses and gave %zu events",
+				 who, (unsigned long long)at,
+				 late.shut_result >= 0 ? "a count"
+						       : pl011_error_name(late.shut_result),
+				 who, (unsigned long long)accesses, late.events_after);
+		assert_int_equal(harness_start(&h), 0);
+		assert_int_equal(pl011_write(&h.uart, "ok", 2, PL011_WAIT_AUTO), 2);
+		assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+		harness_teardown(&h);
+	}
+	print_message("%s stopped at each of its points beside a shutdown: %lu said "
+		      "PL011_ESTALLED, %lu counted with the %s gone\n",
+		      who, stalled, counted, who);
+	/* Both kinds of stop exist: before its announcement, and inside. */
+	assert_true(stalled != 0);
+	assert_true(counted != 0);
+}
+
+/* The handler with received bytes pending (its RX cause up, RX_DATA to give). */
+static void arrange_handler(void)
+{
+	harness_setup(&h, 48000000u, 16u);
+	h.config.tx_mode = PL011_TX_HALF_FIFO;
+	h.config.rx_mode = PL011_RX_LOW_LATENCY;
+	h.config.event_mask = PL011_EVENT_RX_DATA;
+	h.config.event = late_callback;
+	h.config.event_driver = &pl011_event_driver;
+	assert_int_equal(harness_start(&h), 0);
+	pl011_model_set_irq_handler(h.model, NULL, NULL);
+	static const uint8_t received[4] = {'r', 's', 't', 'u'};
+	(void)pl011_model_rx_inject_stream(h.model, received, sizeof received,
+					   pl011_model_now_ns(h.model));
+	pl011_model_advance(h.model, 10u * pl011_model_frame_ns(h.model));
+	assert_true(pl011_model_irq_line(h.model));
+}
+
+/* docs/api.md, pl011_irq_handler: it announces itself before it looks at the port's state,
+ * and shutdown waits for a handler already running on another core; a stopped port's handler
+ * returns at once. At every point of a handler on core 1 stopped there: either the shutdown
+ * on core 0 says PL011_ESTALLED, or the handler, once it goes on, services nothing. */
+static void test_handler_stopped_at_each_point_beside_a_shutdown(void **state)
+{
+	(void)state;
+	run_late_context("handler", arrange_handler, pl011_irq_handler, PL011_WAIT_AUTO);
+}
+
+/* The tick with TX_SPACE owed once the ring is half free: a short write, the ring full and
+ * nothing draining it (the UART's interrupt left to the test). */
+static void arrange_tick(void)
+{
+	static uint8_t text[HARNESS_TX_RING + 200u];
+	harness_setup(&h, 48000000u, 16u);
+	memset(&harness_timer, 0, sizeof harness_timer);
+	h.config.tx_mode = PL011_TX_HALF_FIFO;
+	h.config.event_mask = PL011_EVENT_TX_DONE | PL011_EVENT_TX_SPACE;
+	h.config.event = late_callback;
+	h.config.event_driver = &pl011_event_driver;
+	h.config.event_timer = harness_timer_arm;
+	h.config.event_timer_context = &h;
+	assert_int_equal(harness_start(&h), 0);
+	pl011_model_set_irq_handler(h.model, NULL, NULL);
+	fill_letters(text, sizeof text, 'a');
+	int accepted = pl011_write(&h.uart, text, sizeof text, PL011_NO_WAIT);
+	assert_true(accepted > 0 && (size_t)accepted < sizeof text);
+}
+
+/* docs/api.md, "Two cores": the event tick counts as a handler, and shutdown waits for it.
+ * At every point of a tick on core 1 stopped there, with a shutdown(0) on core 0 (which
+ * empties the ring, so TX_SPACE would be given): either the shutdown says PL011_ESTALLED, or
+ * the tick, once it goes on, touches no register and gives no event. */
+static void test_tick_stopped_at_each_point_beside_a_shutdown(void **state)
+{
+	(void)state;
+	run_late_context("tick", arrange_tick, pl011_event_tick, 0u);
+}
+
+/* ---- a tick that passed its state check before a shutdown, going on inside the init ---- */
+
+/* Core 1's call stops at its point park_at (before the shutdown on core 0 begins); at core 0's
+ * point resume_at of the init that follows the shutdown it takes `steps` more points, then
+ * stops again until core 0 has returned. */
+static struct {
+	uint64_t park_at, steps, resume_at, init_points;
+	bool in_init, resumed;
+	int shut_result, init_result;
+} script;
+
+static void script_point(void *context)
+{
+	(void)context;
+	if (cores_current() == 1) {
+		uint64_t at = cores_points(1);
+		if (at == script.park_at || (script.resumed && at == script.park_at + script.steps))
+			cores_yield();
+	} else if (script.in_init && ++script.init_points == script.resume_at) {
+		script.resumed = true;
+		cores_yield();
+	}
+}
+
+static void script_body(int core, void *context)
+{
+	(void)context;
+	if (core == 1) {
+		late_entry(&h.uart);
+		return;
+	}
+	cores_yield(); /* core 1 to its stop */
+	script.shut_result = pl011_shutdown(&h.uart, PL011_WAIT_AUTO);
+	script.in_init = true;
+	script.init_result = harness_start(&h);
+	script.in_init = false;
+}
+
+/* The tick passes its state check on a running port (TX done's opener set), nothing else
+ * pending. */
+static void arrange_quiet_tick(void)
+{
+	harness_setup(&h, 48000000u, 16u);
+	memset(&harness_timer, 0, sizeof harness_timer);
+	h.config.tx_mode = PL011_TX_HALF_FIFO;
+	h.config.event_mask = PL011_EVENT_TX_DONE;
+	h.config.event = late_callback;
+	h.config.event_driver = &pl011_event_driver;
+	h.config.event_timer = harness_timer_arm;
+	h.config.event_timer_context = &h;
+	assert_int_equal(harness_start(&h), 0);
+	pl011_model_set_irq_handler(h.model, NULL, NULL);
+}
+
+/*
+ * lib/pl011.c, pl011_start_begin: a context that looked at the state before the shutdown may
+ * announce itself while the init of the port the shutdown stopped runs, and withdraw after it;
+ * the init keeps the presence count of such a port, so the count comes back to 0. Here the
+ * event tick, stopped on core 1 before it counts itself in (or once it has), takes one point
+ * at every point of the init on core 0 and goes on once the init has returned. Whatever the
+ * init said (PL011_ESTALLED while the tick is inside), the port then starts, shuts down
+ * without PL011_ESTALLED (nobody is inside), starts again and sends.
+ */
+static void test_tick_counting_in_during_an_init_leaves_no_count(void **state)
+{
+	(void)state;
+	late_entry = pl011_event_tick;
+	unsigned long refused = 0, runs = 0;
+	/* Stopped at its first or second point: before it counts in (whichever build). */
+	for (uint64_t at = 1, park_at = 1; park_at <= 2; at++) {
+		arrange_quiet_tick();
+		memset(&script, 0, sizeof script);
+		script.park_at = park_at;
+		script.steps = 1;
+		script.resume_at = at;
+		script.shut_result = script.init_result = -100;
+		struct cores_plan plan = {.first_slice = UINT64_MAX,
+					  .slice = UINT64_MAX,
+					  .at_point = script_point};
+		cores_run(&plan, script_body, NULL);
+		harness_route_irq(&h);
+		/* Past the init's last point, or the tick counted in before the shutdown (which
+		 * said so, and the init, waiting for it, refuses): the next stop. */
+		if (!script.resumed || script.shut_result == PL011_ESTALLED) {
+			if (script.resumed)
+				assert_int_equal(script.init_result, PL011_ESTALLED);
+			else
+				assert_true(script.shut_result >= 0);
+			harness_teardown(&h);
+			at = 0;
+			park_at++;
+			continue;
+		}
+		runs++;
+		assert_true(script.shut_result >= 0);
+		if (script.init_result != 0) {
+			assert_int_equal(script.init_result, PL011_ESTALLED);
+			refused++;
+			assert_int_equal(harness_start(&h), 0);
+		}
+		int shut = pl011_shutdown(&h.uart, PL011_WAIT_AUTO);
+		if (shut < 0)
+			fail_msg("tick stopped at its point %llu, going on at the init's point %llu "
+				 "(init %s): the next shutdown says %s",
+				 (unsigned long long)park_at, (unsigned long long)at,
+				 script.init_result == 0 ? "0"
+							 : pl011_error_name(script.init_result),
+				 pl011_error_name(shut));
+		assert_int_equal(harness_start(&h), 0);
+		assert_int_equal(pl011_write(&h.uart, "ok", 2, PL011_WAIT_AUTO), 2);
+		assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+		harness_teardown(&h);
+	}
+	print_message("tick going on during an init: %lu runs, %lu inits refused\n", runs,
+		      refused);
+	assert_true(runs != 0);
+}
+
+/* ---- a panic beside the shutdown's hold, stopped through the init or going on inside it ---- */
+
+#define OWNER_HELD 128u
+
+/* Core 1's panic starts once the shutdown on core 0 holds TX (config.core_id says both run on
+ * core 0: it goes beside the stop, CUT_WHEN_DISABLING); it stops at its point park_at, takes
+ * one point at the init's point resume_at (0: none), and goes on once core 0 has returned. */
+static struct {
+	uint64_t park_at, resume_at, init_points;
+	bool started, parked, beside_at_park, in_init, resumed;
+	int shut_result, init_result, panic_result;
+} pb;
+
+static void beside_point(void *context)
+{
+	(void)context;
+	if (cores_current() == 1) {
+		uint64_t at = cores_points(1);
+		if (at == pb.park_at) {
+			pb.parked = true;
+			pb.beside_at_park =
+			    __atomic_load_n(&h.uart.tx.beside, __ATOMIC_SEQ_CST) != 0;
+			cores_yield();
+		} else if (pb.resumed && at == pb.park_at + 1u) {
+			cores_yield();
+		}
+	} else if (!pb.started && (owner_word() & OWNER_HELD) != 0) {
+		pb.started = true;
+		cores_yield();
+	} else if (pb.in_init && ++pb.init_points == pb.resume_at) {
+		pb.resumed = true;
+		cores_yield();
+	}
+}
+
+static void beside_body(int core, void *context)
+{
+	(void)context;
+	if (core == 1) {
+		while (!pb.started)
+			cores_yield();
+		pb.panic_result = pl011_write_panic(&h.uart, low_panic, sizeof low_panic);
+		return;
+	}
+	pb.shut_result = pl011_shutdown(&h.uart, PL011_WAIT_AUTO);
+	pb.in_init = true;
+	pb.init_result = harness_start(&h);
+	pb.in_init = false;
+}
+
+/* The init's points where the panic may go on, and the panic's own where it may stop: its
+ * entry, its look at TX, its announcement beside and its first bytes (tens of points; the
+ * rest is its wait for the FIFO, the same points again). */
+#define BESIDE_INIT_POINTS 60u
+#define BESIDE_PANIC_POINTS 40u
+
+/*
+ * docs/api.md, pl011_init: it refuses (PL011_ESTALLED) while a panic of the last run writes
+ * beside its owner; and (lib/pl011.c, pl011_start_begin) it keeps tx.beside of a port it
+ * stopped, so a panic that announces itself beside during the init and withdraws after it
+ * leaves the count at 0. A panic beside the shutdown's hold on core 1, stopped at each of its
+ * first points: through the whole shutdown and init (a panic stopped beside makes the init refuse),
+ * or taking one point at each of the init's first points. Then the port starts (again),
+ * sends, and shuts down without PL011_ESTALLED.
+ */
+static void test_panic_beside_a_shutdown_stopped_through_the_init(void **state)
+{
+	(void)state;
+	fill_texts();
+	unsigned long runs = 0, beside_refused = 0;
+	for (uint64_t park_at = 1; park_at <= BESIDE_PANIC_POINTS; park_at++) {
+		bool parked = false;
+		for (uint64_t at = 0; at <= BESIDE_INIT_POINTS; at++) {
+			start_port(PL011_TX_HALF_FIFO, 3000000u, true);
+			pl011_model_set_irq_handler(h.model, NULL, NULL);
+			memset(&pb, 0, sizeof pb);
+			pb.park_at = park_at;
+			pb.resume_at = at;
+			pb.shut_result = pb.init_result = pb.panic_result = -100;
+			struct cores_plan plan = {.first_slice = UINT64_MAX,
+						  .slice = UINT64_MAX,
+						  .at_point = beside_point};
+			cores_run(&plan, beside_body, NULL);
+			harness_route_irq(&h);
+			assert_true(pb.started);
+			parked = pb.parked;
+			if (!parked || (at != 0 && !pb.resumed)) {
+				harness_teardown(&h);
+				break; /* past the panic's last point, or the init's */
+			}
+			runs++;
+			if (at == 0 && pb.beside_at_park) {
+				beside_refused++;
+				if (pb.init_result != PL011_ESTALLED)
+					fail_msg("panic stopped beside at its point %llu: "
+						 "shutdown %s, init %s",
+						 (unsigned long long)park_at,
+						 pl011_error_name(pb.shut_result),
+						 pl011_error_name(pb.init_result));
+			}
+			if (pb.init_result != 0) {
+				assert_int_equal(pb.init_result, PL011_ESTALLED);
+				assert_int_equal(harness_start(&h), 0);
+			}
+			int sent = pl011_write(&h.uart, "ok", 2, PL011_WAIT_AUTO);
+			int flushed = pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL);
+			int shut = pl011_shutdown(&h.uart, PL011_WAIT_AUTO);
+			if (sent != 2 || flushed != 0 || shut < 0)
+				fail_msg("panic stopped at its point %llu, one point at the init's "
+					 "%llu (init %s): then write %d, flush %s, shutdown %s",
+					 (unsigned long long)park_at, (unsigned long long)at,
+					 pl011_error_name(pb.init_result), sent,
+					 pl011_error_name(flushed), pl011_error_name(shut));
+			harness_teardown(&h);
+		}
+		if (!parked)
+			break;
+	}
+	print_message("panic beside a shutdown, stopped through or inside the init: %lu runs, %lu "
+		      "stopped beside (init refused)\n",
+		      runs, beside_refused);
+	assert_true(beside_refused != 0);
+}
+
+/* ---- pl011_set_line beside a handler stuck on another core ---- */
+
+static const struct pl011_line_config faster = {.baud = 230400, .data_bits = 8, .stop_bits = 1};
+static int line_first, line_second;
+
+static void stuck_line_body(int core, void *context)
+{
+	(void)context;
+	if (core == 1) {
+		while (!stuck.callback_entered)
+			step_handler();
+		return;
+	}
+	while (!stuck.callback_entered)
+		cores_yield();
+	line_first = pl011_set_line(&h.uart, &faster, PL011_WAIT_AUTO);
+	stuck.release = true;
+	while (!cores_finished(1))
+		cores_yield();
+	line_second = pl011_set_line(&h.uart, &faster, PL011_WAIT_AUTO);
+}
+
+/* docs/api.md, pl011_set_line: it waits out a handler on another core (the RX ring's producer)
+ * and says PL011_ESTALLED, with the line as before, when it does not return within its bound;
+ * here one stuck in its RX callback. Once it has returned, the switch goes through. */
+static void test_set_line_waits_for_a_handler_on_another_core(void **state)
+{
+	(void)state;
+	harness_setup(&h, 48000000u, 16u);
+	h.config.tx_mode = PL011_TX_HALF_FIFO;
+	h.config.rx_mode = PL011_RX_LOW_LATENCY;
+	h.config.event_mask = PL011_EVENT_RX_DATA;
+	h.config.event = stuck_callback;
+	h.config.event_driver = &pl011_event_driver;
+	assert_int_equal(harness_start(&h), 0);
+	pl011_model_set_irq_handler(h.model, NULL, NULL);
+	memset(&stuck, 0, sizeof stuck);
+	line_first = line_second = -100;
+	static const uint8_t received[4] = {'r', 's', 't', 'u'};
+	(void)pl011_model_rx_inject_stream(h.model, received, sizeof received,
+					   pl011_model_now_ns(h.model));
+	struct cores_plan plan = {.first_slice = UINT64_MAX,
+				  .slice = UINT64_MAX,
+				  .at_point = no_switch};
+	struct pl011_line_config before, after;
+	assert_int_equal(pl011_get_line(&h.uart, &before), 0);
+	cores_run(&plan, stuck_line_body, NULL);
+	harness_route_irq(&h);
+	print_message("set_line beside a handler stuck in its callback: %s, then %s\n",
+		      pl011_error_name(line_first),
+		      line_second == 0 ? "0" : pl011_error_name(line_second));
+	assert_true(stuck.callback_entered);
+	assert_int_equal(line_first, PL011_ESTALLED);
+	assert_int_equal(line_second, 0);
+	assert_int_equal(pl011_get_line(&h.uart, &after), 0);
+	assert_true(before.baud < 200000u && after.baud > 200000u);
+	uint8_t got[8];
+	assert_int_equal(pl011_read(&h.uart, got, sizeof got, PL011_NO_WAIT), (int)sizeof received);
+	assert_memory_equal(got, received, sizeof received);
+	assert_int_equal(pl011_write(&h.uart, "ok", 2, PL011_WAIT_AUTO), 2);
+	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
+	harness_teardown(&h);
+}
+
 /* ---- config.core_id's premise broken: two tasks of one core, time-sliced ---- */
 
 static struct {
@@ -721,6 +1181,15 @@ int main(void)
 	    cmocka_unit_test_teardown(test_init_after_a_shutdown_that_left_a_handler_inside,
 				      teardown),
 	    cmocka_unit_test_teardown(test_shutdown_waits_for_an_event_tick_on_another_core,
+				      teardown),
+	    cmocka_unit_test_teardown(test_handler_stopped_at_each_point_beside_a_shutdown,
+				      teardown),
+	    cmocka_unit_test_teardown(test_tick_stopped_at_each_point_beside_a_shutdown, teardown),
+	    cmocka_unit_test_teardown(test_set_line_waits_for_a_handler_on_another_core,
+				      teardown),
+	    cmocka_unit_test_teardown(test_tick_counting_in_during_an_init_leaves_no_count,
+				      teardown),
+	    cmocka_unit_test_teardown(test_panic_beside_a_shutdown_stopped_through_the_init,
 				      teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
