@@ -155,6 +155,23 @@ static void check_run(struct harness *h, const char *what, uint64_t k)
 	assert_true(ok);
 }
 
+/* B's first character (ending at b_first) less than 5 frames after A's last (a_last): one
+ * burst, so no RX_IDLE until the line has been quiet after B's last, 5 frames for the tick, 32
+ * bit periods for the receive timeout (3.2 frames). Whether one came earlier, and *early: how
+ * long after B's last (negative as wrapped). */
+static bool idle_inside_burst(uint64_t a_last, uint64_t b_first, uint64_t b_last, uint64_t frame,
+			      uint64_t *early)
+{
+	if (b_first >= a_last + 5u * frame)
+		return false;
+	for (size_t i = 0; i < idle_events && i < MAX_IDLE; i++)
+		if (idle_ns[i] < b_last + 3u * frame) {
+			*early = idle_ns[i] - b_last;
+			return true;
+		}
+	return false;
+}
+
 /* Burst A (40 bytes; its last drain empties the FIFO, so the tick ends it), then the handler
  * on the other core takes burst B at the k-th point of the tick that ends A. */
 static void explore_tick_cut(unsigned b)
@@ -210,18 +227,15 @@ static void explore_handler_cut(unsigned b, uint64_t gap_x10)
 		bool cut = cut_done;
 		pl011_model_set_preempt_hook(NULL, NULL);
 		check_run(h, "handler", k);
-		/* B's first character less than 5 frames after A's last: one burst, so no RX_IDLE
-		 * until the line has been quiet after B's last, 5 frames for the tick, 32 bit
-		 * periods for the receive timeout (3.2 frames). A tick inside B's drain, after the
-		 * FIFO was read out and before the drain's stamp, must not take A's stamp for the
-		 * burst's end. */
+		/* A tick inside B's drain, after the FIFO was read out and before the drain's
+		 * stamp, must not take A's stamp for the burst's end. */
 		uint64_t b_last = b_start + b * frame;
-		for (size_t i = 0; gap_x10 + 10u < 50u && i < idle_events && i < MAX_IDLE; i++)
-			if (idle_ns[i] < b_last + 3u * frame)
-				fail_msg("handler cut %llu, gap %llu/10 frames: RX_IDLE %llu ns after B's "
-					 "last character, inside the burst",
-					 (unsigned long long)k, (unsigned long long)gap_x10,
-					 (unsigned long long)(idle_ns[i] - b_last));
+		uint64_t early;
+		if (idle_inside_burst(last, b_start + frame, b_last, frame, &early))
+			fail_msg("handler cut %llu, gap %llu/10 frames: RX_IDLE %llu ns after B's "
+				 "last character, inside the burst",
+				 (unsigned long long)k, (unsigned long long)gap_x10,
+				 (unsigned long long)early);
 		harness_teardown(h);
 		if (!cut)
 			return;
@@ -236,6 +250,146 @@ static void test_tick_cuts_the_next_bursts_handler(void **state)
 		explore_handler_cut(2, gap);
 		explore_handler_cut(1, gap);
 	}
+}
+
+/* ---- the tick and the handler each stopped on its core ---- */
+
+/* Core 0's tick stops at its point tick_at; core 1's handler then runs until its handler_at-th
+ * point with the FIFO read out and the drain not yet stamped, and stops there while the tick
+ * goes on to its end. */
+static struct {
+	uint64_t tick_at, handler_at, read_out;
+	uint32_t drains; /* rx_drains before the handler */
+	bool handler_in, handler_stopped;
+} split;
+
+static void split_point(void *context)
+{
+	(void)context;
+	if (cores_current() == 0) {
+		if (!split.handler_in && cores_points(0) == split.tick_at) {
+			split.handler_in = true;
+			cores_yield();
+		}
+		return;
+	}
+	if (split.handler_stopped || pl011_model_rx_level(rh.model) != 0 ||
+	    __atomic_load_n(&rh.uart.events.rx_drains, __ATOMIC_SEQ_CST) != split.drains)
+		return;
+	if (++split.read_out == split.handler_at) {
+		split.handler_stopped = true;
+		cores_yield();
+	}
+}
+
+/* The tick that ends burst A: its due time, found by a run without B. */
+static uint64_t ending_due;
+
+static void probe_tick(void *uart)
+{
+	size_t before = idle_events;
+	uint64_t due = harness_timer.due_ns;
+	pl011_event_tick(uart);
+	if (idle_events != before)
+		ending_due = due;
+}
+
+/* Burst A (40 bytes) from the start; returns its last character's arrival once its last drain
+ * has run. */
+static uint64_t split_burst_a(struct harness *h)
+{
+	setup(h, NULL);
+	assert_int_equal(harness_start(h), 0);
+	uint64_t a_last = pl011_model_rx_inject_stream(h->model, data, 40,
+						       pl011_model_now_ns(h->model));
+	harness_advance_with_timer(h, a_last);
+	while (h->uart.stats.rx_bytes < 40u)
+		harness_advance_with_timer(h, pl011_model_now_ns(h->model) + 1000u);
+	return a_last;
+}
+
+static void split_body(int core, void *context)
+{
+	(void)context;
+	if (core == 0)
+		pl011_event_tick(&rh.uart);
+	else
+		pl011_irq_handler(&rh.uart);
+}
+
+/*
+ * lib/pl011_events.c, rx_idle_check: the tick reads FR before it looks whether the handler is
+ * inside. Burst A ends; B's two characters, the first less than 5 frames after A's last, wait
+ * in the FIFO (their interrupt late) when the tick that would end A comes. The tick, on core 0,
+ * stops at each of its points; the handler on core 1 takes B and stops at each of its points
+ * between the FIFO's last read and the drain's stamp, and the tick goes on. A tick that looked
+ * at the flag before the handler came and at FR after it had read B out sees an empty FIFO and
+ * A's stamp: it must not give RX_IDLE inside the burst.
+ */
+static void test_tick_and_handler_stopped_on_their_cores(void **state)
+{
+	(void)state;
+	unsigned long runs = 0;
+	struct harness *h = &rh;
+	ending_due = 0;
+	uint64_t a_last = split_burst_a(h);
+	harness_timer.on_tick = probe_tick;
+	harness_advance_with_timer(h, a_last + 50u * pl011_model_frame_ns(h->model));
+	assert_int_equal(idle_events, 1);
+	harness_teardown(h);
+	for (uint64_t tick_at = 1;; tick_at++) {
+		bool handler_came = false;
+		for (uint64_t handler_at = 1;; handler_at++) {
+			assert_int_equal(split_burst_a(h), a_last);
+			uint64_t frame = pl011_model_frame_ns(h->model);
+			/* B waits in the FIFO, its interrupt late, while the ticks before the one
+			 * that ends A run. */
+			pl011_model_set_irq_handler(h->model, NULL, NULL);
+			uint64_t b_first = ending_due - frame - frame / 4u;
+			uint64_t b_last = ending_due - frame / 4u;
+			assert_true(b_first > pl011_model_now_ns(h->model));
+			assert_true(b_first < a_last + 5u * frame);
+			pl011_model_rx_inject(h->model, data[100], 0, b_first);
+			pl011_model_rx_inject(h->model, data[101], 0, b_last);
+			harness_advance_with_timer(h, ending_due - 1u);
+			assert_true(harness_timer.armed && harness_timer.due_ns == ending_due);
+			harness_timer.armed = false;
+			pl011_model_advance_to(h->model, ending_due);
+			assert_int_equal(pl011_model_rx_level(h->model), 2);
+			memset(&split, 0, sizeof split);
+			split.tick_at = tick_at;
+			split.handler_at = handler_at;
+			split.drains = __atomic_load_n(&h->uart.events.rx_drains, __ATOMIC_SEQ_CST);
+			struct cores_plan plan = {.first_slice = UINT64_MAX,
+						  .slice = UINT64_MAX,
+						  .at_point = split_point};
+			cores_run(&plan, split_body, NULL);
+			harness_route_irq(h);
+			harness_advance_with_timer(h, ending_due + 50u * frame);
+			handler_came = split.handler_in;
+			bool stopped = split.handler_stopped;
+			if (handler_came && stopped) {
+				runs++;
+				check_run(h, "split", tick_at);
+				uint64_t early;
+				if (idle_inside_burst(a_last, b_first, b_last, frame, &early))
+					fail_msg("tick stopped at its point %llu, handler at its "
+						 "point %llu after reading B out: RX_IDLE %llu ns "
+						 "after B's last character, inside the burst",
+						 (unsigned long long)tick_at,
+						 (unsigned long long)handler_at,
+						 (unsigned long long)early);
+			}
+			harness_teardown(h);
+			if (!handler_came || !stopped)
+				break;
+		}
+		if (!handler_came)
+			break;
+		assert_true(tick_at < 400u);
+	}
+	print_message("tick and handler stopped on their cores: %lu runs\n", runs);
+	assert_true(runs != 0);
 }
 
 /* ---- shutdown and restart beside the tick ---- */
@@ -429,6 +583,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		HARNESS_TEST(test_handler_cuts_the_tick_that_ends_a_burst, &rh),
 		HARNESS_TEST(test_tick_cuts_the_next_bursts_handler, &rh),
+		HARNESS_TEST(test_tick_and_handler_stopped_on_their_cores, &rh),
 		HARNESS_TEST(test_shutdown_beside_the_tick, &rh),
 		HARNESS_TEST(test_restart_beside_the_tick, &rh),
 		HARNESS_TEST(test_tx_done_and_de_on_time_beside_a_burst_on_the_other_core, &rh),
