@@ -1,5 +1,5 @@
-/* The register steps that need no instance: the divisors, the PrimeCell ID, the FIFO flush and
- * the line's programming, shared by the early console and the instance's start. */
+/* The divisors for a clock and a baud rate (TRM 2.4.3), shared by the early console, the
+ * instance's start and the line change; the other register steps are pl011_hw.h's. */
 #include "pl011_internal.h"
 
 int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, uint32_t tolerance_ppm,
@@ -32,18 +32,3 @@ int pl011_compute_baud(uint32_t clock_hz, uint32_t baud, uint32_t tolerance_ppm,
 	return 0;
 }
 
-bool pl011_hw_is_primecell(uintptr_t base)
-{
-	uint32_t id = 0, shift = 0;
-	for (uint32_t offset = PL011_CELLID0; offset <= PL011_CELLID3; offset += 4u, shift += 8u)
-		id |= (pl011_io_read(base + offset) & PL011_CELLID_BYTE_MASK) << shift;
-	return id == PL011_CELLID_PRIMECELL;
-}
-
-void pl011_hw_program_line(uintptr_t base, const struct pl011_baud *baud, uint32_t lcr_h)
-{
-	pl011_io_write(base + PL011_IBRD, baud->ibrd);
-	pl011_io_write(base + PL011_FBRD, baud->fbrd);
-	/* LCR_H last: its write latches IBRD and FBRD too (TRM 3.3.7). */
-	pl011_io_write(base + PL011_LCR_H, lcr_h);
-}

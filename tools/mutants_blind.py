@@ -924,7 +924,7 @@ REANCHORED = {
     "b-config-base-unaligned": (CORE,
         "if (config->base == 0 || (config->base & 3u) != 0)",
         "if (config->base == 0)"),
-    "b-program-lcr-before-divisors": (HW,
+    "b-program-lcr-before-divisors": ("lib/pl011_hw.h",
         "\tpl011_io_write(base + PL011_IBRD, baud->ibrd);\n"
         "\tpl011_io_write(base + PL011_FBRD, baud->fbrd);\n"
         "\t/* LCR_H last: its write latches IBRD and FBRD too (TRM 3.3.7). */\n"
