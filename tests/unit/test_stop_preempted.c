@@ -539,6 +539,24 @@ static void run_stuck(const char *who, void (*step)(void))
 	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
 }
 
+static const uint8_t four_bytes[4] = {'r', 's', 't', 'u'};
+
+/* A HALF_FIFO, LOW_LATENCY port giving RX_DATA to `callback`, its interrupt left to the test
+ * (the model dispatches none), and 4 bytes on their way in. */
+static void start_with_four_bytes_coming(pl011_event_fn callback)
+{
+	harness_setup(&h, 48000000u, 16u);
+	h.config.tx_mode = PL011_TX_HALF_FIFO;
+	h.config.rx_mode = PL011_RX_LOW_LATENCY;
+	h.config.event_mask = PL011_EVENT_RX_DATA;
+	h.config.event = callback;
+	h.config.event_driver = &pl011_event_driver;
+	assert_int_equal(harness_start(&h), 0);
+	pl011_model_set_irq_handler(h.model, NULL, NULL);
+	(void)pl011_model_rx_inject_stream(h.model, four_bytes, sizeof four_bytes,
+					   pl011_model_now_ns(h.model));
+}
+
 /* docs/shutdown.md, known limit 4: after a shutdown that returned PL011_ESTALLED for a handler
  * stuck in its RX callback on another core, pl011_init of the stopped port either refuses
  * (PL011_ESTALLED) while the handler is inside, or counts it: once it has returned, starting
@@ -546,18 +564,8 @@ static void run_stuck(const char *who, void (*step)(void))
 static void test_init_after_a_shutdown_that_left_a_handler_inside(void **state)
 {
 	(void)state;
-	harness_setup(&h, 48000000u, 16u);
-	h.config.tx_mode = PL011_TX_HALF_FIFO;
-	h.config.rx_mode = PL011_RX_LOW_LATENCY;
-	h.config.event_mask = PL011_EVENT_RX_DATA;
-	h.config.event = stuck_callback;
-	h.config.event_driver = &pl011_event_driver;
-	assert_int_equal(harness_start(&h), 0);
-	pl011_model_set_irq_handler(h.model, NULL, NULL);
 	memset(&stuck, 0, sizeof stuck);
-	static const uint8_t received[4] = {'r', 's', 't', 'u'};
-	(void)pl011_model_rx_inject_stream(h.model, received, sizeof received,
-					   pl011_model_now_ns(h.model));
+	start_with_four_bytes_coming(stuck_callback);
 	run_stuck("handler", step_handler);
 	harness_teardown(&h);
 }
@@ -688,17 +696,7 @@ static void run_late_context(const char *who, void (*arrange)(void), void (*entr
 /* The handler with received bytes pending (its RX cause up, RX_DATA to give). */
 static void arrange_handler(void)
 {
-	harness_setup(&h, 48000000u, 16u);
-	h.config.tx_mode = PL011_TX_HALF_FIFO;
-	h.config.rx_mode = PL011_RX_LOW_LATENCY;
-	h.config.event_mask = PL011_EVENT_RX_DATA;
-	h.config.event = late_callback;
-	h.config.event_driver = &pl011_event_driver;
-	assert_int_equal(harness_start(&h), 0);
-	pl011_model_set_irq_handler(h.model, NULL, NULL);
-	static const uint8_t received[4] = {'r', 's', 't', 'u'};
-	(void)pl011_model_rx_inject_stream(h.model, received, sizeof received,
-					   pl011_model_now_ns(h.model));
+	start_with_four_bytes_coming(late_callback);
 	pl011_model_advance(h.model, 10u * pl011_model_frame_ns(h.model));
 	assert_true(pl011_model_irq_line(h.model));
 }
@@ -1013,19 +1011,9 @@ static void stuck_line_body(int core, void *context)
 static void test_set_line_waits_for_a_handler_on_another_core(void **state)
 {
 	(void)state;
-	harness_setup(&h, 48000000u, 16u);
-	h.config.tx_mode = PL011_TX_HALF_FIFO;
-	h.config.rx_mode = PL011_RX_LOW_LATENCY;
-	h.config.event_mask = PL011_EVENT_RX_DATA;
-	h.config.event = stuck_callback;
-	h.config.event_driver = &pl011_event_driver;
-	assert_int_equal(harness_start(&h), 0);
-	pl011_model_set_irq_handler(h.model, NULL, NULL);
 	memset(&stuck, 0, sizeof stuck);
 	line_first = line_second = -100;
-	static const uint8_t received[4] = {'r', 's', 't', 'u'};
-	(void)pl011_model_rx_inject_stream(h.model, received, sizeof received,
-					   pl011_model_now_ns(h.model));
+	start_with_four_bytes_coming(stuck_callback);
 	struct cores_plan plan = {.first_slice = UINT64_MAX,
 				  .slice = UINT64_MAX,
 				  .at_point = no_switch};
@@ -1042,8 +1030,8 @@ static void test_set_line_waits_for_a_handler_on_another_core(void **state)
 	assert_int_equal(pl011_get_line(&h.uart, &after), 0);
 	assert_true(before.baud < 200000u && after.baud > 200000u);
 	uint8_t got[8];
-	assert_int_equal(pl011_read(&h.uart, got, sizeof got, PL011_NO_WAIT), (int)sizeof received);
-	assert_memory_equal(got, received, sizeof received);
+	assert_int_equal(pl011_read(&h.uart, got, sizeof got, PL011_NO_WAIT), (int)sizeof four_bytes);
+	assert_memory_equal(got, four_bytes, sizeof four_bytes);
 	assert_int_equal(pl011_write(&h.uart, "ok", 2, PL011_WAIT_AUTO), 2);
 	assert_int_equal(pl011_flush(&h.uart, PL011_WAIT_AUTO, NULL), 0);
 	harness_teardown(&h);
