@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pl011_options.h" /* PL011_STATS, PL011_INTERRUPTS: the build options */
+
 #define PL011_VERSION_MAJOR 0
 #define PL011_VERSION_MINOR 2
 #define PL011_VERSION_PATCH 0
@@ -185,14 +187,6 @@ struct pl011_baud {
 	uint32_t actual_baud;
 	int32_t error_ppm; /* (actual - requested) / requested, parts per million */
 };
-/* PL011_STATS (0 or 1, default 1): 0 keeps only the counters the promises rest on; the rest
- * read 0. Library and callers must agree, else pl011_init fails to link (docs/api.md). */
-#if defined(PL011_STATS) && PL011_STATS == 0
-#define pl011_init_port pl011_init_port_nostats
-#define pl011_init_parts pl011_init_parts_nostats
-#define pl011_init_named_parts pl011_init_named_parts_nostats
-#define pl011_restart_port pl011_restart_port_nostats
-#endif
 
 #define PL011_EXTRA_HISTOGRAM_BINS 33 /* 0 .. 32 characters beyond the guaranteed count */
 /* Counters, wrapping modulo 2^32; a snapshot is exact per field (docs/api.md, "Counters"). */

@@ -10,13 +10,6 @@
 
 #include "pl011_ring.h"
 
-#ifndef PL011_STATS
-#define PL011_STATS 1 /* pl011.h names the entry points after it */
-#endif
-#if PL011_STATS != 0 && PL011_STATS != 1
-#error "PL011_STATS must be 0 or 1"
-#endif
-
 /* The counters struct pl011 keeps with PL011_STATS 0, X(name) each: its member there, and what
  * pl011_get_stats copies (the one list of them). */
 #define PL011_STATS_KEPT(X)                                                                     \
@@ -39,9 +32,11 @@ struct pl011_line {
 	uint32_t fifo_depth; /* 16 or 32: config.fifo_depth, else from PeriphID */
 	uint32_t lcr_h;      /* line control as programmed (without BRK) */
 	uint32_t cr;         /* atomic: CR as it must be (DE included; lib/pl011_internal.h) */
+#if PL011_INTERRUPTS
 	uint32_t rx_imsc;    /* the RX interrupt bits of IMSC while RX is not paused */
 	uint32_t rx_level;   /* RX trigger (enum pl011_level) */
 	uint32_t irq_passes; /* MIS reads per handler entry at most: 4 above a 1/2 TX trigger */
+#endif
 	uint32_t adopted;    /* the divisors and format were found (PL011_FLAG_ADOPT_LINE), not ours */
 	uint32_t tolerance_ppm; /* the baud tolerance the line was planned with: set_line's 0 keeps it */
 };
@@ -73,26 +68,34 @@ struct pl011_tx_measured {
 /* Transmit state. `owner` is the one word that contexts share (docs/design.md has its
  * transition table); every other field is read and written only by the context that owns TX. */
 struct pl011_tx {
+#if PL011_INTERRUPTS
 	struct pl011_ring ring;
+#endif
 	/* The ring strategy (lib/pl011_tx_<name>.c), NULL in POLLED mode; set by init. */
 	const struct pl011_tx_strategy *strategy;
 	uint32_t owner;         /* atomic: OWNED, RETRY, ARMED bits (lib/pl011_tx_owner.h) */
 	uint32_t beside;        /* atomic: panic writes beside the owner now, and those about to
 				 * write a byte (after owner: init keeps both) */
 	uint32_t unowned_bytes; /* atomic: bytes panic writes sent without owning TX */
+#if PL011_INTERRUPTS
 	uint32_t stall_feeding; /* atomic: the waits' stall guard feeds the FIFO (lib/pl011_tx_ring.c) */
+#endif
 	uint32_t panic_budget_us; /* atomic: the deadline of the panic that owns TX */
 	uint32_t stop;          /* atomic: the core of a shutdown under way, and its last step */
+#if PL011_INTERRUPTS
 	uint32_t level;         /* current TX trigger (enum pl011_level) */
 	uint32_t poll_next;     /* the FIFO was written outside a TX-interrupt refill */
 	uint32_t stall_pass;    /* the next polling pass is the stall guard's */
 	uint32_t de_asserted;   /* RS-485: DE is asserted (only the owner changes it) */
+#endif
 	uint32_t fenced;        /* the owner wrote no DR since its last pl011_io_barrier */
+#if PL011_INTERRUPTS
 	/* The state of the strategy in use: only the one it names is ever touched. */
 	union {
 		struct pl011_tx_adaptive adaptive;
 		struct pl011_tx_measured measured;
 	} policy;
+#endif
 };
 
 /* Event state (lib/pl011_events.c). */
@@ -142,17 +145,30 @@ struct pl011 {
 	uint32_t ticks_inside;
 	struct pl011_line line;     /* init, pl011_set_line */
 	struct pl011_tx tx;         /* the TX owner (and the atomic words) */
+#if PL011_INTERRUPTS
 	struct pl011_rx rx;         /* RX producer / consumer */
+#endif
 #if PL011_STATS
 	struct pl011_stats stats;   /* per-field writers: docs/api.md, "Counters" */
 #else
 	struct pl011_stats_kept stats; /* only these (PL011_STATS in pl011.h) */
 #endif
+#if PL011_INTERRUPTS
 	struct pl011_events events; /* see struct pl011_events */
+#endif
 	/* shutdown: init's wait for the stopped run's contexts, linked only by a firmware that stops */
 	bool (*old_run_left)(struct pl011 *uart);
+#if PL011_INTERRUPTS
 	uint32_t imsc;              /* atomic: what IMSC must hold (lib/pl011_internal.h) */
+#endif
 };
+
+/* A part of the interrupt machinery, NULL in the polled-only build, which has none. */
+#if PL011_INTERRUPTS
+#define PL011_INTERRUPT_PART(part) (part)
+#else
+#define PL011_INTERRUPT_PART(part) NULL
+#endif
 
 /* The parts of a start a firmware links only by naming them: the strategy, the RX ring of the
  * interrupt RX modes, an adopted line's read-back, the events' and RS-485's start (docs/api.md,
@@ -196,6 +212,8 @@ int pl011_init_named_parts(struct pl011 *uart, const struct pl011_config *config
  * pl011_init links only that strategy (docs/api.md, "Strategies as objects"). */
 static inline const struct pl011_tx_strategy *pl011_tx_strategy_for_mode(enum pl011_tx_mode mode)
 {
+	if (!PL011_INTERRUPTS)
+		return NULL; /* the polled-only build: pl011_init refuses the other modes */
 	switch (mode) {
 	case PL011_TX_HALF_FIFO:
 		return &pl011_tx_half_fifo;
@@ -219,11 +237,15 @@ static inline int pl011_init(struct pl011 *uart, const struct pl011_config *conf
 		return pl011_init_named_parts(uart, config, NULL);
 	const struct pl011_parts parts = {
 		.tx_strategy = pl011_tx_strategy_for_mode(config->tx_mode),
-		.check_rings = pl011_config_uses_rings(config) ? pl011_check_rings : NULL,
-		.rx_ring = config->rx_mode != PL011_RX_POLLED ? &pl011_rx_ring_driver : NULL,
+		.check_rings = pl011_config_uses_rings(config) ? PL011_INTERRUPT_PART(pl011_check_rings)
+							       : NULL,
+		.rx_ring = config->rx_mode != PL011_RX_POLLED
+				   ? PL011_INTERRUPT_PART(&pl011_rx_ring_driver)
+				   : NULL,
 		.adopt = (config->flags & PL011_FLAG_ADOPT_LINE) != 0 ? &pl011_adopt_driver : NULL,
-		.events_rs485 = pl011_config_uses_events_rs485(config) ? &pl011_events_rs485_driver
-								       : NULL,
+		.events_rs485 = pl011_config_uses_events_rs485(config)
+					? PL011_INTERRUPT_PART(&pl011_events_rs485_driver)
+					: NULL,
 	};
 	return pl011_init_named_parts(uart, config, &parts);
 }

@@ -42,6 +42,23 @@ uint32_t pl011_check_format(const struct pl011_config *config)
 	return 0;
 }
 
+/* The polled-only build (PL011_INTERRUPTS 0) serves polled configs without events or RS-485. */
+static uint32_t interrupts_rule(const struct pl011_config *config)
+{
+#if PL011_INTERRUPTS
+	(void)config;
+	return 0;
+#else
+	if (config->tx_mode != PL011_TX_POLLED)
+		return PL011_RULE_TX_MODE;
+	if (config->rx_mode != PL011_RX_POLLED)
+		return PL011_RULE_RX_MODE;
+	if (config->event_mask != 0)
+		return PL011_RULE_EVENT_MASK;
+	return config->rs485 != NULL ? PL011_RULE_RS485_DRIVER : 0u;
+#endif
+}
+
 /* The rules every config meets; the parts' rules follow in plan_rule. */
 static uint32_t check_config(const struct pl011_config *config)
 {
@@ -58,6 +75,8 @@ static uint32_t check_config(const struct pl011_config *config)
 		return PL011_RULE_TX_MODE;
 	if ((unsigned)config->rx_mode > (unsigned)PL011_RX_FEW_IRQS)
 		return PL011_RULE_RX_MODE;
+	if ((rule = interrupts_rule(config)) != 0)
+		return rule;
 	if (!level_valid(config->tx_trigger))
 		return PL011_RULE_TX_TRIGGER;
 	if (!level_valid(config->rx_trigger))
@@ -143,6 +162,7 @@ static uint32_t plan_rule(const struct pl011 *uart, const struct pl011_config *c
 	return 0;
 }
 
+#if PL011_INTERRUPTS
 /* The events' rules, then RS-485's, and the bits they mean: DE released (RTS as RS-485 says),
  * the modem change interrupts for PL011_EVENT_MODEM. */
 static uint32_t events_rs485_plan(const struct pl011_config *config, struct pl011_plan *plan)
@@ -172,11 +192,16 @@ const struct pl011_events_rs485_driver pl011_events_rs485_driver = {
 	.plan = events_rs485_plan,
 	.start = events_rs485_start,
 };
+#endif
 
 /* A line change's plan: no uart (no ID read), no rings, never adopted. */
 int pl011_make_plan(const struct pl011_config *config, struct pl011_plan *plan)
 {
+#if PL011_INTERRUPTS
 	const struct pl011_parts parts = {.events_rs485 = &pl011_events_rs485_driver};
+#else
+	const struct pl011_parts parts = {.events_rs485 = NULL};
+#endif
 	return pl011_rule_error(plan_rule(NULL, config, &parts, plan));
 }
 
@@ -263,6 +288,10 @@ uint32_t pl011_start_rule(const struct pl011 *uart, const struct pl011_config *c
 		return PL011_RULE_UART;
 	if (config == NULL)
 		return PL011_RULE_CONFIG;
+	/* The polled-only build's reason first: its strategy is always none. */
+	uint32_t rule = interrupts_rule(config);
+	if (rule != 0)
+		return rule;
 	/* The object must be the mode's, which the rest of the config is checked against. */
 	if (config->tx_mode != strategy_mode)
 		return PL011_RULE_TX_STRATEGY;
@@ -347,9 +376,11 @@ uint32_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config
 	uart->line.baud = plan->baud;
 	uart->line.lcr_h = plan->lcr_h;
 	uart->line.cr = plan->cr;
+#if PL011_INTERRUPTS
 	uart->line.rx_level = plan->rx_level;
 	uart->line.rx_imsc = plan->imsc;
 	uart->line.irq_passes = plan->tx_level > PL011_LEVEL_1_2 ? 4u : 1u;
+#endif
 	uart->line.fifo_depth = fifo_depth_from_id(uart);
 
 	/* The character in flight runs at the old rate: budget by the slower of the two. */
@@ -366,9 +397,13 @@ uint32_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config
 
 void pl011_start_finish(struct pl011 *uart, const struct pl011_plan *plan, uint32_t frame_time)
 {
+#if PL011_INTERRUPTS
 	uint32_t head = uart->rx.ring.head;
 	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u,
 			 plan->rx != NULL ? &uart->rx.ring : NULL, plan->rx);
+#else
+	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u, NULL, NULL);
+#endif
 	uart->line.frame_time = frame_time;
 
 	/* Before programming, where the regime matrix proved MEASURED: the clock reads this spins
@@ -377,15 +412,19 @@ void pl011_start_finish(struct pl011 *uart, const struct pl011_plan *plan, uint3
 	pl011_tx_prepare(uart);
 	/* TX done's opener and RS-485's settings (both cleared by the begin), RX idle's clock step
 	 * and a burst for bytes carried, before the UART can interrupt. */
+#if PL011_INTERRUPTS
 	const struct pl011_events_rs485_driver *events_rs485 = plan->events_rs485;
 	uint32_t rx_idle_us = events_rs485 != NULL ? events_rs485->start(uart, head) : 0u;
 	uart->imsc = plan->imsc; /* no other context runs yet */
+#endif
 	program_uart(uart, plan);
 	/* Last: it frees the owner word, and nothing may write the FIFO before it is programmed. */
 	pl011_tx_reset(uart, plan->tx_level);
 	pl011_state_set(uart, PL011_STATE_RUNNING);
+#if PL011_INTERRUPTS
 	if (rx_idle_us != 0)
 		pl011_timer_arm(uart, rx_idle_us);
+#endif
 }
 
 /* The first start: a running port is refused (pl011_restart stops it first), so nothing of a
@@ -428,14 +467,15 @@ int pl011_init_port(struct pl011 *uart, const struct pl011_config *config,
 {
 	const struct pl011_parts parts = {
 		.tx_strategy = strategy,
-		.check_rings = pl011_check_rings,
-		.rx_ring = &pl011_rx_ring_driver,
+		.check_rings = PL011_INTERRUPT_PART(pl011_check_rings),
+		.rx_ring = PL011_INTERRUPT_PART(&pl011_rx_ring_driver),
 		.adopt = &pl011_adopt_driver,
-		.events_rs485 = &pl011_events_rs485_driver,
+		.events_rs485 = PL011_INTERRUPT_PART(&pl011_events_rs485_driver),
 	};
 	return pl011_init_named_parts(uart, config, &parts);
 }
 
+#if PL011_INTERRUPTS
 static void count_causes(struct pl011 *uart, uint32_t mis)
 {
 	if (mis & PL011_INT_RX)
@@ -517,6 +557,7 @@ void pl011_irq_handler(struct pl011 *uart)
 	}
 	pl011_irq_presence(uart, 0u);
 }
+#endif
 
 int pl011_get_stats(const struct pl011 *uart, struct pl011_stats *out)
 {
@@ -642,9 +683,11 @@ int pl011_shutdown(struct pl011 *uart, uint32_t bound_us)
 		return PL011_ESHUTDOWN;
 	bool handlers_out, tx_out;
 	int result = pl011_stop_port(uart, bound_us, NULL, NULL, &handlers_out, &tx_out);
+#if PL011_INTERRUPTS
 	/* Nobody can read them any more. */
 	if (pl011_rx_uses_ring(uart))
 		uart->stats.rx_discarded += (uint32_t)pl011_ring_count(&uart->rx.ring);
+#endif
 	return result;
 }
 

@@ -4,6 +4,11 @@
 
 /* Indexed by enum pl011_rule (lib/pl011_internal.h); the rule says what the field must be.
  * docs/configuration.md has the same table. */
+#if PL011_INTERRUPTS
+#define PL011_OR_POLLED_ONLY(text, polled_only_text) text
+#else /* the polled-only build refuses every interrupt feature under the same rules */
+#define PL011_OR_POLLED_ONLY(text, polled_only_text) polled_only_text
+#endif
 static const struct pl011_config_fault config_rule_texts[PL011_RULE_COUNT] = {
 	[PL011_RULE_NONE] = {"", ""},
 	[PL011_RULE_UART] = {"uart", "not NULL"},
@@ -18,8 +23,10 @@ static const struct pl011_config_fault config_rule_texts[PL011_RULE_COUNT] = {
 	[PL011_RULE_DATA_BITS] = {"data_bits", "5..8, or 0 for 8"},
 	[PL011_RULE_STOP_BITS] = {"stop_bits", "1 or 2, or 0 for 1"},
 	[PL011_RULE_PARITY] = {"parity", "a PL011_PARITY_* value"},
-	[PL011_RULE_TX_MODE] = {"tx_mode", "a PL011_TX_* value"},
-	[PL011_RULE_RX_MODE] = {"rx_mode", "a PL011_RX_* value"},
+	[PL011_RULE_TX_MODE] = {"tx_mode", PL011_OR_POLLED_ONLY("a PL011_TX_* value",
+							       "PL011_TX_POLLED (PL011_INTERRUPTS 0)")},
+	[PL011_RULE_RX_MODE] = {"rx_mode", PL011_OR_POLLED_ONLY("a PL011_RX_* value",
+							       "PL011_RX_POLLED (PL011_INTERRUPTS 0)")},
 	[PL011_RULE_TX_TRIGGER] = {"tx_trigger", "a PL011_LEVEL_* value"},
 	[PL011_RULE_RX_TRIGGER] = {"rx_trigger", "a PL011_LEVEL_* value"},
 	[PL011_RULE_FLAGS] = {"flags", "PL011_FLAG_* bits only"},
@@ -38,14 +45,17 @@ static const struct pl011_config_fault config_rule_texts[PL011_RULE_COUNT] = {
 	[PL011_RULE_RX_BUFFER_OVER_UART] = {"rx_buffer", "must not overlap the instance "
 							 "(struct pl011)"},
 	[PL011_RULE_EVENT_DRIVER] = {"event_driver", "&pl011_event_driver with event_mask"},
-	[PL011_RULE_EVENT_MASK] = {"event_mask", "PL011_EVENT_* bits only"},
+	[PL011_RULE_EVENT_MASK] = {"event_mask", PL011_OR_POLLED_ONLY("PL011_EVENT_* bits only",
+								     "0 (PL011_INTERRUPTS 0)")},
 	[PL011_RULE_EVENT_CALLBACK] = {"event", "not NULL with event_mask"},
 	[PL011_RULE_EVENT_TX_KINDS] = {"event_mask", "TX_DONE and TX_SPACE need an interrupt "
 						     "tx_mode"},
 	[PL011_RULE_EVENT_RX_KINDS] = {"event_mask", "RX_DATA, RX_IDLE, BREAK and ERROR need an "
 						     "interrupt rx_mode"},
 	[PL011_RULE_EVENT_TIMER] = {"event_timer", "not NULL with PL011_EVENT_TX_DONE"},
-	[PL011_RULE_RS485_DRIVER] = {"rs485->driver", "&pl011_rs485_driver"},
+	[PL011_RULE_RS485_DRIVER] = {PL011_OR_POLLED_ONLY("rs485->driver", "rs485"),
+				     PL011_OR_POLLED_ONLY("&pl011_rs485_driver",
+							  "NULL (PL011_INTERRUPTS 0)")},
 	[PL011_RULE_RS485_FLAGS] = {"rs485->flags", "PL011_RS485_* bits only"},
 	[PL011_RULE_RS485_DELAY_BEFORE] = {"rs485->delay_before_us", "at most "
 								     "PL011_RS485_DELAY_MAX_US (10000)"},
@@ -71,9 +81,9 @@ static int explain(const struct pl011 *uart, const struct pl011_config *config,
 {
 	const struct pl011_parts parts = {
 		.tx_strategy = strategy,
-		.check_rings = pl011_check_rings,
+		.check_rings = PL011_INTERRUPT_PART(pl011_check_rings),
 		.adopt = &pl011_adopt_driver,
-		.events_rs485 = &pl011_events_rs485_driver,
+		.events_rs485 = PL011_INTERRUPT_PART(&pl011_events_rs485_driver),
 	};
 	struct pl011_plan plan;
 	uint32_t rule = pl011_start_rule(uart, config, strategy_mode, &parts, &plan);

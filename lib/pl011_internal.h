@@ -245,9 +245,15 @@ static inline bool pl011_panic_cut_off(const struct pl011 *uart, enum pl011_pani
 	return cut == PL011_CUT_WHEN_STOPPING && !pl011_is_running(uart);
 }
 
+/* The polled-only build (PL011_INTERRUPTS 0) has no ring, so the ring paths compile away. */
 static inline bool pl011_tx_uses_ring(const struct pl011 *uart)
 {
+#if PL011_INTERRUPTS
 	return uart->tx.strategy != NULL;
+#else
+	(void)uart;
+	return false;
+#endif
 }
 
 /* Whether a panic writes beside the TX owner now (pl011_tx_burst_up_to then allows nothing). */
@@ -261,7 +267,12 @@ static inline bool pl011_tx_beside_present(const struct pl011 *uart)
  * the stop that a re-init begins with treats the old run as it ran. */
 static inline bool pl011_rx_uses_ring(const struct pl011 *uart)
 {
+#if PL011_INTERRUPTS
 	return uart->rx.ring.storage != NULL;
+#else
+	(void)uart;
+	return false;
+#endif
 }
 
 /*
@@ -314,6 +325,7 @@ static inline uint32_t pl011_word_update(struct pl011 *uart, uint32_t *word, uin
 	return value;
 }
 
+#if PL011_INTERRUPTS
 static inline void pl011_imsc_publish(struct pl011 *uart)
 {
 	pl011_word_publish(uart, &uart->imsc, PL011_IMSC);
@@ -334,6 +346,16 @@ static inline void pl011_imsc_repair(struct pl011 *uart, uint32_t mis)
 	if ((mis & ~PL011_INT_TX & ~pl011_atomic_load(&uart->imsc, __ATOMIC_SEQ_CST)) != 0)
 		pl011_imsc_publish(uart);
 }
+#else
+/* The polled-only build unmasks nothing: IMSC stays 0, and the word's changes have no bits. */
+static inline uint32_t pl011_imsc_update(struct pl011 *uart, uint32_t clear, uint32_t set)
+{
+	(void)uart;
+	(void)clear;
+	(void)set;
+	return 0;
+}
+#endif
 
 /* The IMSC bits an RX pause masks: RX and RT, which would fire again at once while the FIFO
  * waits, and OE, which a full FIFO without flow control raises again for every character lost
@@ -520,7 +542,15 @@ bool pl011_wait_handlers_gone(const struct pl011 *uart, struct pl011_wait *wait)
 /* ---- lib/pl011_rx.c ---- */
 
 /* Whether the RX ring's back-pressure has RX masked (its bits clear in the IMSC word). */
+#if PL011_INTERRUPTS
 bool pl011_rx_paused(const struct pl011 *uart);
+#else
+static inline bool pl011_rx_paused(const struct pl011 *uart)
+{
+	(void)uart;
+	return false; /* no ring */
+}
+#endif
 
 /* Decode one DR value into a byte (0..255) or a PL011_E* code, counting FE, PE and BE (not OE:
  * overruns are counted where they are seen first, from MIS or RSR). */
@@ -620,6 +650,7 @@ static inline uint32_t pl011_events_start(struct pl011 *uart, uint32_t rx_head)
 	return driver != NULL ? driver->start(uart, rx_head) : 0u;
 }
 
+#if PL011_INTERRUPTS
 /* Restart, the handlers out: whether an RX burst is open (bytes since the last RX_IDLE). */
 static inline bool pl011_events_rx_open(struct pl011 *uart)
 {
@@ -661,6 +692,7 @@ static inline void pl011_events_tx_ring_emptied(struct pl011 *uart)
 	if (open != NULL)
 		open(uart);
 }
+#endif
 
 /* ---- lib/pl011_rs485.c ---- */
 
@@ -708,7 +740,19 @@ static inline uint32_t pl011_rs485_rts(uint32_t flags, bool sending)
 	return low == sending ? PL011_CR_RTS : 0u;
 }
 
+/* Whether RS-485 drives DE (the polled-only build has no RS-485). */
+static inline bool pl011_rs485_on(const struct pl011 *uart)
+{
+#if PL011_INTERRUPTS
+	return uart->events.rs485_driver != NULL;
+#else
+	(void)uart;
+	return false;
+#endif
+}
+
 /* The CR bits DE owns (RTS, and RXE with PL011_RS485_RX_OFF): pl011_set_line keeps them. */
+#if PL011_INTERRUPTS
 static inline uint32_t pl011_rs485_cr_bits(const struct pl011 *uart)
 {
 	if (uart->events.rs485_driver == NULL)
@@ -716,22 +760,38 @@ static inline uint32_t pl011_rs485_cr_bits(const struct pl011 *uart)
 	return PL011_CR_RTS |
 	       ((uart->events.rs485.flags & PL011_RS485_RX_OFF) != 0 ? PL011_CR_RXE : 0u);
 }
+#else
+static inline uint32_t pl011_rs485_cr_bits(const struct pl011 *uart)
+{
+	(void)uart;
+	return 0; /* no RS-485 in the polled-only build */
+}
+#endif
 
 /* Shutdown or pl011_set_line, TX taken and drained: DE released, if RS-485 is on. */
+#if PL011_INTERRUPTS
 static inline void pl011_rs485_stop(struct pl011 *uart)
 {
 	const struct pl011_rs485_driver *driver = uart->events.rs485_driver;
 	if (driver != NULL)
 		driver->stop(uart);
 }
+#else
+static inline void pl011_rs485_stop(struct pl011 *uart)
+{
+	(void)uart;
+}
+#endif
 
 /* The TX owner, before the first DR write of a pass: DE asserted (RS-485). One load unused. */
+#if PL011_INTERRUPTS
 static inline void pl011_rs485_before_send(struct pl011 *uart)
 {
 	const struct pl011_rs485_driver *driver = uart->events.rs485_driver;
 	if (driver != NULL && uart->tx.de_asserted == 0)
 		driver->assert_de(uart);
 }
+#endif
 
 /* ---- TX: lib/pl011_tx.c (writes, flush, panic, stop), lib/pl011_tx_owner.h (the owner word),
  * lib/pl011_tx_fifo.c (filling the FIFO), lib/pl011_tx_ring.c (the interrupt-driven path every

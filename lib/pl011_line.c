@@ -48,7 +48,9 @@ static int plan_line(const struct pl011 *uart, const struct pl011_line_config *l
 	wanted->parity = line->parity;
 	wanted->baud_tolerance_ppm =
 		line->baud_tolerance_ppm != 0 ? line->baud_tolerance_ppm : uart->line.tolerance_ppm;
+#if PL011_INTERRUPTS /* else never RS-485 */
 	wanted->rs485 = uart->events.rs485_driver != NULL ? &uart->events.rs485 : NULL;
+#endif
 	wanted->flags &= ~(PL011_FLAG_ADOPT_LINE | PL011_FLAG_RTS_CTS);
 	if (line->flow_control)
 		wanted->flags |= PL011_FLAG_RTS_CTS;
@@ -92,8 +94,12 @@ static bool rx_fifo_fits(const struct pl011 *uart)
 {
 	if ((pl011_reg_read(uart, PL011_FR) & PL011_FR_RXFE) != 0)
 		return true;
+#if PL011_INTERRUPTS
 	return pl011_rx_uses_ring(uart) && !pl011_rx_paused(uart) &&
 	       pl011_ring_space(&uart->rx.ring) >= uart->line.fifo_depth;
+#else
+	return false; /* no ring to take them */
+#endif
 }
 
 /* Flow control on: deassert RTS (RTSEn off, CR.RTS clear: nUARTRTS high, TRM 3.3.8) and give
@@ -136,16 +142,22 @@ static void switch_line(struct pl011 *uart, const struct pl011_plan *plan,
 		pl011_rs485_stop(uart);
 	uint32_t cr = new_control(uart, plan, rs485_changes);
 	pl011_rx_count_masked_overrun(uart);
+#if PL011_INTERRUPTS
 	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u,
 			 pl011_rx_uses_ring(uart) ? &uart->rx.ring : NULL, &pl011_rx_ring_driver);
+#else
+	pl011_hw_quiesce(uart, pl011_frames_us(uart, 2) + 1u, NULL, NULL);
+#endif
 	pl011_hw_program_line(uart->base, &plan->baud, plan->lcr_h);
 	uart->line.baud = plan->baud;
 	uart->line.lcr_h = plan->lcr_h;
 	uart->line.cr = cr;
 	uart->line.frame_time = pl011_lcr_h_frame_time(plan->lcr_h, plan->baud.actual_baud);
 	pl011_reg_write(uart, PL011_CR, cr);
+#if PL011_INTERRUPTS /* else no RS-485 to change: plan_line refused it */
 	if (rs485_changes)
 		pl011_rs485_adopt(uart, line->rs485);
+#endif
 }
 
 int pl011_set_line(struct pl011 *uart, const struct pl011_line_config *line, uint32_t bound_us)
@@ -190,6 +202,7 @@ int pl011_set_line(struct pl011 *uart, const struct pl011_line_config *line, uin
 		resume(uart);
 		return err;
 	}
+#if PL011_INTERRUPTS
 	uint32_t head = uart->rx.ring.head;
 	switch_line(uart, &plan, line);
 	/* What the FIFO held went into the ring here, not through a handler: its events. */
@@ -200,6 +213,11 @@ int pl011_set_line(struct pl011 *uart, const struct pl011_line_config *line, uin
 	resume(uart);
 	if (took)
 		pl011_events_rx_taken(uart, true);
+#else
+	switch_line(uart, &plan, line);
+	remember_line(uart, &wanted);
+	resume(uart);
+#endif
 	return 0;
 }
 
@@ -212,7 +230,7 @@ int pl011_set_modem_lines(struct pl011 *uart, uint32_t mask, uint32_t values)
 	if (!pl011_is_running(uart))
 		return PL011_ESHUTDOWN;
 	if ((mask & PL011_MODEM_RTS) != 0 &&
-	    ((uart->line.cr & PL011_CR_RTSEN) != 0 || uart->events.rs485_driver != NULL))
+	    ((uart->line.cr & PL011_CR_RTSEN) != 0 || pl011_rs485_on(uart)))
 		return PL011_EBUSY; /* flow control or the RS-485 driver enable owns RTS */
 	uint32_t bits = ((mask & PL011_MODEM_RTS) != 0 ? PL011_CR_RTS : 0u) |
 			((mask & PL011_MODEM_DTR) != 0 ? PL011_CR_DTR : 0u);

@@ -21,10 +21,10 @@ int pl011_restart_port(struct pl011 *uart, const struct pl011_config *config,
 	/* Every part named: the old run's ring is carried over whatever the new config. */
 	const struct pl011_parts parts = {
 		.tx_strategy = strategy,
-		.check_rings = pl011_check_rings,
-		.rx_ring = &pl011_rx_ring_driver,
+		.check_rings = PL011_INTERRUPT_PART(pl011_check_rings),
+		.rx_ring = PL011_INTERRUPT_PART(&pl011_rx_ring_driver),
 		.adopt = &pl011_adopt_driver,
-		.events_rs485 = &pl011_events_rs485_driver,
+		.events_rs485 = PL011_INTERRUPT_PART(&pl011_events_rs485_driver),
 	};
 	struct pl011_plan plan;
 	int err = pl011_start_plan(uart, config, &parts, &plan);
@@ -41,34 +41,43 @@ int pl011_restart_port(struct pl011 *uart, const struct pl011_config *config,
 	struct pl011_ring in_fifo;
 	(void)pl011_ring_init(&in_fifo, fifo_storage, sizeof fifo_storage);
 	bool handlers_out = false, tx_out = false;
-	(void)pl011_stop_port(uart, PL011_WAIT_AUTO, &in_fifo, &pl011_rx_ring_driver, &handlers_out,
-			      &tx_out);
+	/* The polled-only build has no ring to carry into: the FIFO's bytes are counted. */
+	(void)pl011_stop_port(uart, PL011_WAIT_AUTO, PL011_INTERRUPT_PART(&in_fifo),
+			      PL011_INTERRUPT_PART(&pl011_rx_ring_driver), &handlers_out, &tx_out);
 	if (!handlers_out)
 		return PL011_ESTALLED; /* a handler still uses the ring we would reset */
 	if (!tx_out) {
 		/* A panic still holds TX or writes beside it: stopped as by pl011_shutdown, what
 		 * was received counted as it counts it. */
 		uart->stats.rx_discarded += (uint32_t)pl011_ring_count(&in_fifo);
+#if PL011_INTERRUPTS
 		if (pl011_rx_uses_ring(uart))
 			uart->stats.rx_discarded += (uint32_t)pl011_ring_count(&uart->rx.ring);
+#endif
 		return PL011_ESTALLED;
 	}
+#if PL011_INTERRUPTS
 	struct pl011_ring received = {0};
 	if (pl011_rx_uses_ring(uart))
 		received = uart->rx.ring;
+#endif
 	struct pl011_stats kept;
 	(void)pl011_get_stats(uart, &kept); /* with the panic writes' bytes */
+#if PL011_INTERRUPTS
 	/* Bytes whose RX idle is owed: a burst open at the stop, or what only the stop took from
 	 * the FIFO. The new run gives it (lib/pl011_events.c, events_start). */
 	bool rx_open = pl011_events_rx_open(uart) || pl011_ring_count(&in_fifo) != 0;
+#endif
 
 	uint32_t frame_time = pl011_start_begin(uart, config, &plan, true);
 	stats_restore(uart, &kept);
+#if PL011_INTERRUPTS
 	if (rx_open)
 		pl011_atomic_store(&uart->events.rx_drains, 1u, __ATOMIC_SEQ_CST);
 	/* The old ring's bytes first, then the FIFO's: they came later. */
 	pl011_rx_carry_over(uart, &received);
 	pl011_rx_carry_over(uart, &in_fifo);
+#endif
 	pl011_start_finish(uart, &plan, frame_time);
 	return 0;
 }

@@ -2,6 +2,8 @@
  * through pl011_rs485_driver, which the settings name. */
 #include "pl011_internal.h"
 
+#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011.h) */
+
 static uint32_t rs485_check(const struct pl011_config *config)
 {
 	const struct pl011_rs485 *rs485 = config->rs485;
@@ -131,3 +133,5 @@ const struct pl011_rs485_driver pl011_rs485_driver = {
 	.stop = rs485_stop,
 	.tx_emptied = pl011_events_tx_emptied,
 };
+
+#endif /* PL011_INTERRUPTS */

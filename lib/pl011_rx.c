@@ -16,6 +16,7 @@ int pl011_rx_decode(struct pl011 *uart, uint32_t dr)
 	return byte;
 }
 
+#if PL011_INTERRUPTS
 /* ---- back-pressure (interrupt modes) ----
  *
  * When the ring cannot take the next character the handler leaves it in the FIFO and masks RX
@@ -132,6 +133,7 @@ void pl011_rx_service(struct pl011 *uart, uint32_t mis)
 	else
 		rx_resume_if_room(uart);
 }
+#endif
 
 /* ---- overruns nobody saw, init and shutdown ---- */
 
@@ -172,18 +174,21 @@ static void discard_fifo(struct pl011 *uart, uint32_t limit)
 	}
 }
 
+#if PL011_INTERRUPTS
 void pl011_rx_take_fifo(struct pl011 *uart, struct pl011_ring *received)
 {
 	uint32_t limit = 2u * uart->line.fifo_depth;
 	(void)drain_fifo(uart, received, limit);
 	discard_fifo(uart, limit);
 }
+#endif
 
 void pl011_rx_discard_fifo(struct pl011 *uart)
 {
 	discard_fifo(uart, 2u * uart->line.fifo_depth);
 }
 
+#if PL011_INTERRUPTS
 static void attach_ring(struct pl011 *uart, const struct pl011_config *config)
 {
 	(void)pl011_ring_init(&uart->rx.ring, config->rx_buffer, config->rx_buffer_size);
@@ -276,6 +281,7 @@ void pl011_rx_carry_over(struct pl011 *uart, const struct pl011_ring *old)
 	}
 	uart->stats.rx_discarded += (uint32_t)pl011_ring_count(&from);
 }
+#endif
 
 /* ---- the reader ---- */
 
@@ -303,6 +309,7 @@ static size_t read_fifo(struct pl011 *uart, uint8_t *data, size_t len)
 	return done;
 }
 
+#if PL011_INTERRUPTS
 static size_t read_ring(struct pl011 *uart, uint8_t *data, size_t len)
 {
 	size_t done = pl011_ring_read(&uart->rx.ring, data, len);
@@ -313,11 +320,14 @@ static size_t read_ring(struct pl011 *uart, uint8_t *data, size_t len)
 	}
 	return done;
 }
+#endif
 
 static size_t read_available(struct pl011 *uart, uint8_t *data, size_t len)
 {
+#if PL011_INTERRUPTS
 	if (pl011_rx_uses_ring(uart))
 		return read_ring(uart, data, len);
+#endif
 	return read_fifo(uart, data, len);
 }
 
@@ -350,10 +360,12 @@ int pl011_getc(struct pl011 *uart)
 		return PL011_EINVAL;
 	if (!pl011_is_running(uart))
 		return PL011_ESHUTDOWN;
+#if PL011_INTERRUPTS
 	if (pl011_rx_uses_ring(uart)) {
 		uint8_t byte;
 		return read_ring(uart, &byte, 1) == 1 ? byte : PL011_EAGAIN;
 	}
+#endif
 	if (pl011_reg_read(uart, PL011_FR) & PL011_FR_RXFE)
 		return PL011_EAGAIN;
 	int byte = pl011_rx_decode(uart, pl011_reg_read(uart, PL011_DR));

@@ -7,11 +7,13 @@
 #include "pl011_io.h"
 #include "pl011_regs.h"
 
+#if PL011_INTERRUPTS
 /* A count as these calls return it: a ring may hold 2^31 bytes, one more than an int. */
 static int count_result(size_t count)
 {
 	return count > INT32_MAX ? INT32_MAX : (int)count;
 }
+#endif
 
 int pl011_rx_available(struct pl011 *uart)
 {
@@ -19,8 +21,10 @@ int pl011_rx_available(struct pl011 *uart)
 		return PL011_EINVAL;
 	if (!pl011_is_running(uart))
 		return PL011_ESHUTDOWN;
+#if PL011_INTERRUPTS
 	if (pl011_rx_uses_ring(uart))
 		return count_result(pl011_ring_count(&uart->rx.ring));
+#endif
 	/* FR tells only empty, or full (TRM 3.3.3: RXFF). */
 	uint32_t fr = pl011_reg_read(uart, PL011_FR);
 	if (fr & PL011_FR_RXFF)
@@ -34,8 +38,10 @@ int pl011_tx_free(struct pl011 *uart)
 		return PL011_EINVAL;
 	if (!pl011_is_running(uart))
 		return PL011_ESHUTDOWN;
+#if PL011_INTERRUPTS
 	if (pl011_tx_uses_ring(uart))
 		return count_result(pl011_ring_space(&uart->tx.ring));
+#endif
 	uint32_t fr = pl011_reg_read(uart, PL011_FR);
 	if (fr & PL011_FR_TXFE)
 		return (int)uart->line.fifo_depth;
@@ -117,8 +123,10 @@ int pl011_discard_input(struct pl011 *uart)
 	/* Bounded by what was there at the call: the ring and one FIFO (a sender that keeps on
 	 * sending would otherwise keep this loop going). */
 	size_t limit = (size_t)uart->line.fifo_depth;
+#if PL011_INTERRUPTS
 	if (pl011_rx_uses_ring(uart))
 		limit += uart->rx.ring.size;
+#endif
 	if (limit > INT32_MAX)
 		limit = INT32_MAX; /* the count returned must fit */
 	size_t discarded = discard_available(uart, limit);

@@ -3,6 +3,7 @@
 
 void pl011_tx_reset(struct pl011 *uart, uint32_t tx_level)
 {
+#if PL011_INTERRUPTS
 	/* Through the strategy: a polled firmware links no ring code. */
 	if (pl011_tx_uses_ring(uart))
 		uart->tx.strategy->ring->attach(uart);
@@ -11,8 +12,13 @@ void pl011_tx_reset(struct pl011 *uart, uint32_t tx_level)
 	const struct pl011_tx_strategy *strategy = uart->tx.strategy;
 	if (strategy != NULL && strategy->reset != NULL)
 		strategy->reset(uart);
+#else
+	(void)tx_level;
+#endif
 	__atomic_store_n(&uart->tx.unowned_bytes, 0u, __ATOMIC_RELAXED);
+#if PL011_INTERRUPTS
 	__atomic_store_n(&uart->tx.stall_feeding, 0u, __ATOMIC_RELAXED);
+#endif
 	__atomic_store_n(&uart->tx.panic_budget_us, 0u, __ATOMIC_RELAXED);
 	pl011_io_barrier(); /* init's register writes land before another core can take TX */
 	pl011_atomic_store(&uart->tx.owner, 0u, __ATOMIC_SEQ_CST);
@@ -105,6 +111,9 @@ uint32_t pl011_tx_stop(struct pl011 *uart, bool *kept)
 	pl011_imsc_update(uart, 0, PL011_IMSC_FROZEN);
 	if (owned)
 		pl011_tx_disarmed(uart);
+#if !PL011_INTERRUPTS
+	return 0; /* no ring */
+#else
 	if (!pl011_tx_uses_ring(uart))
 		return 0;
 	uint32_t dropped = (uint32_t)pl011_ring_count(&uart->tx.ring);
@@ -115,6 +124,7 @@ uint32_t pl011_tx_stop(struct pl011 *uart, bool *kept)
 	if (owned)
 		pl011_ring_skip(&uart->tx.ring, dropped);
 	return dropped;
+#endif
 }
 
 /* A panic over its own core's stop writes beside us until DISABLING: it holds tx.beside and
@@ -293,11 +303,12 @@ static size_t panic_as_owner(struct pl011 *uart, const uint8_t *data, size_t len
 	/* Read once: an owner stopped past shutdown's waits may find the port re-initialised in
 	 * another mode (docs/shutdown.md, "Known limits"); a second look must not find NULL. */
 	const struct pl011_tx_strategy *strategy = uart->tx.strategy;
-	if (strategy == NULL) {
+	if (strategy == NULL || !PL011_INTERRUPTS) {
 		size_t done = write_bytes_polled(uart, data, len, wait);
 		pl011_tx_release_polled(uart);
 		return done;
 	}
+#if PL011_INTERRUPTS
 	const struct pl011_tx_ring_ops *ring = strategy->ring;
 	uart->tx.poll_next = 1;
 	size_t done = ring->drain_for_panic(uart, queued, wait) || pl011_panic_cut_off(uart, wait->cut)
@@ -305,6 +316,10 @@ static size_t panic_as_owner(struct pl011 *uart, const uint8_t *data, size_t len
 			      : 0u;
 	ring->send_pass(uart, true);
 	return done;
+#else
+	(void)queued;
+	return 0;
+#endif
 }
 
 static void tx_beside_leave(struct pl011 *uart)
@@ -312,6 +327,7 @@ static void tx_beside_leave(struct pl011 *uart)
 	pl011_presence_leave(&uart->tx.beside);
 }
 
+#if PL011_INTERRUPTS
 /*
  * Owning TX after writing beside the owner: a last pass for the ring's bytes, in the mode the
  * port runs in now. A re-init on another core may have restarted it meanwhile (the panic went
@@ -326,6 +342,7 @@ static void panic_pass_after_beside(struct pl011 *uart)
 	else
 		pl011_tx_release_polled(uart);
 }
+#endif
 
 /* Beside the owner, before each byte: whether to write no more. A panic over its own core's
  * stop writes until that stop disables the UART (pl011_panic_cut_off); any other stops where
@@ -412,9 +429,11 @@ static int panic_beside_owner(struct pl011 *uart, const uint8_t *data, size_t le
 	/* An owner that found us here let go without sending (tx_send_and_release): the ring's
 	 * bytes are ours to start again, or the owner's once more (RETRY). After the leave, so
 	 * that an owner that still sees us is still owning when we ask. */
+#if PL011_INTERRUPTS
 	if (pl011_tx_uses_ring(uart) && pl011_ring_count(&uart->tx.ring) != 0 &&
 	    pl011_tx_own_or_request(uart))
 		panic_pass_after_beside(uart);
+#endif
 	return (int)done;
 }
 
@@ -549,16 +568,20 @@ int pl011_write_panic(struct pl011 *uart, const void *data, size_t len)
 /* Let go of TX held for the switch, and send what was queued meanwhile. */
 static void tx_unhold(struct pl011 *uart)
 {
+#if PL011_INTERRUPTS
 	const struct pl011_tx_strategy *strategy = uart->tx.strategy;
+#endif
 	pl011_io_barrier();
 	uint32_t word = pl011_tx_owner_load(uart);
 	while (!pl011_tx_owner_swap(uart, &word, word & ~(TX_STOPPED | TX_RETRY | TX_OWNER_BITS)))
 		;
 	/* A writer that queued while we held TX could not send (its kick found STOPPED): our
 	 * release before our look at the ring; its head store before its look at the word. */
+#if PL011_INTERRUPTS
 	pl011_atomic_fence();
 	if (strategy != NULL && pl011_ring_count(&uart->tx.ring) != 0)
 		strategy->ring->kick(uart);
+#endif
 }
 
 bool pl011_tx_hold(struct pl011 *uart)

@@ -1,6 +1,8 @@
 /* ADAPTIVE: one FR read per refill; an underrun raises the trigger, a long clean run lowers it. */
 #include "pl011_tx_owner.h"
 
+#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011.h) */
+
 /* Refills without underrun before the trigger moves one level down, at first and at most. */
 #define ADAPTIVE_FIRST_PATIENCE 64u
 #define ADAPTIVE_MAX_PATIENCE 4096u
@@ -54,3 +56,5 @@ const struct pl011_tx_strategy pl011_tx_adaptive = {
 	.reset = pl011_tx_adaptive_reset,
 	.ring = &pl011_tx_ring_ops,
 };
+
+#endif /* PL011_INTERRUPTS */

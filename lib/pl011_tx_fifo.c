@@ -2,6 +2,8 @@
  * POLL_FULL's refill, which the ring mechanism uses whatever the strategy. */
 #include "pl011_tx_owner.h"
 
+#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011.h) */
+
 uint32_t pl011_tx_read_fr(struct pl011 *uart)
 {
 	PL011_COUNT(uart, tx_fr_reads, 1);
@@ -192,3 +194,5 @@ uint32_t pl011_tx_poll_full_refill(struct pl011 *uart, uint32_t guaranteed)
 		PL011_COUNT(uart, tx_underruns, 1);
 	return written;
 }
+
+#endif /* PL011_INTERRUPTS */

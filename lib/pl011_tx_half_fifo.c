@@ -1,6 +1,8 @@
 /* HALF_FIFO: the guaranteed `depth - trigger` characters blind per TX interrupt, no FR read. */
 #include "pl011_internal.h"
 
+#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011.h) */
+
 /* Linux's FIFO/2 with the 1/2 trigger: after TXIS the FIFO holds at most `trigger` entries, so
  * the rest of it takes characters without a look at FR. */
 static uint32_t pl011_tx_half_fifo_refill(struct pl011 *uart, uint32_t guaranteed)
@@ -13,3 +15,5 @@ const struct pl011_tx_strategy pl011_tx_half_fifo = {
 	.refill = pl011_tx_half_fifo_refill,
 	.ring = &pl011_tx_ring_ops,
 };
+
+#endif /* PL011_INTERRUPTS */

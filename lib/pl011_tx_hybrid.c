@@ -1,6 +1,8 @@
 /* HYBRID: the guaranteed count blind, then poll FR for more while the ring has bytes. */
 #include "pl011_internal.h"
 
+#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011.h) */
+
 /* A refill that found the FIFO emptier than the trigger (a late interrupt) fills it whole; the
  * FR reads come only after a blind part that the ring filled completely. */
 static uint32_t pl011_tx_hybrid_refill(struct pl011 *uart, uint32_t guaranteed)
@@ -17,3 +19,5 @@ const struct pl011_tx_strategy pl011_tx_hybrid = {
 	.refill = pl011_tx_hybrid_refill,
 	.ring = &pl011_tx_ring_ops,
 };
+
+#endif /* PL011_INTERRUPTS */

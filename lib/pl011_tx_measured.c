@@ -1,6 +1,8 @@
 /* MEASURED: the driver times its own interrupt latency and uses the lowest trigger that covers it. */
 #include "pl011_internal.h"
 
+#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011.h) */
+
 /* Samples in a row that must fit a lower level before it is used, at first and at most
  * (doubled each time a lowered level had to be left again); the refills between sampling
  * bursts, at first and at most (fourfold after each burst that moved nothing), and at the
@@ -239,3 +241,5 @@ const struct pl011_tx_strategy pl011_tx_measured = {
 	.lost_track = measured_lost_track,
 	.ring = &pl011_tx_ring_ops,
 };
+
+#endif /* PL011_INTERRUPTS */

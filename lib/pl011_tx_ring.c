@@ -1,6 +1,8 @@
 /* The interrupt-driven TX path every ring strategy shares: refills, priming, the stall guard. */
 #include "pl011_tx_owner.h"
 
+#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011.h) */
+
 static void record_extra(struct pl011 *uart, uint32_t extra)
 {
 	PL011_COUNT(uart, tx_extra_chars, extra);
@@ -425,3 +427,4 @@ const struct pl011_tx_ring_ops pl011_tx_ring_ops = {
 	.kick = tx_kick,
 };
 
+#endif /* PL011_INTERRUPTS */

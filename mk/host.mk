@@ -45,7 +45,11 @@ HOST_FLAGS_single := $(HOST_MODEL_FLAGS) -O1 $(WARNINGS) -fsanitize=undefined \
 	-fno-sanitize-recover=all -DPL011_SINGLE_CORE=1
 HOST_CC_bench-single := $(HOST_CC)
 HOST_FLAGS_bench-single := $(HOST_FLAGS_bench) -DPL011_SINGLE_CORE=1
-HOST_FLAVOURS := asan tsan bench fuzz m32 nostats single bench-single
+# polledonly: the asan flavour with PL011_INTERRUPTS 0 (the polled-only build, include/pl011.h),
+# for test_polled_only.
+HOST_CC_polledonly := $(HOST_CC)
+HOST_FLAGS_polledonly := $(HOST_FLAGS_asan) -DPL011_INTERRUPTS=0
+HOST_FLAVOURS := asan tsan bench fuzz m32 nostats single bench-single polledonly
 
 # $(call host_objs,FLAVOUR,SOURCES): the objects of SOURCES in that flavour.
 host_objs = $(patsubst %.c,$(HOST_OUT)/objects-$(1)/%.o,$(2))
@@ -79,25 +83,37 @@ $(HOST_OUT)/test_stats_off: $(call host_objs,nostats,tests/unit/test_stats_off.c
 	@echo "  HOSTLD  $@"
 	$(Q)$(call host_link,nostats,-lcmocka -lpthread)
 
+# The polled-only build, with the support files that need no interrupt (the explorers do).
+$(HOST_OUT)/test_polled_only: $(call host_objs,polledonly,tests/unit/test_polled_only.c \
+	$(LIB_SRCS) $(MODEL_SRCS) tests/unit/harness.c)
+	@echo "  HOSTLD  $@"
+	$(Q)$(call host_link,polledonly,-lcmocka -lpthread)
+
 # A program and a library built with different PL011_STATS must not link (pl011_init_named_parts,
-# which pl011_init calls, is pl011_init_named_parts_nostats with 0), either way round; built alike they link (so the failures are
-# the mismatch's). make unit-test runs it.
+# which pl011_init calls, is pl011_init_named_parts_nostats with 0), either way round; built
+# alike they link (so the failures are the mismatch's). The same for PL011_INTERRUPTS
+# (_polled_only). make unit-test runs it.
 STATS_LINK_OUT := $(HOST_OUT)/stats-link
 STATS_LINK_ON := $(call host_objs,asan,tests/link/stats_mismatch.c $(LIB_SRCS) $(MODEL_SRCS))
 STATS_LINK_OFF := $(call host_objs,nostats,tests/link/stats_mismatch.c $(LIB_SRCS) $(MODEL_SRCS))
+STATS_LINK_POLLED := $(call host_objs,polledonly,tests/link/stats_mismatch.c $(LIB_SRCS) \
+	$(MODEL_SRCS))
 # $(call stats_link_mixed,OBJECTS,SYMBOL): their link must fail for want of SYMBOL.
 stats_link_mixed = if $(HOST_CC) $(HOST_FLAGS_asan) $(1) -o $(STATS_LINK_OUT)/mixed \
 	> $(STATS_LINK_OUT)/mixed.txt 2>&1; then \
 	echo "stats-link-test: linked with a library of the other PL011_STATS"; exit 1; fi; \
 	grep -q "undefined reference to .$(2)'" $(STATS_LINK_OUT)/mixed.txt || \
 	{ cat $(STATS_LINK_OUT)/mixed.txt; echo "stats-link-test: no undefined $(2)"; exit 1; }
-stats-link-test: $(STATS_LINK_ON) $(STATS_LINK_OFF)
+stats-link-test: $(STATS_LINK_ON) $(STATS_LINK_OFF) $(STATS_LINK_POLLED)
 	$(Q)mkdir -p $(STATS_LINK_OUT)
 	$(Q)$(HOST_CC) $(HOST_FLAGS_asan) $(STATS_LINK_ON) -o $(STATS_LINK_OUT)/same-on
 	$(Q)$(HOST_CC) $(HOST_FLAGS_asan) $(STATS_LINK_OFF) -o $(STATS_LINK_OUT)/same-off
+	$(Q)$(HOST_CC) $(HOST_FLAGS_asan) $(STATS_LINK_POLLED) -o $(STATS_LINK_OUT)/same-polled
 	$(Q)$(call stats_link_mixed,$(firstword $(STATS_LINK_OFF)) $(wordlist 2,999,$(STATS_LINK_ON)),pl011_init_named_parts_nostats)
 	$(Q)$(call stats_link_mixed,$(firstword $(STATS_LINK_ON)) $(wordlist 2,999,$(STATS_LINK_OFF)),pl011_init_named_parts)
-	@echo "stats-link-test: a PL011_STATS mismatch fails to link, both ways"
+	$(Q)$(call stats_link_mixed,$(firstword $(STATS_LINK_POLLED)) $(wordlist 2,999,$(STATS_LINK_ON)),pl011_init_named_parts_polled_only)
+	$(Q)$(call stats_link_mixed,$(firstword $(STATS_LINK_ON)) $(wordlist 2,999,$(STATS_LINK_POLLED)),pl011_init_named_parts)
+	@echo "stats-link-test: a PL011_STATS or PL011_INTERRUPTS mismatch fails to link, both ways"
 .PHONY: stats-link-test
 
 ## unit tests `make unit-test-32` leaves out (quick: the three slowest under qemu-i386)
@@ -241,5 +257,7 @@ HOST_OBJS := $(call host_objs,asan,$(UNIT_TESTS:%=tests/unit/%.c) $(DRIVER_ON_MO
 		$(DRIVER_ON_MODEL_SRCS)) \
 	$(call host_objs,single,$(UNIT_TESTS:%=tests/unit/%.c) $(DRIVER_ON_MODEL_SRCS)) \
 	$(call host_objs,bench-single,tests/bench/bench.c $(DRIVER_ON_MODEL_SRCS)) \
-	$(call host_objs,asan,tests/link/stats_mismatch.c)
+	$(call host_objs,asan,tests/link/stats_mismatch.c) \
+	$(call host_objs,polledonly,tests/unit/test_polled_only.c tests/link/stats_mismatch.c \
+		$(LIB_SRCS) $(MODEL_SRCS) tests/unit/harness.c)
 -include $(HOST_OBJS:.o=.d)

@@ -15,6 +15,9 @@ TARGET_CFLAGS := $(BOARD_CPU_FLAGS) -std=c11 -O2 -g $(WARNINGS) -ffunction-secti
 ## 0: the library and the examples without the optional counters (include/pl011.h)
 PL011_STATS ?=
 TARGET_CFLAGS += $(if $(PL011_STATS),-DPL011_STATS=$(PL011_STATS))
+## 0: the polled-only library (docs/building.md, "Polled only"); interrupt examples then fail to link
+PL011_INTERRUPTS ?=
+TARGET_CFLAGS += $(if $(PL011_INTERRUPTS),-DPL011_INTERRUPTS=$(PL011_INTERRUPTS))
 ## 1: the library for a firmware whose driver calls all run on one core (docs/configuration.md)
 PL011_SINGLE_CORE ?=
 TARGET_CFLAGS += $(if $(PL011_SINGLE_CORE),-DPL011_SINGLE_CORE=$(PL011_SINGLE_CORE))
@@ -117,6 +120,6 @@ size-readme:
 size-check:
 	$(Q)status=0; $(PYTHON) tests/tools/check_size_strategies.py || status=1; \
 	$(PYTHON) tools/size.py --build $(BUILD)/size --check-readme --check-divisions \
-		--check-strategies || status=1; exit $$status
+		--check-strategies --check-ram || status=1; exit $$status
 
 -include $(TARGET_OBJS:.o=.d)

@@ -20,6 +20,8 @@ that they agree: include/pl011.h), whose driver code and RAM are the last two co
   tools/size.py --write-readme   put the table printed into docs/size.md
   tools/size.py --check-divisions  fail if a polled firmware of a 32-bit target links a
                                  64-bit division helper (nm of the image)
+  tools/size.py --check-ram      fail if the polled-only "hi" keeps more than POLLED_RAM_MOST bytes
+                                 of struct pl011 on a 32-bit target
   tools/size.py --check-strategies  fail if a firmware links a TX strategy or a feature
                                  (FEATURES: restarting a running port...) it does not name, or
                                  lacks one it names (nm of every image on every target)
@@ -184,6 +186,11 @@ def strategy_problems(symbols, named):
 
 # The builds of each target: its directory's suffix, and the flags added to every compile.
 VARIANTS = [("", []), ("-nostats", ["-DPL011_STATS=0"])]
+# The polled-only build (include/pl011.h, PL011_INTERRUPTS), for the firmwares that need nothing
+# more: its own table under polled_hi's.
+POLLED_ONLY = ("-polled-only", ["-DPL011_INTERRUPTS=0", "-DPL011_STATS=0"])
+POLLED_ONLY_FIRMWARES = ("polled_hi",)
+POLLED_RAM_MOST = 128  # a polled port's RAM goal (docs/size.md)
 
 
 def build_target(target, build, firmwares, extra_cflags=(), variant=VARIANTS[0]):
@@ -300,7 +307,21 @@ def measure(target, elf):
             "divisions": sorted(symbols & set(DIVISION_HELPERS)), "symbols": symbols, **shares}
 
 
-def table(results, without):
+def polled_only_table(polled_only):
+    """polled_hi again, library and firmware built with POLLED_ONLY's flags."""
+    lines = ["", "**the same, built polled-only (`-DPL011_INTERRUPTS=0 -DPL011_STATS=0`)**", "",
+             "| target | total flash | driver code | libgcc helpers | RAM of `struct pl011` |",
+             "|---|---:|---:|---:|---:|"]
+    for target in TARGETS:
+        m = polled_only.get(target[0], {}).get("polled_hi")
+        if m:
+            lines.append("| %s | %s B | %s B | %s B | %s B |" % (
+                target[0], "{:,}".format(m["flash"]), "{:,}".format(m["driver"]),
+                "{:,}".format(m["libgcc"]), m["instance"]))
+    return lines
+
+
+def table(results, without, polled_only):
     lines = []
     for firmware, title in FIRMWARES:
         if not any(firmware in per for per in results.values()):
@@ -319,6 +340,8 @@ def table(results, without):
                     target[0], "{:,}".format(m["flash"]), "{:,}".format(m["driver"]),
                     "{:,}".format(m["libgcc"]), "{:,}".format(m["other"]), m["instance"],
                     "{:,}".format(n["driver"]), n["instance"]))
+        if firmware == "polled_hi" and polled_only:
+            lines += polled_only_table(polled_only)
     return "\n".join(lines[1:])
 
 
@@ -339,6 +362,7 @@ def main():
     parser.add_argument("--write-readme", action="store_true")
     parser.add_argument("--check-divisions", action="store_true")
     parser.add_argument("--check-strategies", action="store_true")
+    parser.add_argument("--check-ram", action="store_true")
     parser.add_argument("--target", action="append", help="only this target (its table name)")
     parser.add_argument("--firmware", action="append", help="only this firmware (tests/size/)")
     args = parser.parse_args()
@@ -349,16 +373,23 @@ def main():
     if (args.target or args.firmware) and (args.check_readme or args.write_readme):
         sys.exit("size: the table of docs/size.md needs every target and firmware")
     builds = [(t, v) for v in VARIANTS for t in targets]
+    polled_firmwares = [fw for fw in firmwares if fw in POLLED_ONLY_FIRMWARES]
+    if polled_firmwares:
+        builds += [(t, POLLED_ONLY) for t in targets]
+
+    def build(b):
+        chosen = polled_firmwares if b[1] == POLLED_ONLY else firmwares
+        return build_target(b[0], args.build, chosen, args.extra_cflags.split(), b[1])
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        built = dict(zip([(t[0], v[0]) for t, v in builds],
-                         pool.map(lambda b: build_target(b[0], args.build, firmwares,
-                                                        args.extra_cflags.split(), b[1]), builds)))
+        built = dict(zip([(t[0], v[0]) for t, v in builds], pool.map(build, builds)))
     measured = {(t[0], v[0]): {fw: measure(t, elf) for fw, elf in built[(t[0], v[0])].items()}
                 for t, v in builds}
     results = {t[0]: measured[(t[0], VARIANTS[0][0])] for t in targets}
     without = {t[0]: measured[(t[0], VARIANTS[1][0])] for t in targets}
-    printed = table(results, without)
-    if not (args.check_divisions or args.check_readme or args.check_strategies):
+    polled_only = {t[0]: measured[(t[0], POLLED_ONLY[0])] for t in targets
+                   if (t[0], POLLED_ONLY[0]) in measured}
+    printed = table(results, without, polled_only)
+    if not (args.check_divisions or args.check_readme or args.check_strategies or args.check_ram):
         print(printed)
     failed = False
     if args.check_divisions:
@@ -370,6 +401,15 @@ def main():
                 print("%s %s %s: %s" % ("FAIL" if found else "ok  ", target[0], firmware,
                       "links " + " ".join(found) if found else "no 64-bit division helper"))
                 failed = failed or bool(found)
+    if args.check_ram:
+        for target in targets:
+            m = polled_only.get(target[0], {}).get("polled_hi")
+            if target[1] == "aarch64-linux-gnu-" or not m:
+                continue  # 64-bit pointers: the goal is a 32-bit core's
+            over = m["instance"] > POLLED_RAM_MOST
+            print("%s %s polled_hi, polled-only: struct pl011 %d B (at most %d)" % (
+                "FAIL" if over else "ok  ", target[0], m["instance"], POLLED_RAM_MOST))
+            failed = failed or over
     if args.check_strategies:
         for firmware in firmwares:
             with open(os.path.join(ROOT, "tests", "size", firmware + ".c")) as handle:

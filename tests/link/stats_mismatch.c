@@ -1,4 +1,5 @@
-/* Links only against a library built with the same PL011_STATS (make stats-link-test). */
+/* Links only against a library built with the same PL011_STATS and PL011_INTERRUPTS (make
+ * stats-link-test). */
 #include "pl011.h"
 
 int main(void)

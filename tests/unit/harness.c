@@ -11,7 +11,12 @@
 
 static void harness_irq(void *context)
 {
+#if PL011_INTERRUPTS
 	pl011_irq_handler(context);
+#else
+	(void)context;
+	abort(); /* the polled-only build never unmasks an interrupt */
+#endif
 }
 
 void harness_route_irq(struct harness *h)
@@ -225,7 +230,11 @@ static void harness_timer_tick(void *uart)
 	if (harness_timer.on_tick != NULL)
 		harness_timer.on_tick(uart);
 	else
+#if PL011_INTERRUPTS
 		pl011_event_tick(uart);
+#else
+		abort(); /* no events in the polled-only build */
+#endif
 }
 
 /* 1 us steps: the timer is armed from inside handlers the model runs meanwhile. */
@@ -250,6 +259,7 @@ void harness_timer_wait_step(void *harness)
 	harness_advance_with_timer(h, pl011_model_now_ns(h->model) + 2000u);
 }
 
+#if PL011_INTERRUPTS
 void harness_setup_timed_events(struct harness *h, pl011_event_fn event)
 {
 	memset(&harness_timer, 0, sizeof harness_timer);
@@ -265,3 +275,4 @@ void harness_setup_timed_events(struct harness *h, pl011_event_fn event)
 	h->config.wait_hook = harness_timer_wait_step;
 	h->config.wait_context = h;
 }
+#endif
