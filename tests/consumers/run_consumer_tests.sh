@@ -16,7 +16,7 @@ expected="pl011 consumer: ok"
 passed=0
 failed=0
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log" "$log.uart" "$log.mixed"' EXIT
 
 # verdict LABEL STATUS: count and report one way, with its log when it failed.
 verdict() {
@@ -143,6 +143,28 @@ verdict "plain make, README snippet (library sources in the firmware)" $?
 } >"$log" 2>&1
 verdict "plain make, libpl011.a from make lib" $?
 
+# The polled-only build (docs/building.md, "Polled only"): `make lib PL011_INTERRUPTS=0`, the
+# firmware built with the same option, runs; built without it, it must not link.
+{
+	make --no-print-directory -C "$root" BOARD=versatilepb BUILD="$build/polled-only" \
+		PL011_INTERRUPTS=0 lib &&
+		make --no-print-directory -f "$root/tests/consumers/make/Makefile" PL011="$root" \
+			OUT="$out/make" LIBRARY="$build/polled-only/versatilepb/libpl011.a" \
+			OPTIONS=-DPL011_INTERRUPTS=0 "$out/make/library.elf" &&
+		run_firmware "$out/make/library.elf" &&
+		rm "$out/make/library.elf" &&
+		if make --no-print-directory -f "$root/tests/consumers/make/Makefile" PL011="$root" \
+			OUT="$out/make" LIBRARY="$build/polled-only/versatilepb/libpl011.a" \
+			"$out/make/library.elf" >"$log.mixed" 2>&1; then
+			echo "a firmware built without PL011_INTERRUPTS=0 linked with the polled-only library"
+			false
+		else
+			grep -q "undefined reference to .pl011_init_named_parts'" "$log.mixed" ||
+				{ cat "$log.mixed"; echo "the mixed link failed, but not for the start's name"; false; }
+		fi
+} >"$log" 2>&1
+verdict "plain make, libpl011.a from make lib PL011_INTERRUPTS=0 (and a mismatch fails to link)" $?
+
 # CMake, both ways of taking the library, with the project's toolchain file.
 for way in subdirectory fetchcontent; do
 	{
@@ -166,6 +188,19 @@ done
 		[ "$cmake_text" -le "$make_text" ]
 } >"$log" 2>&1
 verdict "cmake without a build type: the library is optimized" $?
+
+# CMake with -DPL011_INTERRUPTS=0: the option reaches the firmware too (PUBLIC), so it links.
+{
+	cmake -S "$root/tests/consumers/cmake" -B "$out/cmake-polled-only" \
+		-DCMAKE_TOOLCHAIN_FILE="$root/cmake/arm-none-eabi.cmake" \
+		-DARM_CPU_FLAGS="-mcpu=arm926ej-s -marm -mfloat-abi=soft" \
+		-DPL011_SOURCE_DIR="$root" -DPL011_BY=subdirectory -DPL011_INTERRUPTS=0 &&
+		cmake --build "$out/cmake-polled-only" &&
+		arm-none-eabi-nm "$out/cmake-polled-only/firmware.elf" |
+		grep -q " pl011_init_named_parts_polled_only$" &&
+		run_firmware "$out/cmake-polled-only/firmware.elf"
+} >"$log" 2>&1
+verdict "cmake -DPL011_INTERRUPTS=0 (the polled-only build)" $?
 
 # The README's interrupt-driven example, as written, with docs/interrupts.md's hook-up for
 # each controller, as written: only the start-up, the vector table and the linker script are
