@@ -77,7 +77,7 @@ analyze: ## cppcheck and clang-tidy of lib/; per board (TEST_BOARDS= to pick) cp
 unit-test: ## host cmocka tests: the driver against the behavioural model (and the one-core build's preemption tests)
 unit-test-single-core: ## every host test but the two-core ones, built with PL011_SINGLE_CORE=1 (in test-full)
 unit-test-32: ## the same cmocka tests built with -m32 (32-bit size_t and pointers), run by qemu-i386
-stats-link-test: ## a program and a library built with different PL011_STATS fail to link (in unit-test)
+stats-link-test: ## a program and a library built with different PL011_STATS or PL011_INTERRUPTS fail to link (in unit-test)
 qemu-test: ## every example on every QEMU machine of every board (TEST_BOARDS= to pick)
 qemu-test-full: ## the same, with the 1 MiB echo soak on every machine (docs/testing.md)
 qemu-test-single-core: ## the examples built with PL011_SINGLE_CORE=1 (docs/building.md) on versatilepb, virt64, lm3s6965evb (in test-full)

@@ -53,7 +53,8 @@ enum pl011_level {
 
 /* How TX works (docs/api.md, "TX modes"): POLLED writes from the caller (a zeroed config); the
  * others queue and the TX interrupt refills: HALF_FIFO blind, POLL_FULL reading FR, HYBRID both,
- * ADAPTIVE moving the trigger on underruns, MEASURED timing its latency (recommended). */
+ * ADAPTIVE moving the trigger on underruns, MEASURED timing its latency (recommended). The
+ * polled-only build (PL011_INTERRUPTS 0) has POLLED only. */
 enum pl011_tx_mode {
 	PL011_TX_POLLED = 0,
 	PL011_TX_HALF_FIFO,
@@ -71,7 +72,8 @@ extern const struct pl011_tx_strategy pl011_tx_poll_full;
 extern const struct pl011_tx_strategy pl011_tx_hybrid;
 extern const struct pl011_tx_strategy pl011_tx_adaptive;
 extern const struct pl011_tx_strategy pl011_tx_measured;
-/* The object of a ring mode; NULL for PL011_TX_POLLED and for a value that is no mode. */
+/* The object of a ring mode; NULL for PL011_TX_POLLED, a value that is no mode, and every mode
+ * in the polled-only build. */
 static inline const struct pl011_tx_strategy *pl011_tx_strategy_for_mode(enum pl011_tx_mode mode);
 
 /* How RX works (docs/api.md, "RX modes"): POLLED reads the FIFO in getc/read; LOW_LATENCY and
@@ -300,7 +302,8 @@ int pl011_read_until(struct pl011 *uart, void *data, size_t len, uint8_t delimit
 int pl011_discard_input(struct pl011 *uart);
 
 /* Service every cause (at most 4 MIS passes): count errors, drain RX, refill TX. Context: the
- * UART's interrupt handler, one call at a time (not nested, not on two cores: docs/api.md). */
+ * UART's interrupt handler, one call at a time (not nested, not on two cores: docs/api.md).
+ * Not in the polled-only build. */
 void pl011_irq_handler(struct pl011 *uart);
 /* Wait up to bound_us until every accepted byte has left (ring empty, TXFE, not BUSY). Returns
  * 0. Errors: PL011_EINVAL, PL011_ESHUTDOWN, PL011_ETIMEDOUT (*pending, if not NULL: bytes still

@@ -163,7 +163,7 @@ struct pl011 {
 #endif
 };
 
-/* A part of the interrupt machinery, NULL in the polled-only build, which has none. */
+/* A part of the interrupt machinery (or a choice of one), NULL in the polled-only build. */
 #if PL011_INTERRUPTS
 #define PL011_INTERRUPT_PART(part) (part)
 #else
@@ -237,15 +237,15 @@ static inline int pl011_init(struct pl011 *uart, const struct pl011_config *conf
 		return pl011_init_named_parts(uart, config, NULL);
 	const struct pl011_parts parts = {
 		.tx_strategy = pl011_tx_strategy_for_mode(config->tx_mode),
-		.check_rings = pl011_config_uses_rings(config) ? PL011_INTERRUPT_PART(pl011_check_rings)
-							       : NULL,
-		.rx_ring = config->rx_mode != PL011_RX_POLLED
-				   ? PL011_INTERRUPT_PART(&pl011_rx_ring_driver)
-				   : NULL,
+		.check_rings = PL011_INTERRUPT_PART(pl011_config_uses_rings(config) ? pl011_check_rings
+										    : NULL),
+		.rx_ring = PL011_INTERRUPT_PART(config->rx_mode != PL011_RX_POLLED
+							? &pl011_rx_ring_driver
+							: NULL),
 		.adopt = (config->flags & PL011_FLAG_ADOPT_LINE) != 0 ? &pl011_adopt_driver : NULL,
-		.events_rs485 = pl011_config_uses_events_rs485(config)
-					? PL011_INTERRUPT_PART(&pl011_events_rs485_driver)
-					: NULL,
+		.events_rs485 = PL011_INTERRUPT_PART(pl011_config_uses_events_rs485(config)
+							     ? &pl011_events_rs485_driver
+							     : NULL),
 	};
 	return pl011_init_named_parts(uart, config, &parts);
 }

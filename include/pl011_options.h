@@ -21,6 +21,7 @@
 #error "PL011_INTERRUPTS must be 0 or 1"
 #endif
 
+#if PL011_STATS == 0 || PL011_INTERRUPTS == 0 /* the default keeps the plain names */
 #if PL011_STATS == 0
 #define PL011_ABI_STATS _nostats
 #else
@@ -38,5 +39,6 @@
 #define pl011_init_parts PL011_ABI_NAME(pl011_init_parts)
 #define pl011_init_named_parts PL011_ABI_NAME(pl011_init_named_parts)
 #define pl011_restart_port PL011_ABI_NAME(pl011_restart_port)
+#endif
 
 #endif

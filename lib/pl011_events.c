@@ -3,7 +3,7 @@
  * Reached through pl011_event_driver, which the config names, and the public tick. */
 #include "pl011_internal.h"
 
-#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011.h) */
+#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011_options.h) */
 
 /* Silence, in frames after the last drain, that makes the tick give RX_IDLE. More than RT's
  * 32 bit periods for every frame format (5 frames are at least 35 bits: 5N1 is 7 bits), so

@@ -41,9 +41,11 @@ int pl011_restart_port(struct pl011 *uart, const struct pl011_config *config,
 	struct pl011_ring in_fifo;
 	(void)pl011_ring_init(&in_fifo, fifo_storage, sizeof fifo_storage);
 	bool handlers_out = false, tx_out = false;
-	/* The polled-only build has no ring to carry into: the FIFO's bytes are counted. */
-	(void)pl011_stop_port(uart, PL011_WAIT_AUTO, PL011_INTERRUPT_PART(&in_fifo),
-			      PL011_INTERRUPT_PART(&pl011_rx_ring_driver), &handlers_out, &tx_out);
+	/* The FIFO's bytes are taken only for a ring the new run reads; for a polled run (every
+	 * run of the polled-only build) the stop discards and counts them, as a shutdown does. */
+	bool into_ring = plan.rx != NULL;
+	(void)pl011_stop_port(uart, PL011_WAIT_AUTO, into_ring ? &in_fifo : NULL,
+			      into_ring ? plan.rx : NULL, &handlers_out, &tx_out);
 	if (!handlers_out)
 		return PL011_ESTALLED; /* a handler still uses the ring we would reset */
 	if (!tx_out) {

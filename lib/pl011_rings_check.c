@@ -2,7 +2,7 @@
  * a polled console links none of them. */
 #include "pl011_internal.h"
 
-#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011.h) */
+#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011_options.h) */
 
 /* PL011_RULE_TX_BUFFER / _RX_BUFFER for a missing buffer, the next rule for a bad size. */
 static uint32_t check_ring_buffer(const uint8_t *buffer, size_t size, uint32_t buffer_rule)

@@ -2,7 +2,7 @@
  * through pl011_rs485_driver, which the settings name. */
 #include "pl011_internal.h"
 
-#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011.h) */
+#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011_options.h) */
 
 static uint32_t rs485_check(const struct pl011_config *config)
 {

@@ -1,7 +1,7 @@
 /* ADAPTIVE: one FR read per refill; an underrun raises the trigger, a long clean run lowers it. */
 #include "pl011_tx_owner.h"
 
-#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011.h) */
+#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011_options.h) */
 
 /* Refills without underrun before the trigger moves one level down, at first and at most. */
 #define ADAPTIVE_FIRST_PATIENCE 64u

@@ -2,7 +2,7 @@
  * POLL_FULL's refill, which the ring mechanism uses whatever the strategy. */
 #include "pl011_tx_owner.h"
 
-#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011.h) */
+#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011_options.h) */
 
 uint32_t pl011_tx_read_fr(struct pl011 *uart)
 {

@@ -1,7 +1,7 @@
 /* HALF_FIFO: the guaranteed `depth - trigger` characters blind per TX interrupt, no FR read. */
 #include "pl011_internal.h"
 
-#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011.h) */
+#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011_options.h) */
 
 /* Linux's FIFO/2 with the 1/2 trigger: after TXIS the FIFO holds at most `trigger` entries, so
  * the rest of it takes characters without a look at FR. */

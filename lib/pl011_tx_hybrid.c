@@ -1,7 +1,7 @@
 /* HYBRID: the guaranteed count blind, then poll FR for more while the ring has bytes. */
 #include "pl011_internal.h"
 
-#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011.h) */
+#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011_options.h) */
 
 /* A refill that found the FIFO emptier than the trigger (a late interrupt) fills it whole; the
  * FR reads come only after a blind part that the ring filled completely. */

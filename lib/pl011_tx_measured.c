@@ -1,7 +1,7 @@
 /* MEASURED: the driver times its own interrupt latency and uses the lowest trigger that covers it. */
 #include "pl011_internal.h"
 
-#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011.h) */
+#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011_options.h) */
 
 /* Samples in a row that must fit a lower level before it is used, at first and at most
  * (doubled each time a lowered level had to be left again); the refills between sampling

@@ -2,7 +2,7 @@
  * is in lib/pl011_tx_fifo.c: the ring mechanism falls back on it whatever the strategy. */
 #include "pl011_internal.h"
 
-#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011.h) */
+#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011_options.h) */
 
 const struct pl011_tx_strategy pl011_tx_poll_full = {
 	.mode = PL011_TX_POLL_FULL,

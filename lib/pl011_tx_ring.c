@@ -1,7 +1,7 @@
 /* The interrupt-driven TX path every ring strategy shares: refills, priming, the stall guard. */
 #include "pl011_tx_owner.h"
 
-#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011.h) */
+#if PL011_INTERRUPTS /* the polled-only build has none of this file (pl011_options.h) */
 
 static void record_extra(struct pl011 *uart, uint32_t extra)
 {

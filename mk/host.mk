@@ -45,7 +45,7 @@ HOST_FLAGS_single := $(HOST_MODEL_FLAGS) -O1 $(WARNINGS) -fsanitize=undefined \
 	-fno-sanitize-recover=all -DPL011_SINGLE_CORE=1
 HOST_CC_bench-single := $(HOST_CC)
 HOST_FLAGS_bench-single := $(HOST_FLAGS_bench) -DPL011_SINGLE_CORE=1
-# polledonly: the asan flavour with PL011_INTERRUPTS 0 (the polled-only build, include/pl011.h),
+# polledonly: the asan flavour with PL011_INTERRUPTS 0 (the polled-only build, pl011_options.h),
 # for test_polled_only.
 HOST_CC_polledonly := $(HOST_CC)
 HOST_FLAGS_polledonly := $(HOST_FLAGS_asan) -DPL011_INTERRUPTS=0

@@ -12,10 +12,11 @@ WARNINGS := -Wall -Wextra -Werror -Wshadow -Wconversion -Wstrict-prototypes -Wmi
 # -MMD -MP: each object gets a .d file listing the headers it included, read back below.
 TARGET_CFLAGS := $(BOARD_CPU_FLAGS) -std=c11 -O2 -g $(WARNINGS) -ffunction-sections \
 	-fdata-sections -MMD -MP
-## 0: the library and the examples without the optional counters (include/pl011.h)
+## 0: the library and the examples without the optional counters (include/pl011_options.h)
 PL011_STATS ?=
 TARGET_CFLAGS += $(if $(PL011_STATS),-DPL011_STATS=$(PL011_STATS))
-## 0: the polled-only library (docs/building.md, "Polled only"); interrupt examples then fail to link
+# (The examples do not link with it: the boards' console dispatches the UART interrupt.)
+## 0: the polled-only library, for make lib (docs/building.md, "Polled only")
 PL011_INTERRUPTS ?=
 TARGET_CFLAGS += $(if $(PL011_INTERRUPTS),-DPL011_INTERRUPTS=$(PL011_INTERRUPTS))
 ## 1: the library for a firmware whose driver calls all run on one core (docs/configuration.md)
