@@ -10,7 +10,9 @@ SIZE := $(CROSS_COMPILE)size
 WARNINGS := -Wall -Wextra -Werror -Wshadow -Wconversion -Wstrict-prototypes -Wmissing-prototypes \
 	-Wundef -Wcast-align -fno-common
 # -MMD -MP: each object gets a .d file listing the headers it included, read back below.
-TARGET_CFLAGS := $(BOARD_CPU_FLAGS) -std=c11 -O2 -g $(WARNINGS) -ffunction-sections \
+## the optimisation of the library and the examples: -Os for the sizes of docs/size.md
+OPT ?= -O2
+TARGET_CFLAGS := $(BOARD_CPU_FLAGS) -std=c11 $(OPT) -g $(WARNINGS) -ffunction-sections \
 	-fdata-sections -MMD -MP
 ## 0: the library and the examples without the optional counters (include/pl011_options.h)
 PL011_STATS ?=

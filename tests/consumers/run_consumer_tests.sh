@@ -119,6 +119,16 @@ verdict "libpl011.a defines the atomic helpers it calls on ARMv5 and ARMv6-M, an
 ) >"$log" 2>&1
 verdict "the whole library links on the ARM926 and the Cortex-M0+ with libpl011.a and -lgcc alone" $?
 
+# The README's `make lib BOARD=rp2040 OPT=-Os`: the library at -Os, smaller than the default -O2
+# build of the step above (OPT ignored would build the same code twice).
+(
+	make --no-print-directory -s -C "$root" BOARD=rp2040 BUILD="$build/os" OPT=-Os lib &&
+		o2=$(arm-none-eabi-size -t "$build/rp2040/libpl011.a" | awk 'END { print $1 }') &&
+		os=$(arm-none-eabi-size -t "$build/os/rp2040/libpl011.a" | awk 'END { print $1 }') &&
+		echo "libpl011.a text: $o2 B at -O2, $os B at -Os" && [ "$os" -lt "$o2" ]
+) >"$log" 2>&1
+verdict "make lib OPT=-Os builds the library smaller than the default -O2" $?
+
 # Plain make, the README's snippet: the first ```make block of README.md, for this checkout.
 # shellcheck disable=SC2016 # $(PL011) is for make, not the shell
 awk '/^```make$/ { inside = 1; next } inside && /^```/ { exit } inside' "$root/README.md" |
