@@ -249,8 +249,7 @@ static void program_uart(struct pl011 *uart, const struct pl011_plan *plan)
 	pl011_reg_write(uart, PL011_IFLS, pl011_ifls_value(plan->tx_level, plan->rx_level));
 	pl011_reg_write(uart, PL011_RSR_ECR, 0);
 	pl011_reg_write(uart, PL011_ICR, PL011_INT_ALL);
-	pl011_reg_write(uart, PL011_IMSC, plan->imsc);
-	pl011_reg_write(uart, PL011_CR, plan->cr);
+	pl011_reg_write(uart, PL011_CR, plan->cr); /* IMSC stays 0 (the quiesce): see the start's end */
 }
 
 /* The frame time (1/256 us) of whatever the registers hold now (a boot loader's settings, or
@@ -422,6 +421,11 @@ void pl011_start_finish(struct pl011 *uart, const struct pl011_plan *plan, uint3
 	pl011_tx_reset(uart, plan->tx_level);
 	pl011_state_set(uart, PL011_STATE_RUNNING);
 #if PL011_INTERRUPTS
+	/* Unmasked only now: a handler called before RUNNING returns at once, the cause still
+	 * asserted, and the level-sensitive line calls it again and again: characters arriving
+	 * after the CR write would keep this thread from ever setting RUNNING. */
+	if (plan->imsc != 0)
+		pl011_imsc_publish(uart);
 	if (rx_idle_us != 0)
 		pl011_timer_arm(uart, rx_idle_us);
 #endif
@@ -529,10 +533,18 @@ static void service_passes(struct pl011 *uart, struct pl011_event_watch *watch)
 		uint32_t mis = pl011_reg_read(uart, PL011_MIS);
 		if (mis == 0)
 			return;
+		/* Frozen, IMSC is 0 and the port is shutdown's or the line switch's, which take the
+		 * RX FIFO themselves: only a stale write unmasked these causes. Serve none (the ring
+		 * keeps one producer) and write the 0 again. */
+		uint32_t word = pl011_imsc_load(uart);
+		if ((word & PL011_IMSC_FROZEN) != 0) {
+			pl011_imsc_publish(uart);
+			return;
+		}
 		if (pass == 0)
 			PL011_COUNT(uart, irq_entries, 1);
 		service_causes(uart, mis, beside);
-		pl011_imsc_repair(uart, mis);
+		pl011_imsc_repair(uart, word, mis);
 		watch->mis |= mis;
 	} while (++pass < uart->line.irq_passes);
 }

@@ -287,7 +287,7 @@ static inline bool pl011_rx_uses_ring(const struct pl011 *uart)
  * handler, which that cause then calls, writes the word again (pl011_imsc_repair), so the
  * stale write cannot keep the line up while the writer waits to run. PL011_IMSC_FROZEN (set by
  * shutdown and pl011_set_line once they hold TX) makes every write of the word write 0; the
- * bits still change under it.
+ * bits still change under it, and a handler that finds it serves nothing (service_passes).
  */
 #define PL011_IMSC_FROZEN (1u << 31)
 
@@ -336,14 +336,20 @@ static inline uint32_t pl011_imsc_update(struct pl011 *uart, uint32_t clear, uin
 	return pl011_word_update(uart, &uart->imsc, PL011_IMSC, clear, set);
 }
 
-/* The handler, after the causes of one MIS read: a cause the word masks fired, so IMSC holds a
- * stale value (a writer preempted between its load and its write): write the word again. One
- * plain load when IMSC is right. Not TX: the handler's own refill masks it in the word when
- * the ring runs dry, and a stale TXIM is the TX owner's to write (tx_send_and_release). */
-static inline void pl011_imsc_repair(struct pl011 *uart, uint32_t mis)
+/* The handler, before the causes of one MIS read: the word as they found it. */
+static inline uint32_t pl011_imsc_load(const struct pl011 *uart)
 {
 	pl011_io_atomic_point();
-	if ((mis & ~PL011_INT_TX & ~pl011_atomic_load(&uart->imsc, __ATOMIC_SEQ_CST)) != 0)
+	return pl011_atomic_load(&uart->imsc, __ATOMIC_SEQ_CST);
+}
+
+/* The handler, after the causes: one the word (loaded before them) masks fired, so IMSC holds
+ * a stale value (a writer preempted between its load and its write): write the word again.
+ * Not TX: the handler's own refill masks it in the word when the ring runs dry, and a stale
+ * TXIM is the TX owner's to write (tx_send_and_release). */
+static inline void pl011_imsc_repair(struct pl011 *uart, uint32_t word, uint32_t mis)
+{
+	if ((mis & ~PL011_INT_TX & ~word) != 0)
 		pl011_imsc_publish(uart);
 }
 #else

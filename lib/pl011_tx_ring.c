@@ -80,6 +80,14 @@ static void tx_let_waiter_in(struct pl011 *uart)
 		word = pl011_tx_owner_load(uart);
 }
 
+/* Owner: add bits to the owner word. */
+static void tx_mark(struct pl011 *uart, uint32_t bits)
+{
+	uint32_t word = pl011_tx_owner_load(uart);
+	while ((word & bits) != bits && !pl011_tx_owner_swap(uart, &word, word | bits))
+		;
+}
+
 /*
  * Send as the owner, then let go leaving the invariant true: the ring empty with TXIM masked,
  * or TXIM armed with an interrupt sure to come. `latched` says the TX cause is latched (the
@@ -113,11 +121,15 @@ static void tx_send_and_release(struct pl011 *uart, bool latched)
 		} else if (limited) {
 			/* A line as fast as we write: let go between passes, so that a panic
 			 * waiting on another core gets TX within one pass, then own again or leave
-			 * the rest to whoever took it (RETRY). */
+			 * the rest to whoever took it (RETRY). A panic's last pass owns again as a
+			 * panic: writers keep holding back, so the ring only drains. */
+			uint32_t panic = pl011_tx_owner_load(uart) & (TX_PANIC | TX_PANIC_OWNER);
 			if (pl011_tx_release(uart)) {
 				tx_let_waiter_in(uart);
 				if (!pl011_tx_own_or_request(uart))
 					return;
+				if (panic != 0)
+					tx_mark(uart, panic);
 			}
 			continue;
 		} else if (pl011_tx_must_pause(uart)) {
@@ -398,11 +410,8 @@ static bool drain_ring_polled(struct pl011 *uart, uint32_t count, struct pl011_w
  * beside a stream of panics. */
 static void send_pass(struct pl011 *uart, bool panic)
 {
-	if (panic) {
-		uint32_t word = pl011_tx_owner_load(uart);
-		while (!pl011_tx_owner_swap(uart, &word, word | TX_PANIC))
-			;
-	}
+	if (panic)
+		tx_mark(uart, TX_PANIC);
 	tx_send_and_release(uart, false);
 }
 

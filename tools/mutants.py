@@ -554,7 +554,7 @@ MUTANTS = [
     # The IMSC word shared by TX and RX (issue 33): the handler's repair of a stale IMSC, the
     # overrun masked for the pause, the latched pass that finds ARMED clear.
     m("imsc-repair-dropped", "pl011.c", "register write dropped",
-      "\t\tpl011_imsc_repair(uart, mis);\n", "",
+      "\t\tpl011_imsc_repair(uart, word, mis);\n", "",
       equivalent="the causes other than TX that the word can mask are the RX pause's (RX, RT, "
                  "OE), and each of them, fired through a stale IMSC, reaches rx_pause with the "
                  "ring full and the FIFO not empty, which writes IMSC itself: the repair only "
@@ -821,6 +821,15 @@ MUTANTS = [
       "\n"),
     m("rs485-adopt-never-on", "pl011_rs485.c", "assignment dropped",
       "\tuart->events.rs485_driver = rs485->driver;\n", "\n"),
+    # Where features meet at run time (tests/unit/test_shared_words.c).
+    m("start-unmasks-before-running", "pl011.c", "statement moved",
+      "\tpl011_reg_write(uart, PL011_CR, plan->cr); /*",
+      "\tpl011_reg_write(uart, PL011_IMSC, plan->imsc);\n\tpl011_reg_write(uart, PL011_CR, plan->cr); /*"),
+    m("handler-serves-under-freeze", "pl011.c", "check skipped",
+      "\t\tif ((word & PL011_IMSC_FROZEN) != 0) {\n\t\t\tpl011_imsc_publish(uart);",
+      "\t\tif (false) {\n\t\t\tpl011_imsc_publish(uart);"),
+    m("panic-pass-owns-again-plain", "pl011_tx_ring.c", "call dropped",
+      "\t\t\t\tif (panic != 0)\n\t\t\t\t\ttx_mark(uart, panic);\n", ""),
     # One core (PL011_SINGLE_CORE, docs/building.md): code the default build compiles away,
     # so tools/mutate.py judges these by the one-core build's programs.
     m("one-core-section-not-entered", "pl011_tx_ring.c", "assignment dropped",
