@@ -424,8 +424,10 @@ void pl011_start_finish(struct pl011 *uart, const struct pl011_plan *plan, uint3
 	/* Unmasked only now: a handler called before RUNNING returns at once, the cause still
 	 * asserted, and the level-sensitive line calls it again and again: characters arriving
 	 * after the CR write would keep this thread from ever setting RUNNING. */
-	if (plan->imsc != 0)
+	if (plan->imsc != 0) {
+		pl011_io_barrier(); /* RUNNING seen by another core before its interrupt comes */
 		pl011_imsc_publish(uart);
+	}
 	if (rx_idle_us != 0)
 		pl011_timer_arm(uart, rx_idle_us);
 #endif

@@ -104,8 +104,8 @@ static bool rx_fifo_fits(const struct pl011 *uart)
 
 /* Flow control on: deassert RTS (RTSEn off, CR.RTS clear: nUARTRTS high, TRM 3.3.8) and give
  * the partner two frames to end the character it is sending and see it (TRM, "Hardware flow
- * control": the sender stops after the current character). The handler keeps draining
- * meanwhile. */
+ * control": the sender stops after the current character). What arrives meanwhile waits in
+ * the RX FIFO (IMSC is 0): the switch takes it. */
 static void rx_hold_partner(struct pl011 *uart)
 {
 	if ((uart->line.cr & PL011_CR_RTSEN) == 0)

@@ -121,9 +121,15 @@ static void tx_send_and_release(struct pl011 *uart, bool latched)
 		} else if (limited) {
 			/* A line as fast as we write: let go between passes, so that a panic
 			 * waiting on another core gets TX within one pass, then own again or leave
-			 * the rest to whoever took it (RETRY). A panic's last pass owns again as a
-			 * panic: writers keep holding back, so the ring only drains. */
-			uint32_t panic = pl011_tx_owner_load(uart) & (TX_PANIC | TX_PANIC_OWNER);
+			 * the rest to whoever took it (RETRY). A panic's last pass lets go only to
+			 * such a waiter or to shutdown (TX free without PANIC, writers would queue
+			 * on), and owns again as a panic: writers keep holding back, so the ring
+			 * only drains. */
+			uint32_t word = pl011_tx_owner_load(uart);
+			uint32_t panic = word & (TX_PANIC | TX_PANIC_OWNER);
+			if ((word & TX_PANIC) != 0 &&
+			    (word & (TX_PANIC_WAITS | TX_SWITCH_WAITS | TX_STOPPED)) == 0)
+				continue;
 			if (pl011_tx_release(uart)) {
 				tx_let_waiter_in(uart);
 				if (!pl011_tx_own_or_request(uart))

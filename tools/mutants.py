@@ -828,6 +828,8 @@ MUTANTS = [
     m("handler-serves-under-freeze", "pl011.c", "check skipped",
       "\t\tif ((word & PL011_IMSC_FROZEN) != 0) {\n\t\t\tpl011_imsc_publish(uart);",
       "\t\tif (false) {\n\t\t\tpl011_imsc_publish(uart);"),
+    m("panic-pass-lets-go-at-limit", "pl011_tx_ring.c", "check skipped",
+      "\t\t\tif ((word & TX_PANIC) != 0 &&\n", "\t\t\tif (false &&\n"),
     m("panic-pass-owns-again-plain", "pl011_tx_ring.c", "call dropped",
       "\t\t\t\tif (panic != 0)\n\t\t\t\t\ttx_mark(uart, panic);\n", ""),
     # One core (PL011_SINGLE_CORE, docs/building.md): code the default build compiles away,
