@@ -191,6 +191,7 @@ static uint32_t events_rs485_start(struct pl011 *uart, uint32_t rx_head)
 const struct pl011_events_rs485_driver pl011_events_rs485_driver = {
 	.plan = events_rs485_plan,
 	.start = events_rs485_start,
+	.unmask = pl011_start_unmask,
 };
 #endif
 
@@ -421,13 +422,14 @@ void pl011_start_finish(struct pl011 *uart, const struct pl011_plan *plan, uint3
 	pl011_tx_reset(uart, plan->tx_level);
 	pl011_state_set(uart, PL011_STATE_RUNNING);
 #if PL011_INTERRUPTS
-	/* Unmasked only now: a handler called before RUNNING returns at once, the cause still
-	 * asserted, and the level-sensitive line calls it again and again: characters arriving
-	 * after the CR write would keep this thread from ever setting RUNNING. */
-	if (plan->imsc != 0) {
-		pl011_io_barrier(); /* RUNNING seen by another core before its interrupt comes */
-		pl011_imsc_publish(uart);
-	}
+	/* Unmasked only now, by the part that asked (a polled port links none of it): a handler
+	 * called before RUNNING returns at once, the cause still asserted, and the level-sensitive
+	 * line calls it again and again: characters arriving after the CR write would keep this
+	 * thread from ever setting RUNNING. */
+	if (plan->rx != NULL)
+		plan->rx->unmask(uart);
+	else if (events_rs485 != NULL)
+		events_rs485->unmask(uart);
 	if (rx_idle_us != 0)
 		pl011_timer_arm(uart, rx_idle_us);
 #endif

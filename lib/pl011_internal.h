@@ -924,6 +924,8 @@ struct pl011_rx_ring_driver {
 	/* What the RX FIFO holds into `received` while it has room; the rest counted in
 	 * rx_discarded (pl011_rx_take_fifo). */
 	void (*take_fifo)(struct pl011 *uart, struct pl011_ring *received);
+	/* Once the port runs: its interrupts unmasked (pl011_start_unmask). */
+	void (*unmask)(struct pl011 *uart);
 };
 
 /* PL011_FLAG_ADOPT_LINE (lib/pl011_adopt.c), reached only through this object, which pl011_init
@@ -942,6 +944,8 @@ struct pl011_events_rs485_driver {
 	/* Init before programming, the config the port's: TX done's opener, the RS-485 settings
 	 * copied in, RX idle's start (pl011_events_start, whose delay it returns). */
 	uint32_t (*start)(struct pl011 *uart, uint32_t rx_head);
+	/* Once the port runs: its interrupts unmasked (pl011_start_unmask). */
+	void (*unmask)(struct pl011 *uart);
 };
 
 /* Check a new line's config (its rings are the running port's, not checked again) and compute
@@ -975,6 +979,8 @@ int pl011_start_plan(const struct pl011 *uart, const struct pl011_config *config
 uint32_t pl011_start_begin(struct pl011 *uart, const struct pl011_config *config,
 			   const struct pl011_plan *plan, bool keep_presence);
 void pl011_start_finish(struct pl011 *uart, const struct pl011_plan *plan, uint32_t frame_time);
+/* The RX ring's and the events' part, once the port runs: IMSC as the word says. */
+void pl011_start_unmask(struct pl011 *uart);
 /* Shutdown, and the first step of pl011_restart on a running port: drain, take TX, wait out
  * handlers, quiesce; what the RX FIFO holds goes into `received` (NULL: counted discarded), the
  * RX ring keeps its bytes. *handlers_out: no handler is inside; *tx_out: no context of this

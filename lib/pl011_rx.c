@@ -194,9 +194,17 @@ static void attach_ring(struct pl011 *uart, const struct pl011_config *config)
 	(void)pl011_ring_init(&uart->rx.ring, config->rx_buffer, config->rx_buffer_size);
 }
 
+/* Here, below lib/pl011.c, for the events' part too. */
+void pl011_start_unmask(struct pl011 *uart)
+{
+	pl011_io_barrier(); /* RUNNING seen by another core before its interrupt comes */
+	pl011_imsc_publish(uart);
+}
+
 const struct pl011_rx_ring_driver pl011_rx_ring_driver = {
 	.attach = attach_ring,
 	.take_fifo = pl011_rx_take_fifo,
+	.unmask = pl011_start_unmask,
 };
 
 /* Whether two rings' storage shares a byte without being the same ring storage. */
