@@ -2,26 +2,31 @@
 
 /*
  * The processes are the rows of docs/design.md's transition table: a writer thread on core 0
- * that queues W bytes one at a time and primes (tx_kick, tx_own_or_request), a panic write
- * that interrupts that thread at any point (panic_own; as owner it drains what was queued at
- * its entry, then its own bytes, then its last pass with PANIC; beside a preempted owner it
- * writes only into an empty FIFO, leaves it empty, then restarts the ring: panic_last_pass),
+ * that queues W bytes one at a time, each after a look at PANIC (write_queued: nothing while a
+ * panic owns TX), and primes (tx_kick, tx_own_or_request), a panic write that interrupts that
+ * thread at any point (panic_own; as owner it drains what was queued at its entry, then its own
+ * bytes, then its last pass with PANIC; beside a preempted owner it writes only into an empty
+ * FIFO, leaves it empty, then restarts the ring: panic_last_pass),
  * the UART interrupt handler on core 1 (pl011_tx_service_irq: the latched refill with its
  * blind count, or ICR then a request), the line, which empties the FIFO one character at a
  * time and latches TXRIS as the level passes down through the trigger (TRM 2.8), and
  * shutdown on core 0 after the writer (pl011_tx_stop: tx_take_for_good's first wait, STOPPED,
  * the second wait, tx_wait_beside_done). tx_send_and_release's rules: a pass that wrote
  * PASS_LIMIT bytes without TXFF lets go, waits while PANIC_WAITS says a panic wants TX
- * (tx_let_waiter_in), then owns again or requests; a pass that stopped short beside a panic or
- * under STOPPED masks and lets go (tx_must_pause). Sequential consistency: lib/pl011_io.h's
- * barrier before every release is what makes the register writes part of that order. The FR
- * read and the DR write it allows are separate steps.
+ * (tx_let_waiter_in), then owns again or requests; the panic's last pass goes on there unless
+ * PANIC_WAITS or STOPPED is set, and owns again with PANIC (tx_mark); a pass that stopped short
+ * beside a panic or under STOPPED masks and lets go (tx_must_pause). Sequential consistency:
+ * lib/pl011_io.h's barrier before every release is what makes the register writes part of that
+ * order. The FR read and the DR write it allows are separate steps.
  *
  * Checked in every interleaving (`make spin-check`): no DR write into a full FIFO, only the
  * owner consumes the ring, IMSC equals ARMED whenever nobody owns TX, no byte both sent and
  * counted discarded by shutdown, a waiting panic overtaken by at most two passes at the
- * limit, and no accepted byte stranded (the writer waits for an empty ring, or one shutdown
- * counted, at the end: otherwise an invalid end state).
+ * limit, no look of the writer's that finds PANIC clear while the panic's last pass owns TX
+ * and has let no waiter in (so the pass sends only what was queued before it or after a look
+ * made before it: it ends however fast the writer queues), and no accepted byte stranded (the
+ * writer waits for an empty ring, or one shutdown counted, at the end: otherwise an invalid
+ * end state).
  * PANIC_ON_OTHER_CORE puts the panic on the TX interrupt's core instead (the interrupt
  * preempts it), where it sets PANIC_WAITS while it waits and may give up waiting for any owner
  * and write beside it while that owner runs on (tx.beside and tx_burst_allowed); poll_next is
@@ -46,9 +51,11 @@
  * disable (pl011_tx_disabling). Checked: it writes every byte, none after the disable.
  *
  * The mutations RELEASE_IGNORES_RETRY, PANIC_WRITES_ON_ROOM, NO_BESIDE_CHECK,
- * STOP_WITHOUT_STOPPED, INIT_IGNORES_OLD_RUN, INIT_CLEARS_BESIDE and OVER_STOP_CUT (the panic
- * over its own core's stop cut off as another core's: it wrote nothing there) must each be
- * caught.
+ * STOP_WITHOUT_STOPPED, INIT_IGNORES_OLD_RUN, INIT_CLEARS_BESIDE, OVER_STOP_CUT (the panic
+ * over its own core's stop cut off as another core's: it wrote nothing there) and
+ * PANIC_PASS_LETS_GO (the panic's last pass lets go at every limit and owns again without
+ * PANIC: with the panic on the other core, its pass after writing beside the owner reaches the
+ * limit with no RETRY to take, and the writer queues on) must each be caught.
  * OWNER_SPINS_BESIDE and LIMIT_IGNORES_PANIC_WAITS are not caught yet at the bounds `make
  * spin-check` affords (docs/testing.md).
  */
@@ -96,6 +103,7 @@ byte overtaken;   /* passes stopped at the limit while PANIC_WAITS was set (the 
 bool second_wait; /* shutdown's second wait began */
 byte stop_passes; /* pass ends of any owner since then, up to 2 (the test's view) */
 bool counted;     /* shutdown counted the ring as discarded without taking it */
+bool panic_pass;  /* the panic's last pass owns TX and has let no waiter in (the test's view) */
 
 /* A step of the writer: only while the panic that interrupted it has not returned. */
 #define W_STEP (!preempted)
@@ -211,8 +219,8 @@ inline own_or_request(me, got) {
 /*
  * tx_send_and_release: refill (blind if latched), then arm, mask, or let go between passes
  * at the pass limit (tx_let_waiter_in: while PANIC_WAITS is set, wait for the panic to own TX,
- * then own again or request), or mask and let go beside a panic or under STOPPED
- * (tx_must_pause); release unless RETRY.
+ * then own again or request; the panic's last pass only for a waiter), or mask and let go
+ * beside a panic or under STOPPED (tx_must_pause); release unless RETRY.
  */
 inline send_and_release(me, guard, latch) {
 	burst = 0;
@@ -277,6 +285,28 @@ inline send_and_release(me, guard, latch) {
 		fi;
 		if
 		:: step == 2 ->
+			/* the word loaded (mark: its PANIC, restored on owning again): the panic's
+			 * last pass goes on unless a panic waits or shutdown took TX (no line switch
+			 * here, so no SWITCH_WAITS; one panic, so no PANIC_OWNER). PANIC_PASS_LETS_GO:
+			 * it lets go as any pass. */
+			guard;
+			atomic {
+				mark = panic_owns;
+				if
+				:: panic_owns && (panic_waits || stopped) -> panic_pass = false
+				:: else -> skip
+				fi;
+#ifndef PANIC_PASS_LETS_GO
+				if
+				:: panic_owns && !panic_waits && !stopped -> step = 3
+				:: else -> skip
+				fi
+#endif
+			}
+		:: else -> skip
+		fi;
+		if
+		:: step == 2 ->
 			guard;
 			release(released);
 			if
@@ -287,17 +317,32 @@ inline send_and_release(me, guard, latch) {
 				(owned || !panic_waits);
 #endif
 				guard;
-				own_or_request(me, got);
+				atomic { own_or_request(me, got);
+					if
+					:: !got && me == PANIC -> panic_pass = false
+					:: else -> skip
+					fi };
 				if
 				:: !got -> break
 				:: else -> skip
+				fi;
+#ifndef PANIC_PASS_LETS_GO
+				/* tx_mark: owning again as the panic */
+				if
+				:: mark -> atomic { guard -> panic_owns = true; panic_pass = true }
+				:: else -> skip
 				fi
+#endif
 			:: else -> skip
 			fi
 		:: step == 3 -> skip
 		:: else ->
 			guard;
-			release(released);
+			atomic { release(released);
+				if
+				:: released && me == PANIC -> panic_pass = false
+				:: else -> skip
+				fi };
 			if
 			:: released -> break
 			:: else -> skip
@@ -335,10 +380,11 @@ inline wait_beside_gone() {
 active proctype writer() {
 	byte i = 0, blind = 0, written = 0, step = 0;
 	byte burst = 0, my_run = 0;
-	bool got, sure, pass, latch = false, limited, paused, latched_pass, released;
+	bool got, sure, pass, latch = false, limited, paused, latched_pass, released, mark;
 	do
 	:: i < WRITES ->
-		W_STEP -> !panic_owns;   /* write_queued: nothing queued while a panic owns TX */
+		/* write_queued: nothing queued while a panic owns TX, a look, then the queueing */
+		atomic { W_STEP && !panic_owns -> assert(!panic_pass) };
 		W_STEP -> ring++;
 		i++;
 		kick()
@@ -401,6 +447,7 @@ active proctype writer() {
 	 * from 0 (docs/shutdown.md's known limit 1) */
 	atomic { W_STEP -> beside = 0 };
 #endif
+	atomic { W_STEP && !panic_owns -> assert(!panic_pass) };
 	W_STEP -> ring++;
 	kick();
 #endif
@@ -411,7 +458,7 @@ active proctype writer() {
 
 active proctype handler() {
 	byte blind = 0, burst = 0, written = 0, step = 0, my_run = 0;
-	bool got, sure, pass, latch, limited, paused, latched_pass, released;
+	bool got, sure, pass, latch, limited, paused, latched_pass, released, mark;
 end:	do
 	:: atomic { latched && txim -> in_irq = true };
 		latch = true;
@@ -453,7 +500,7 @@ end:	do
 
 active proctype panic() {
 	byte snapshot, n = 0, blind = 0, burst = 0, written = 0, step = 0, my_run = 0;
-	bool got, sure, pass, latch = false, limited, paused, latched_pass, released;
+	bool got, sure, pass, latch = false, limited, paused, latched_pass, released, mark;
 	bool in_stop = false, over = false;
 end_idle:
 #ifdef PANIC_ON_OTHER_CORE
@@ -498,7 +545,7 @@ end_idle:
 		:: else -> break
 		od;
 		/* panic_last_pass: PANIC, then a pass */
-		P_STEP -> panic_owns = true;
+		atomic { P_STEP -> panic_owns = true; panic_pass = true };
 		send_and_release(PANIC, P_STEP, latch)
 	:: else ->
 		/* panic_beside_owner: only into an empty FIFO, and leave it empty; before each byte
@@ -531,7 +578,9 @@ end_idle:
 		:: P_STEP && ring != 0 ->
 			own_or_request(PANIC, got);
 			if
-			:: got -> panic_owns = true; send_and_release(PANIC, P_STEP, latch)
+			:: got ->
+				atomic { P_STEP -> panic_owns = true; panic_pass = true };
+				send_and_release(PANIC, P_STEP, latch)
 			:: else -> skip
 			fi
 		:: P_STEP && ring == 0 -> skip

@@ -46,5 +46,8 @@ caught "mutant: init clears tx.beside" "$restart -DINIT_CLEARS_BESIDE" "" "inval
 caught "mutant: a panic over its own core's shutdown cut off" \
 	"-DSHUTDOWN_AFTER -DOVER_STOP -DOVER_STOP_CUT -DWRITES=3" "-E" \
 	"assertion violated ( !(in_stop)"
-[ "$failed" = 0 ] && echo "spin-check: the model holds and the seven mutants are caught"
+caught "mutant: the panic's last pass lets go at every limit" \
+	"-DPANIC_ON_OTHER_CORE -DWRITES=4 -DPANIC_BYTES=1 -DPANIC_PASS_LETS_GO" "-E" \
+	"assertion violated  !(panic_pass)"
+[ "$failed" = 0 ] && echo "spin-check: the model holds and the eight mutants are caught"
 exit "$failed"
