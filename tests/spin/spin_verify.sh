@@ -25,12 +25,12 @@ caught() {
 	grep -qF "$4" "$1.txt" || { echo "  not caught"; failed=1; }
 }
 
-# verify_sized NAME FULL_FLAGS QUICK_FLAGS: the run with FULL_FLAGS at full depth, with
-# QUICK_FLAGS (fewer bytes or characters: the same protocol, exhaustively) at quick depth.
+# verify_sized NAME FULL_FLAGS QUICK_FLAGS [PAN_FLAGS]: the run with FULL_FLAGS at full depth,
+# with QUICK_FLAGS (fewer bytes or characters: the same protocol, exhaustively) at quick depth.
 verify_sized() {
 	if [ "${PL011_TEST_DEPTH:-full}" = quick ]; then
-		verify "$1 (quick size)" "$3" ""
+		verify "$1 (quick size)" "$3" "${4:-}"
 	else
-		verify "$1" "$2" ""
+		verify "$1" "$2" "${4:-}"
 	fi
 }
