@@ -559,10 +559,26 @@ static void service_passes(struct pl011 *uart, struct pl011_event_watch *watch)
  * handler that was already draining on another core never writes into a ring they
  * re-initialise. A stopped port's handler returns without announcing itself, so init of a
  * stopped port may clear the flag. */
+/* Shut down, IMSC frozen at 0: a reader's publish that loaded the word before the freeze may
+ * write it after (a stale unmask). Write the 0 again, or the level-sensitive line calls this
+ * handler for ever while that reader waits to run. */
+static void shut_port_mask_again(struct pl011 *uart)
+{
+	if ((pl011_imsc_load(uart) & PL011_IMSC_FROZEN) != 0 &&
+	    pl011_reg_read(uart, PL011_MIS) != 0)
+		pl011_imsc_publish(uart);
+}
+
 void pl011_irq_handler(struct pl011 *uart)
 {
-	if (uart == NULL || pl011_is_stopped(uart))
+	if (uart == NULL)
 		return;
+	uint32_t state = pl011_state_get(uart);
+	if (pl011_state_stopped(state)) {
+		if (state == PL011_STATE_SHUT)
+			shut_port_mask_again(uart);
+		return;
+	}
 	pl011_irq_presence(uart, 1u);
 	pl011_io_atomic_point();
 	if (!pl011_state_stopped(pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST))) {

@@ -127,10 +127,11 @@ MUTANTS = [
     m("irq-error-not-counted", "pl011.c", "counter not incremented",
       "PL011_COUNT(uart, irq_error, 1);", "", quick=True),
     m("irq-stopped-port-serviced", "pl011.c", "check skipped",
-      "if (uart == NULL || pl011_is_stopped(uart))\n\t\treturn;\n"
+      "\tif (pl011_state_stopped(state)) {\n\t\tif (state == PL011_STATE_SHUT)\n"
+      "\t\t\tshut_port_mask_again(uart);\n\t\treturn;\n\t}\n"
       "\tpl011_irq_presence(uart, 1u);\n\tpl011_io_atomic_point();\n"
       "\tif (!pl011_state_stopped(pl011_atomic_load(&uart->state, __ATOMIC_SEQ_CST))) {",
-      "if (uart == NULL)\n\t\treturn;\n"
+      "\tif (state == 0u)\n\t\tshut_port_mask_again(uart);\n"
       "\tpl011_irq_presence(uart, 1u);\n\tif (1) {"),
     m("stop-ignores-handlers", "pl011.c", "wait skipped",
       "*handlers_out = pl011_wait_handlers_gone(uart, &wait);",
@@ -828,6 +829,9 @@ MUTANTS = [
     m("handler-serves-under-freeze", "pl011.c", "check skipped",
       "\t\tif ((word & PL011_IMSC_FROZEN) != 0) {\n\t\t\tpl011_imsc_publish(uart);",
       "\t\tif (false) {\n\t\t\tpl011_imsc_publish(uart);"),
+    m("shut-handler-leaves-line-up", "pl011.c", "check skipped",
+      "\t\tif (state == PL011_STATE_SHUT)\n\t\t\tshut_port_mask_again(uart);",
+      "\t\tif (false)\n\t\t\tshut_port_mask_again(uart);"),
     m("panic-pass-lets-go-at-limit", "pl011_tx_ring.c", "check skipped",
       "\t\t\tif ((word & TX_PANIC) != 0 &&\n", "\t\t\tif (false &&\n"),
     m("panic-pass-owns-again-plain", "pl011_tx_ring.c", "call dropped",

@@ -27,13 +27,15 @@ static struct {
 } start_window;
 
 /* The UART's handler as the model dispatches it, counting the returns that leave the line up
- * while the port is being started: on one core the line (level-sensitive) takes the handler
- * again at once, and the start that would set RUNNING never runs again. */
+ * while the port is stopped (being started, or shut down): on one core the line
+ * (level-sensitive) takes the handler again at once, and the thread that would set RUNNING, or
+ * mask, never runs again. */
 static void counting_handler(void *context)
 {
 	start_window.entries++;
 	pl011_irq_handler(context);
-	if (__atomic_load_n(&h.uart.state, __ATOMIC_SEQ_CST) == PL011_STATE_STOPPED &&
+	uint32_t state = __atomic_load_n(&h.uart.state, __ATOMIC_SEQ_CST);
+	if ((state == PL011_STATE_STOPPED || state == PL011_STATE_SHUT) &&
 	    pl011_model_irq_line(h.model))
 		start_window.stopped_entries++;
 }
@@ -178,6 +180,65 @@ static void test_a_stale_imsc_write_during_the_switch_leaves_the_ring_one_produc
 	harness_teardown(&h);
 }
 
+/* ---- a stale IMSC write after shutdown's freeze ---- */
+
+static struct {
+	bool inside, done;
+} after_shut;
+
+/* Once shutdown has stored SHUT (IMSC frozen at 0, the UART still enabled), characters arrive,
+ * and a reader preempted before the freeze writes the IMSC value it had loaded (RX unmasked);
+ * time passes: the line is up. */
+static void stale_write_after_shut(void *context)
+{
+	(void)context;
+	if (after_shut.inside || after_shut.done ||
+	    __atomic_load_n(&h.uart.state, __ATOMIC_SEQ_CST) != PL011_STATE_SHUT)
+		return;
+	after_shut.inside = true;
+	after_shut.done = true;
+	uint64_t frame_ns = pl011_model_frame_ns(h.model);
+	uint64_t now = pl011_model_now_ns(h.model);
+	for (unsigned i = 0; i < 4u; i++)
+		pl011_model_rx_inject(h.model, (uint8_t)('s' + i), 0, now + (i + 1u) * frame_ns);
+	pl011_model_advance(h.model, 5u * frame_ns);
+	pl011_io_write(HARNESS_BASE + PL011_IMSC, PL011_INT_RX | PL011_INT_RT);
+	pl011_model_advance(h.model, 4000u);
+	after_shut.inside = false;
+}
+
+/*
+ * docs/api.md: the handler may run at any point of pl011_shutdown. After SHUT a handler that a
+ * stale IMSC write calls must mask again, not return with the line up (on one core it would be
+ * taken again for ever, and the shutdown below it never ends); shutdown counts what the FIFO
+ * held and leaves IMSC 0.
+ */
+static void test_a_stale_imsc_write_after_shutdown_froze_it_masks_again(void **state)
+{
+	(void)state;
+	harness_setup(&h, 24000000u, 16u);
+	h.config.tx_mode = PL011_TX_HALF_FIFO;
+	h.config.rx_mode = PL011_RX_LOW_LATENCY;
+	pl011_model_set_irq_handler(h.model, counting_handler, &h.uart);
+	assert_int_equal(harness_start(&h), 0);
+	memset(&start_window, 0, sizeof start_window);
+	memset(&after_shut, 0, sizeof after_shut);
+	pl011_model_set_preempt_hook(stale_write_after_shut, NULL);
+	int result = pl011_shutdown(&h.uart, PL011_WAIT_AUTO);
+	pl011_model_set_preempt_hook(NULL, NULL);
+	assert_true(after_shut.done);
+	if (start_window.stopped_entries != 0)
+		print_message("%u handler returns with the port shut and the line up\n",
+			      start_window.stopped_entries);
+	assert_int_equal(start_window.stopped_entries, 0);
+	assert_true(result >= 0);
+	struct pl011_stats stats;
+	assert_int_equal(pl011_get_stats(&h.uart, &stats), 0);
+	assert_int_equal(stats.rx_discarded, 4);
+	assert_int_equal(pl011_model_peek(h.model, PL011_IMSC), 0);
+	harness_teardown(&h);
+}
+
 /* ---- a panic's last pass beside a streaming writer ---- */
 
 #define WRITER_CAP 100000u
@@ -253,6 +314,7 @@ int main(void)
 		HARNESS_TEST(test_a_start_raises_no_interrupt_before_the_port_runs, &h),
 		HARNESS_TEST(test_a_stale_imsc_write_during_the_switch_leaves_the_ring_one_producer,
 			     &h),
+		HARNESS_TEST(test_a_stale_imsc_write_after_shutdown_froze_it_masks_again, &h),
 		HARNESS_TEST(test_a_panic_last_pass_ends_beside_a_writer_on_an_instant_line, &h),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
